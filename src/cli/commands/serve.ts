@@ -1,0 +1,42 @@
+import { serve } from '../../server/serve.js';
+import { ExitError, EXIT } from '../exit.js';
+
+export interface ServeCommandOptions {
+  host: string;
+  port: string;
+  data: string;
+  publicUrl?: string;
+}
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ExitError(`--port must be an integer from 0 to 65535, got "${value}"`, EXIT.usage);
+  }
+  return port;
+}
+
+/** `docsync serve`: runs the API until SIGINT or SIGTERM, then closes cleanly. */
+export async function serveCommand(options: ServeCommandOptions): Promise<void> {
+  const port = parsePort(options.port);
+  const databaseUrl = process.env.DOCSYNC_DATABASE_URL;
+  const bootstrapToken = process.env.DOCSYNC_BOOTSTRAP_TOKEN;
+  const server = await serve({
+    host: options.host,
+    port,
+    dataDir: options.data,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(bootstrapToken ? { bootstrapToken } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+  });
+  console.log(`docsync API listening on ${server.url}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,42 @@
+import { DocsyncError } from '../model/index.js';
+
+/** Exit codes of every command (docs/cli.md, "Exit codes"). */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  conflict: 3,
+} as const;
+
+/** An expected failure that ends the command with a message and an exit code. */
+export class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.error,
+  ) {
+    super(message);
+    this.name = 'ExitError';
+  }
+}
+
+/**
+ * The one catch of the CLI: expected failures become one line and an exit code; anything else
+ * is a bug and says so.
+ */
+export function reportFailure(error: unknown): number {
+  if (error instanceof ExitError) {
+    console.error(`docsync: ${error.message}`);
+    return error.exitCode;
+  }
+  if (error instanceof DocsyncError) {
+    console.error(`docsync: ${error.message}`);
+    return error.code === 'conflict' ? EXIT.conflict : EXIT.error;
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && ['ECONNREFUSED', 'EADDRINUSE', 'EACCES', 'ENOENT'].includes(code)) {
+    console.error(`docsync: ${(error as Error).message}`);
+    return EXIT.error;
+  }
+  console.error(`docsync: internal error (a bug; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return EXIT.error;
+}

@@ -1,0 +1,46 @@
+/**
+ * The closed catalogue of error codes. Every failure the server answers and every expected
+ * failure of the sync tool carries one of these codes; the HTTP status is fixed by the code.
+ * docs/api.md lists them all, and test/model/errors.test.ts keeps the two in step.
+ */
+export const ERROR_CODES = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  space_locked: 409,
+  restore_window_passed: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One base class for every expected failure; the code decides the HTTP status. */
+export class DocsyncError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly data: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, data?: Record<string, unknown>) {
+    super(message);
+    this.name = 'DocsyncError';
+    this.code = code;
+    this.status = ERROR_CODES[code];
+    this.data = data;
+  }
+}
+
+export const badRequest = (message: string) => new DocsyncError('invalid_request', message);
+export const notFound = (message: string) => new DocsyncError('not_found', message);
+export const forbidden = (message: string) => new DocsyncError('forbidden', message);
+export const conflict = (message: string, data?: Record<string, unknown>) =>
+  new DocsyncError('conflict', message, data);
+
+export function isDocsyncError(value: unknown): value is DocsyncError {
+  return value instanceof DocsyncError;
+}

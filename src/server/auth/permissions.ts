@@ -1,0 +1,45 @@
+import { roleAtLeast, type Role, type CollectionPermissions, type OrganizationPermissions, type SpacePermissions } from '../../model/index.js';
+
+/** The `permissions` objects, computed from the caller's role (docs/api.md, "Roles"). */
+export function spacePermissions(role: Role | null): SpacePermissions {
+  return {
+    view: roleAtLeast(role, 'read'),
+    access: roleAtLeast(role, 'read'),
+    admin: roleAtLeast(role, 'admin'),
+    viewInviteLinks: roleAtLeast(role, 'admin'),
+    edit: roleAtLeast(role, 'edit'),
+    triggerGitSync: roleAtLeast(role, 'edit'),
+    comment: roleAtLeast(role, 'comment'),
+    merge: roleAtLeast(role, 'review'),
+    review: roleAtLeast(role, 'review'),
+    installIntegration: roleAtLeast(role, 'admin'),
+  };
+}
+
+export function collectionPermissions(role: Role | null): CollectionPermissions {
+  return {
+    view: roleAtLeast(role, 'read'),
+    admin: roleAtLeast(role, 'admin'),
+    viewInviteLinks: roleAtLeast(role, 'admin'),
+    create: roleAtLeast(role, 'create'),
+  };
+}
+
+/** `member` is true for any member, guests included; `role` is null for a guest. */
+export function organizationPermissions(member: boolean, role: Role | null): OrganizationPermissions {
+  return {
+    view: member,
+    access: member,
+    admin: roleAtLeast(role, 'admin'),
+    ownTeam: roleAtLeast(role, 'admin'),
+    createContent: roleAtLeast(role, 'create'),
+    createOpenAPISpec: roleAtLeast(role, 'create'),
+    ingestConversations: roleAtLeast(role, 'admin'),
+    viewBilling: roleAtLeast(role, 'admin'),
+    listMembers: roleAtLeast(role, 'read'),
+    listTeams: roleAtLeast(role, 'read'),
+    listIntegrations: roleAtLeast(role, 'read'),
+    listInstallations: roleAtLeast(role, 'admin'),
+    installIntegration: roleAtLeast(role, 'admin'),
+  };
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './store/schema.js';
+import type { Dialect } from './store/db.js';
+import type { Clock } from './util/clock.js';
+import type { UserRow } from './store/users.js';
+
+/** What every route reaches through `app.ctx`: the one cross-cutting decoration. */
+export interface AppContext {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: Clock;
+  /** Absolute base URL for `urls.*`; derived from the request when not configured. */
+  publicUrl: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    caller: UserRow;
+  }
+}

@@ -1,0 +1,82 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DocsyncError } from '../model/index.js';
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** `body.parent.title`, `query.limit`: the field a validation error is about. */
+function fieldOf(context: string, issue: ValidationIssue): string {
+  const path = issue.instancePath.split('/').filter(Boolean).join('.');
+  return path ? `${context}.${path}` : context;
+}
+
+export function validationMessage(context: string, issue: ValidationIssue): string {
+  const field = fieldOf(context, issue);
+  switch (issue.keyword) {
+    case 'additionalProperties':
+      return `${field} has an unknown field \`${String(issue.params.additionalProperty)}\``;
+    case 'required':
+      return `${field} is missing the required field \`${String(issue.params.missingProperty)}\``;
+    case 'maxLength':
+      return `${field} must be at most ${String(issue.params.limit)} characters`;
+    case 'minLength':
+      return `${field} must be at least ${String(issue.params.limit)} characters`;
+    case 'maximum':
+      return `${field} must be at most ${String(issue.params.limit)}`;
+    case 'minimum':
+      return `${field} must be at least ${String(issue.params.limit)}`;
+    case 'format':
+      return `${field} must be a valid ${String(issue.params.format)}`;
+    default:
+      return `${field} ${issue.message ?? 'is invalid'}`;
+  }
+}
+
+/** The one place that turns an error into an HTTP answer: `{"error": {"code", "message"}}`. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | DocsyncError, request, reply) => {
+    if (error instanceof DocsyncError) {
+      if (error.code === 'rate_limited' && typeof error.data?.retryAfter === 'number') {
+        void reply.header('retry-after', String(error.data.retryAfter));
+      }
+      return reply.status(error.status).send({ error: { code: error.status, message: error.message } });
+    }
+    const fastifyError = error as FastifyError & { validationContext?: string };
+    if (fastifyError.validation) {
+      const issue = fastifyError.validation[0] as ValidationIssue | undefined;
+      const message = issue
+        ? validationMessage(fastifyError.validationContext ?? 'request', issue)
+        : fastifyError.message;
+      return reply.status(400).send({ error: { code: 400, message } });
+    }
+    const status = fastifyError.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return reply.status(status).send({ error: { code: status, message: clientMessage(fastifyError) } });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 500, message: 'internal error; the server log has the details' } });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send({ error: { code: 404, message: `no route for ${request.method} ${request.url.split('?')[0]}` } });
+  });
+}
+
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'request body is larger than the server accepts';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'request body must be application/json';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'request body is empty but Content-Type is application/json';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    default:
+      // Fastify's own 4xx messages name the problem and carry no internals.
+      return error.message;
+  }
+}

@@ -1,0 +1,26 @@
+import { inTransaction } from '../store/transaction.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+
+export const PURGE_SPACE = 'purge-space';
+/** Deleted spaces can be restored for this long, then they are purged. */
+export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function purgeDeadline(deletedAt: string): Date {
+  return new Date(Date.parse(deletedAt) + RESTORE_WINDOW_MS);
+}
+
+/**
+ * Removes a space deleted more than the restore window ago, with its revisions. A space that
+ * was restored (or deleted again later) is left alone: the job re-checks instead of trusting
+ * that nothing happened since it was queued.
+ */
+export async function purgeSpace(db: Kysely<Database>, payload: { spaceId: string }, now: Date): Promise<void> {
+  const space = await db.selectFrom('spaces').select(['id', 'deleted_at']).where('id', '=', payload.spaceId).executeTakeFirst();
+  if (!space || space.deleted_at === null) return;
+  if (purgeDeadline(space.deleted_at).getTime() > now.getTime()) return;
+  await inTransaction(db, async (trx) => {
+    await trx.deleteFrom('revisions').where('space_id', '=', space.id).execute();
+    await trx.deleteFrom('spaces').where('id', '=', space.id).where('deleted_at', '=', space.deleted_at).execute();
+  });
+}

@@ -1,0 +1,224 @@
+import { inTransaction } from '../store/transaction.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import {
+  Collection, CreateCollection, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, MoveContent, Space,
+  UpdateCollection, badRequest, type Action, type Role,
+} from '../../model/index.js';
+import { contentRole, memberRole, requireOrgRole, requireRole } from '../auth/access.js';
+import {
+  collectionSubtree, createCollection, findCollection, isInSubtree, listCollectionsOfOrganization, updateCollection,
+  type CollectionRow,
+} from '../store/collections.js';
+import { listSpacesOfCollection } from '../store/spaces.js';
+import { placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
+import { collectPage, pageRequest } from '../util/cursor.js';
+import { collectionView } from '../views/collection.js';
+import { defaultLevelRow, spaceView } from '../views/space.js';
+import { apiUrl, baseUrl } from '../urls.js';
+
+const CollectionParams = Type.Object({ collectionId: Id });
+const OrgParams = Type.Object({ organizationId: Id });
+
+export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app.ctx;
+  const now = () => clock.now().toISOString();
+
+  async function loadCollection(userId: string, collectionId: string, action: Action) {
+    const collection = await findCollection(db, collectionId);
+    if (!collection) throw new DocsyncError('not_found', `collection ${collectionId} not found`);
+    const role = await contentRole(db, userId, collection);
+    requireRole(role, action, `collection ${collectionId}`);
+    return { collection, role: role as Role };
+  }
+
+  async function respond(userId: string, collectionId: string, base: string) {
+    const collection = await findCollection(db, collectionId);
+    if (!collection) throw new DocsyncError('not_found', `collection ${collectionId} not found`);
+    return collectionView(collection, await contentRole(db, userId, collection), base);
+  }
+
+  /** The caller may create under `parentId` (a collection of `orgId`, or the org's root). */
+  async function checkParent(userId: string, orgId: string, parentId: string | null, field: string): Promise<void> {
+    if (parentId === null) {
+      requireOrgRole(await memberRole(db, orgId, userId), 'org.createContent', orgId);
+      return;
+    }
+    const parent = await findCollection(db, parentId);
+    if (!parent || parent.org_id !== orgId) throw badRequest(`${field}: collection ${parentId} not found in organization ${orgId}`);
+    requireRole(await contentRole(db, userId, parent), 'collection.create', `collection ${parentId}`);
+  }
+
+  app.get(
+    '/orgs/:organizationId/collections',
+    {
+      schema: {
+        params: OrgParams,
+        querystring: Type.Composite([ListQuery, Type.Object({ nested: Type.Optional(Type.Boolean({ default: true })) })], {
+          additionalProperties: false,
+        }),
+        response: { 200: ListOf(Collection) },
+      },
+    },
+    async (request) => {
+      const { organizationId } = request.params;
+      requireOrgRole(await memberRole(db, organizationId, request.caller.id), 'org.view', organizationId);
+      const base = baseUrl(request);
+      const topLevelOnly = request.query.nested === false;
+      return collectPage({
+        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+        fetch: (after, n) => listCollectionsOfOrganization(db, organizationId, topLevelOnly, after, n),
+        key: (row) => [row.created_at, row.id],
+        accept: async (row) => {
+          const role = await contentRole(db, request.caller.id, row);
+          return role === null ? undefined : collectionView(row, role, base);
+        },
+      });
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/collections',
+    { schema: { params: OrgParams, body: Type.Optional(CreateCollection), response: { 201: Collection } } },
+    async (request, reply) => {
+      const { organizationId } = request.params;
+      const body = request.body ?? {};
+      const member = await memberRole(db, organizationId, request.caller.id);
+      requireOrgRole(member, 'org.view', organizationId);
+      await checkParent(request.caller.id, organizationId, body.parent ?? null, 'body.parent');
+      const collection = await createCollection(db, { orgId: organizationId, parentId: body.parent ?? null, title: body.title ?? '' }, now());
+      const base = baseUrl(request);
+      void reply.status(201).header('location', apiUrl(base, `/collections/${collection.id}`));
+      return respond(request.caller.id, collection.id, base);
+    },
+  );
+
+  app.get('/collections/:collectionId', { schema: { params: CollectionParams, response: { 200: Collection } } }, async (request) => {
+    const { collection, role } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.view');
+    return collectionView(collection, role, baseUrl(request));
+  });
+
+  app.patch(
+    '/collections/:collectionId',
+    { schema: { params: CollectionParams, body: UpdateCollection, response: { 200: Collection } } },
+    async (request) => {
+      const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.update');
+      const body = request.body;
+      const changes: Partial<CollectionRow> = { updated_at: now() };
+      if (body.title !== undefined) changes.title = body.title;
+      if (body.description !== undefined) changes.description = body.description;
+      if (body.defaultLevel !== undefined) changes.default_level = defaultLevelRow(body.defaultLevel);
+      await updateCollection(db, collection.id, changes);
+      return respond(request.caller.id, collection.id, baseUrl(request));
+    },
+  );
+
+  app.delete('/collections/:collectionId', { schema: { params: CollectionParams } }, async (request, reply) => {
+    const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.delete');
+    const parentId = collection.parent_id;
+    // Nothing inside is lost: child collections and spaces move up to the deleted collection's
+    // parent, after its existing children. A space left at the organization's root cannot be
+    // `in-collection`, so it becomes private (never more visible than before).
+    await inTransaction(db, async (trx) => {
+      const current = await siblings(trx, collection.org_id, parentId);
+      const children = await siblings(trx, collection.org_id, collection.id);
+      const stamp = now();
+      for (const child of children) {
+        if (child.type === 'collection') {
+          await trx.updateTable('collections').set({ parent_id: parentId, updated_at: stamp }).where('id', '=', child.id).execute();
+        } else {
+          await trx.updateTable('spaces').set({ parent_id: parentId, updated_at: stamp }).where('id', '=', child.id).execute();
+          if (parentId === null) {
+            await trx.updateTable('spaces').set({ visibility: 'private' }).where('id', '=', child.id).where('visibility', '=', 'in-collection').execute();
+          }
+        }
+      }
+      // Deleted spaces (still restorable) keep pointing at a live collection too.
+      await trx.updateTable('spaces').set({ parent_id: parentId }).where('parent_id', '=', collection.id).execute();
+      const remaining = current.filter((s) => !(s.type === 'collection' && s.id === collection.id));
+      await writeOrder(trx, [...remaining, ...children], [...current, ...children]);
+      await trx.deleteFrom('collections').where('id', '=', collection.id).execute();
+    });
+    return reply.status(205).send();
+  });
+
+  app.get(
+    '/collections/:collectionId/spaces',
+    { schema: { params: CollectionParams, querystring: ListQuery, response: { 200: ListOf(Space) } } },
+    async (request) => {
+      const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.view');
+      const base = baseUrl(request);
+      return collectPage({
+        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+        fetch: (after, n) => listSpacesOfCollection(db, collection.id, after, n),
+        key: (row) => [Number(row.position), row.id],
+        accept: async (row) => {
+          const role = await contentRole(db, request.caller.id, row);
+          return role === null ? undefined : spaceView(row, role, base);
+        },
+      });
+    },
+  );
+
+  app.post(
+    '/collections/:collectionId/move',
+    { schema: { params: CollectionParams, body: MoveContent, response: { 200: Collection } } },
+    async (request) => {
+      const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.move');
+      const body = request.body;
+      const parentId = body.parent === undefined ? collection.parent_id : body.parent;
+      if (parentId !== null && (await isInSubtree(db, collection.id, parentId))) {
+        throw badRequest(`body.parent: collection ${parentId} is ${parentId === collection.id ? 'the collection itself' : 'inside the collection being moved'}; a collection cannot become its own ancestor`);
+      }
+      await checkParent(request.caller.id, collection.org_id, parentId, 'body.parent');
+      const current = await siblings(db, collection.org_id, parentId);
+      const others = current.filter((s) => !(s.type === 'collection' && s.id === collection.id));
+      const order = placeAmong(others, { type: 'collection', id: collection.id }, placementOf(body.position));
+      if (typeof order === 'string') throw badRequest(order);
+      const unchanged =
+        parentId === collection.parent_id &&
+        order.length === current.length &&
+        order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
+      if (unchanged) throw new DocsyncError('conflict', `moving collection ${collection.id} there would not change anything`);
+      await inTransaction(db, async (trx) => {
+        await trx.updateTable('collections').set({ parent_id: parentId, updated_at: now() }).where('id', '=', collection.id).execute();
+        await writeOrder(trx, order, current);
+      });
+      return respond(request.caller.id, collection.id, baseUrl(request));
+    },
+  );
+
+  app.post(
+    '/collections/:collectionId/transfer',
+    {
+      schema: {
+        params: CollectionParams,
+        body: Type.Object({ organization: Id }, { additionalProperties: false }),
+        response: { 200: Collection },
+      },
+    },
+    async (request) => {
+      const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.transfer');
+      const { organization } = request.body;
+      const target = await memberRole(db, organization, request.caller.id);
+      if (!target || target.role !== 'admin') {
+        throw new DocsyncError('forbidden', `body.organization: you cannot administer organization ${organization}`);
+      }
+      if (organization === collection.org_id) {
+        throw new DocsyncError('conflict', `collection ${collection.id} already belongs to organization ${organization}`);
+      }
+      const subtree = await collectionSubtree(db, collection.id);
+      await inTransaction(db, async (trx) => {
+        const stamp = now();
+        const current = await siblings(trx, organization, null);
+        for (const id of subtree) {
+          await trx.updateTable('collections').set({ org_id: organization, updated_at: stamp }).where('id', '=', id).execute();
+          await trx.updateTable('spaces').set({ org_id: organization, updated_at: stamp }).where('parent_id', '=', id).execute();
+        }
+        await trx.updateTable('collections').set({ parent_id: null }).where('id', '=', collection.id).execute();
+        await writeOrder(trx, [...current, { type: 'collection', id: collection.id }], current);
+      });
+      return respond(request.caller.id, collection.id, baseUrl(request));
+    },
+  );
+};

@@ -1,0 +1,249 @@
+import { inTransaction } from '../store/transaction.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import {
+  CreateSpace, DEFAULT_LIST_LIMIT, DocsyncError, Id, LinkListQuery, LinkListing, ListOf, ListQuery, MoveContent, Space,
+  TransferContent, UpdateSpace, badRequest, type Action, type Role,
+} from '../../model/index.js';
+import { contentRole, memberRole, requireOrgRole, requireRole } from '../auth/access.js';
+import { findCollection } from '../store/collections.js';
+import { createSpace, duplicateSpace, findSpace, listSpacesOfOrganization, updateSpace, type SpaceRow } from '../store/spaces.js';
+import { placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
+import { enqueueJob } from '../jobs/queue.js';
+import { PURGE_SPACE, purgeDeadline } from '../jobs/purge-space.js';
+import { collectPage, pageRequest } from '../util/cursor.js';
+import { defaultLevelRow, spaceView } from '../views/space.js';
+import { baseUrl, apiUrl } from '../urls.js';
+
+const SpaceParams = Type.Object({ spaceId: Id });
+const OrgParams = Type.Object({ organizationId: Id });
+const MAX_TITLE = 50;
+
+export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app.ctx;
+  const now = () => clock.now().toISOString();
+
+  /** The space and the caller's role on it, after checking `action`; 404 for deleted spaces. */
+  async function loadSpace(userId: string, spaceId: string, action: Action, includeDeleted = false) {
+    const space = await findSpace(db, spaceId, includeDeleted);
+    if (!space) throw new DocsyncError('not_found', `space ${spaceId} not found`);
+    const role = await contentRole(db, userId, space);
+    requireRole(role, action, `space ${spaceId}`);
+    return { space, role: role as Role };
+  }
+
+  app.get(
+    '/orgs/:organizationId/spaces',
+    { schema: { params: OrgParams, querystring: ListQuery, response: { 200: ListOf(Space) } } },
+    async (request) => {
+      const { organizationId } = request.params;
+      const member = await memberRole(db, organizationId, request.caller.id);
+      requireOrgRole(member, 'org.view', organizationId);
+      const base = baseUrl(request);
+      return collectPage({
+        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+        fetch: (after, n) => listSpacesOfOrganization(db, organizationId, after, n),
+        key: (row) => [row.created_at, row.id],
+        accept: async (row) => {
+          const role = await contentRole(db, request.caller.id, row);
+          return role === null ? undefined : spaceView(row, role, base);
+        },
+      });
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/spaces',
+    { schema: { params: OrgParams, body: Type.Optional(CreateSpace), response: { 201: Space } } },
+    async (request, reply) => {
+      const { organizationId } = request.params;
+      const body = request.body ?? {};
+      const member = await memberRole(db, organizationId, request.caller.id);
+      requireOrgRole(member, 'org.view', organizationId);
+      let role: Role | null;
+      if (body.parent !== undefined) {
+        const parent = await findCollection(db, body.parent);
+        if (!parent || parent.org_id !== organizationId) throw badRequest(`body.parent: collection ${body.parent} not found in organization ${organizationId}`);
+        role = await contentRole(db, request.caller.id, parent);
+        requireRole(role, 'collection.create', `collection ${body.parent}`);
+      } else {
+        requireOrgRole(member, 'org.createContent', organizationId);
+        role = member?.role as Role;
+      }
+      const visibility = body.visibility ?? (body.parent !== undefined ? 'in-collection' : 'private');
+      if (visibility === 'in-collection' && body.parent === undefined) {
+        throw badRequest('body.visibility `in-collection` is only valid for a space in a collection (set body.parent)');
+      }
+      const space = await createSpace(
+        db,
+        {
+          orgId: organizationId,
+          parentId: body.parent ?? null,
+          title: body.title ?? '',
+          emoji: body.emoji ?? '',
+          visibility,
+          editMode: body.editMode ?? 'live',
+          empty: body.empty ?? false,
+        },
+        now(),
+      );
+      const base = baseUrl(request);
+      const created = await contentRole(db, request.caller.id, space);
+      void reply.status(201).header('location', apiUrl(base, `/spaces/${space.id}`));
+      return spaceView(space, created ?? role, base);
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId',
+    {
+      schema: {
+        params: SpaceParams,
+        querystring: Type.Object({ shareKey: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false }),
+        response: { 200: Space },
+      },
+    },
+    async (request) => {
+      const { space, role } = await loadSpace(request.caller.id, request.params.spaceId, 'space.view');
+      return spaceView(space, role, baseUrl(request));
+    },
+  );
+
+  app.patch(
+    '/spaces/:spaceId',
+    { schema: { params: SpaceParams, body: UpdateSpace, response: { 200: Space } } },
+    async (request) => {
+      const body = request.body;
+      const settings = body.editMode !== undefined || body.defaultLevel !== undefined || body.visibility !== undefined;
+      const { space } = await loadSpace(request.caller.id, request.params.spaceId, settings ? 'space.updateSettings' : 'space.update');
+      if (body.visibility === 'in-collection' && space.parent_id === null) {
+        throw badRequest('body.visibility `in-collection` is only valid for a space in a collection');
+      }
+      const changes: Partial<SpaceRow> = { updated_at: now() };
+      if (body.title !== undefined) changes.title = body.title;
+      if (body.emoji !== undefined) changes.emoji = body.emoji;
+      if (body.editMode !== undefined) changes.edit_mode = body.editMode;
+      if (body.defaultLevel !== undefined) changes.default_level = defaultLevelRow(body.defaultLevel);
+      if (body.visibility !== undefined) changes.visibility = body.visibility;
+      await updateSpace(db, space.id, changes);
+      return respond(request.caller.id, space.id, baseUrl(request));
+    },
+  );
+
+  app.delete('/spaces/:spaceId', { schema: { params: SpaceParams } }, async (request, reply) => {
+    const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.delete');
+    const deletedAt = now();
+    await inTransaction(db, async (trx) => {
+      await trx.updateTable('spaces').set({ deleted_at: deletedAt, updated_at: deletedAt }).where('id', '=', space.id).execute();
+      await enqueueJob(trx, { kind: PURGE_SPACE, payload: { spaceId: space.id }, runAt: purgeDeadline(deletedAt).toISOString() }, deletedAt);
+    });
+    return reply.status(205).send();
+  });
+
+  app.post('/spaces/:spaceId/restore', { schema: { params: SpaceParams, response: { 200: Space } } }, async (request) => {
+    const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.restore', true);
+    if (space.deleted_at === null) throw new DocsyncError('conflict', `space ${space.id} is not deleted`);
+    const deadline = purgeDeadline(space.deleted_at);
+    if (clock.now().getTime() >= deadline.getTime()) {
+      throw new DocsyncError(
+        'restore_window_passed',
+        `space ${space.id} was deleted at ${space.deleted_at}; it could be restored until ${deadline.toISOString()}`,
+      );
+    }
+    await updateSpace(db, space.id, { deleted_at: null, updated_at: now() });
+    return respond(request.caller.id, space.id, baseUrl(request));
+  });
+
+  app.post('/spaces/:spaceId/duplicate', { schema: { params: SpaceParams, response: { 201: Space } } }, async (request, reply) => {
+    const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.duplicate');
+    const suffix = ' (copy)';
+    const title = space.title.length + suffix.length <= MAX_TITLE ? space.title + suffix : space.title.slice(0, MAX_TITLE);
+    const copy = await duplicateSpace(db, space, title, now());
+    const base = baseUrl(request);
+    void reply.status(201).header('location', apiUrl(base, `/spaces/${copy.id}`));
+    return respond(request.caller.id, copy.id, base);
+  });
+
+  app.post(
+    '/spaces/:spaceId/move',
+    { schema: { params: SpaceParams, body: MoveContent, response: { 200: Space } } },
+    async (request) => {
+      const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.move');
+      const body = request.body;
+      const parentId = body.parent === undefined ? space.parent_id : body.parent;
+      await checkParent(request.caller.id, space.org_id, parentId, 'body.parent');
+      if (parentId === null && space.visibility === 'in-collection') {
+        throw badRequest('body.parent: a space with visibility `in-collection` must stay in a collection; change its visibility first');
+      }
+      const current = await siblings(db, space.org_id, parentId);
+      const others = current.filter((s) => !(s.type === 'space' && s.id === space.id));
+      const order = placeAmong(others, { type: 'space', id: space.id }, placementOf(body.position));
+      if (typeof order === 'string') throw badRequest(order);
+      const unchanged =
+        parentId === space.parent_id &&
+        order.length === current.length &&
+        order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
+      if (unchanged) throw new DocsyncError('conflict', `moving space ${space.id} there would not change anything`);
+      await inTransaction(db, async (trx) => {
+        await trx.updateTable('spaces').set({ parent_id: parentId, updated_at: now() }).where('id', '=', space.id).execute();
+        await writeOrder(trx, order, current);
+      });
+      return respond(request.caller.id, space.id, baseUrl(request));
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/transfer',
+    { schema: { params: SpaceParams, body: TransferContent, response: { 200: Space } } },
+    async (request) => {
+      const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.transfer');
+      const { organization, collection } = request.body;
+      const target = await memberRole(db, organization, request.caller.id);
+      if (!target || target.role !== 'admin') {
+        throw new DocsyncError('forbidden', `body.organization: you cannot administer organization ${organization}`);
+      }
+      const parentId = collection ?? null;
+      await checkParent(request.caller.id, organization, parentId, 'body.collection');
+      if (parentId === null && space.visibility === 'in-collection') {
+        throw badRequest('body.collection: a space with visibility `in-collection` needs a collection in the target organization');
+      }
+      const current = await siblings(db, organization, parentId);
+      const others = current.filter((s) => !(s.type === 'space' && s.id === space.id));
+      await inTransaction(db, async (trx) => {
+        await trx.updateTable('spaces').set({ org_id: organization, parent_id: parentId, updated_at: now() }).where('id', '=', space.id).execute();
+        await writeOrder(trx, [...others, { type: 'space', id: space.id }], current);
+      });
+      return respond(request.caller.id, space.id, baseUrl(request));
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/links',
+    { schema: { params: SpaceParams, querystring: LinkListQuery, response: { 200: LinkListing } } },
+    async (request) => {
+      await loadSpace(request.caller.id, request.params.spaceId, 'space.view');
+      pageRequest(request.query, DEFAULT_LIST_LIMIT);
+      // Links are computed from page content, which the content engine adds; a space's first
+      // revision has one empty page and so no links.
+      return { items: [], count: 0, stats: { total: 0, broken: { total: 0 } } };
+    },
+  );
+
+  /** A parent collection must exist in `orgId` and the caller must be able to create in it. */
+  async function checkParent(userId: string, orgId: string, parentId: string | null, field: string): Promise<void> {
+    if (parentId === null) {
+      requireOrgRole(await memberRole(db, orgId, userId), 'org.createContent', orgId);
+      return;
+    }
+    const parent = await findCollection(db, parentId);
+    if (!parent || parent.org_id !== orgId) throw badRequest(`${field}: collection ${parentId} not found in organization ${orgId}`);
+    requireRole(await contentRole(db, userId, parent), 'collection.create', `collection ${parentId}`);
+  }
+
+  async function respond(userId: string, spaceId: string, base: string) {
+    const space = await findSpace(db, spaceId);
+    if (!space) throw new DocsyncError('not_found', `space ${spaceId} not found`);
+    return spaceView(space, await contentRole(db, userId, space), base);
+  }
+};
+

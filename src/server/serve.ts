@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { openDatabase, type Db, type StoreOptions } from './store/db.js';
+import { bootstrapStore } from './bootstrap.js';
+import { systemClock, type Clock } from './util/clock.js';
+import { startJobRunner, type JobRunner } from './jobs/runner.js';
+
+export interface ServeOptions extends StoreOptions {
+  host: string;
+  port: number;
+  bootstrapToken?: string;
+  publicUrl?: string;
+  clock?: Clock;
+  /** How often the job runner looks for due jobs, in ms. @default 60000 */
+  jobIntervalMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  db: Db;
+  jobs: JobRunner;
+  close(): Promise<void>;
+}
+
+/** Opens the store, applies migrations, bootstraps, starts the job runner and listens. */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const db = await openDatabase(options);
+  try {
+    if (options.bootstrapToken) await bootstrapStore(db.kysely, options.bootstrapToken, clock.now().toISOString());
+    const app = await buildApp({ db: db.kysely, dialect: db.dialect, clock, publicUrl: options.publicUrl });
+    await app.listen({ host: options.host, port: options.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    const jobs = startJobRunner({ db: db.kysely, clock, intervalMs: options.jobIntervalMs ?? 60_000 });
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${host}:${port}`,
+      app,
+      db,
+      jobs,
+      close() {
+        closing ??= (async () => {
+          await jobs.stop();
+          await app.close();
+          await db.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface StoreOptions {
+  /** Directory of the SQLite database; used when `databaseUrl` is not set. */
+  dataDir?: string;
+  /** `postgres://...`: use PostgreSQL instead of SQLite. */
+  databaseUrl?: string;
+  /** PostgreSQL schema to use (created when missing); lets tests share one database. */
+  schema?: string;
+}
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export const SQLITE_FILE = 'docsync.sqlite';
+
+export async function openDatabase(options: StoreOptions): Promise<Db> {
+  const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : openSqlite(options.dataDir);
+  await migrate(db.kysely);
+  return db;
+}
+
+function openSqlite(dataDir = './.docsync-data'): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new BetterSqlite3(join(dataDir, SQLITE_FILE));
+  database.pragma('journal_mode = WAL');
+  // Another process (a second server, `docsync admin`) may hold the write lock briefly.
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+async function openPostgres(url: string, schema?: string): Promise<Db> {
+  if (schema !== undefined) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid PostgreSQL schema name "${schema}"`);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}
+
+async function migrate(kysely: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db: kysely, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+/** Drops a PostgreSQL schema: tests clean up after themselves. */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export { sql };

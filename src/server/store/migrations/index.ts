@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as core from './0001-core.js';
+
+/** Every migration, in order. Static imports keep the built package free of directory scans. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-core': core,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

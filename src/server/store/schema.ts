@@ -1,0 +1,117 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes as Kysely sees them. Timestamps are ISO 8601 UTC strings (sortable as text on both
+ * dialects); booleans are 0/1 integers; JSON is text. One representation keeps the SQLite and
+ * PostgreSQL paths identical.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface TokensTable {
+  id: string;
+  user_id: string;
+  hash: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  created_at: string;
+  email_domains: string;
+  hostname: string | null;
+  type: string;
+  use_case: string | null;
+  community_type: string | null;
+  default_role: string | null;
+  default_content: string | null;
+  sso: number;
+  ai: number;
+  invite_links: number;
+  plan: string;
+  logo: string | null;
+}
+
+export interface MembersTable {
+  org_id: string;
+  user_id: string;
+  role: string | null;
+  joined_at: string;
+  last_seen_at: string | null;
+  disabled: number;
+  sso: number;
+}
+
+export interface CollectionsTable {
+  id: string;
+  org_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  org_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string;
+  visibility: string;
+  edit_mode: string;
+  default_level: string;
+  revision_id: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  comments: number;
+  change_requests: number;
+  change_requests_open: number;
+  change_requests_draft: number;
+}
+
+export interface RevisionsTable {
+  id: string;
+  space_id: string;
+  type: string;
+  parents: string;
+  tree: string;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  run_at: string;
+  locked_until: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  organizations: OrganizationsTable;
+  members: MembersTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  revisions: RevisionsTable;
+  jobs: JobsTable;
+}
+
+/** Stored form of a content default level: `inherit`, a role, or `none` for null. */
+export const NO_DEFAULT_LEVEL = 'none';

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { dropPostgresSchema } from '../../src/server/store/db.js';
+import { createToken, createUser } from '../../src/server/store/users.js';
+import { createOrganization, upsertMember } from '../../src/server/store/organizations.js';
+import type { Role } from '../../src/model/index.js';
+import { TestClock } from './clock.js';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+/** The databases every server test runs on: SQLite always, PostgreSQL when configured. */
+export function testDialects(): TestDialect[] {
+  return process.env.DOCSYNC_TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestServer {
+  url: string;
+  /** Bearer token of the bootstrap admin. */
+  token: string;
+  orgId: string;
+  clock: TestClock;
+  server: RunningServer;
+  request<T = any>(method: string, path: string, options?: { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  /** Creates a user with a token; with `org`, also a member of it with `role` (null: guest). */
+  user(options?: { org?: string; role?: Role | null; name?: string }): Promise<{ id: string; token: string; email: string }>;
+  /** Creates another organization whose admin is a new user. */
+  organization(title?: string): Promise<{ id: string; adminToken: string; adminId: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A real server over HTTP on port 0, on a fresh SQLite directory or PostgreSQL schema. */
+export async function startServer(dialect: TestDialect = 'sqlite'): Promise<TestServer> {
+  const clock = new TestClock();
+  const token = `test_${randomBytes(16).toString('hex')}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'docsync-test-'));
+  const pgUrl = process.env.DOCSYNC_TEST_DATABASE_URL;
+  const schema = `t_${process.pid}_${Date.now().toString(36)}_${(counter += 1)}`;
+  const server = await serve({
+    host: '127.0.0.1',
+    port: 0,
+    clock,
+    bootstrapToken: token,
+    jobIntervalMs: 3_600_000,
+    ...(dialect === 'postgres' ? { databaseUrl: pgUrl!, schema } : { dataDir }),
+  });
+  const db = server.db.kysely;
+  const orgs = await db.selectFrom('organizations').select('id').execute();
+  const orgId = orgs[0]!.id;
+
+  const request: TestServer['request'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const auth = options.token === undefined ? token : options.token;
+    if (auth !== null) headers.authorization = `Bearer ${auth}`;
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    if (text.length > 0) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any };
+  };
+
+  let users = 0;
+  const user: TestServer['user'] = async (options = {}) => {
+    users += 1;
+    const now = clock.now().toISOString();
+    const email = `user${users}-${randomBytes(3).toString('hex')}@example.test`;
+    const row = await createUser(db, { email, displayName: options.name ?? `User ${users}` }, now);
+    const secret = `tok_${randomBytes(16).toString('hex')}`;
+    await createToken(db, { userId: row.id, token: secret }, now);
+    if (options.org) await upsertMember(db, { orgId: options.org, userId: row.id, role: options.role === undefined ? 'read' : options.role }, now);
+    return { id: row.id, token: secret, email };
+  };
+
+  const organization: TestServer['organization'] = async (title = 'Other org') => {
+    const admin = await user();
+    const org = await createOrganization(db, { title, ownerId: admin.id }, clock.now().toISOString());
+    return { id: org.id, adminToken: admin.token, adminId: admin.id };
+  };
+
+  return {
+    url: server.url,
+    token,
+    orgId,
+    clock,
+    server,
+    request,
+    user,
+    organization,
+    async close() {
+      await server.close();
+      if (dialect === 'postgres') await dropPostgresSchema(pgUrl!, schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
