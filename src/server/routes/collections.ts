@@ -79,10 +79,16 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/orgs/:organizationId/collections',
-    { schema: { params: OrgParams, body: Type.Optional(CreateCollection), response: { 201: Collection } } },
+    {
+      schema: { params: OrgParams, body: CreateCollection, response: { 201: Collection } },
+      // Every field is optional and the spec does not require a body, so no body means `{}`.
+      preValidation: async (request) => {
+        if (request.body === undefined) request.body = {};
+      },
+    },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const body = request.body ?? {};
+      const body = request.body;
       const member = await memberRole(db, organizationId, request.caller.id);
       requireOrgRole(member, 'org.view', organizationId);
       await checkParent(request.caller.id, organizationId, body.parent ?? null, 'body.parent');
@@ -149,7 +155,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.view');
       const base = baseUrl(request);
       return collectPage({
-        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+        request: pageRequest(request.query, DEFAULT_LIST_LIMIT, 'number'),
         fetch: (after, n) => listSpacesOfCollection(db, collection.id, after, n),
         key: (row) => [Number(row.position), row.id],
         accept: async (row) => {
