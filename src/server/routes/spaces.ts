@@ -37,8 +37,11 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: OrgParams, querystring: ListQuery, response: { 200: ListOf(Space) } } },
     async (request) => {
       const { organizationId } = request.params;
-      const member = await memberRole(db, organizationId, request.caller.id);
-      requireOrgRole(member, 'org.view', organizationId);
+      // Any member may ask, guests included: the list holds only the spaces the caller can see,
+      // which for a guest is none.
+      if (!(await memberRole(db, organizationId, request.caller.id))) {
+        throw new DocsyncError('not_found', `organization ${organizationId} not found`);
+      }
       const base = baseUrl(request);
       return collectPage({
         request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
@@ -54,10 +57,16 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/orgs/:organizationId/spaces',
-    { schema: { params: OrgParams, body: Type.Optional(CreateSpace), response: { 201: Space } } },
+    {
+      schema: { params: OrgParams, body: CreateSpace, response: { 201: Space } },
+      // The published spec makes the body optional; a request without one is an empty one.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const body = request.body ?? {};
+      const body = request.body;
       const member = await memberRole(db, organizationId, request.caller.id);
       requireOrgRole(member, 'org.view', organizationId);
       let role: Role | null;
