@@ -11,21 +11,31 @@ export function encodeCursor(key: SortKey): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(page: string): SortKey {
+/**
+ * What a list sorts by besides the id. A cursor naming the other kind was not issued by that
+ * list, and PostgreSQL would refuse to compare it with the column (a 500 instead of a 400).
+ */
+export type SortKeyKind = 'string' | 'number';
+
+export function decodeCursor(page: string, kind?: SortKeyKind): SortKey {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      (typeof value[0] === 'string' || typeof value[0] === 'number') &&
-      typeof value[1] === 'string'
-    ) {
-      return [value[0], value[1]];
-    }
+    value = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the error below
+    value = undefined;
+  }
+  if (Array.isArray(value) && value.length === 2 && isSortValue(value[0], kind) && isText(value[1])) {
+    return [value[0], value[1]];
   }
   throw badRequest('query `page` is not a page identifier returned by this list');
+}
+
+// PostgreSQL text cannot hold NUL, and a JSON number can overflow to Infinity.
+const isText = (value: unknown): value is string => typeof value === 'string' && !value.includes('\u0000');
+
+function isSortValue(value: unknown, kind: SortKeyKind | undefined): value is string | number {
+  if (typeof value === 'number') return kind !== 'string' && Number.isFinite(value);
+  return kind !== 'number' && isText(value);
 }
 
 export interface PageRequest {
@@ -79,6 +89,11 @@ function withNext<T>(items: T[], key: SortKey): PageResult<T> {
   return { items, count: items.length, next: { page: encodeCursor(key) } };
 }
 
-export function pageRequest(query: { page?: string; limit?: number }, defaultLimit: number): PageRequest {
-  return { limit: query.limit ?? defaultLimit, after: query.page === undefined ? undefined : decodeCursor(query.page) };
+/** `kind` is the type of the list's sort value: text (a timestamp) unless told otherwise. */
+export function pageRequest(
+  query: { page?: string; limit?: number },
+  defaultLimit: number,
+  kind: SortKeyKind = 'string',
+): PageRequest {
+  return { limit: query.limit ?? defaultLimit, after: query.page === undefined ? undefined : decodeCursor(query.page, kind) };
 }
