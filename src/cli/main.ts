@@ -1,5 +1,72 @@
 import { Command } from 'commander';
-import { reportFailure } from './exit.js';
+import { EXIT, reportFailure } from './exit.js';
+
+const DEFAULT_DATA_DIR = './.docsync-data';
+
+/** The options every `docsync admin` leaf command shares: where the store is and how to print. */
+function storeCommand(parent: Command, name: string, description: string): Command {
+  return parent
+    .command(name)
+    .description(description)
+    .option('--data <dir>', 'data directory of the embedded SQLite store (ignored when DOCSYNC_DATABASE_URL is set)', DEFAULT_DATA_DIR)
+    .option('--json', 'print the result as one line of JSON');
+}
+
+/** `docsync admin ...`: users, organizations, memberships and tokens straight in the store. */
+function addAdminCommands(program: Command): void {
+  const admin = program
+    .command('admin')
+    .description('manage users, organizations, members and tokens in the server store directly');
+
+  const user = admin.command('user').description('manage users');
+  storeCommand(user, 'create', 'create a user')
+    .requiredOption('--email <email>', 'e-mail address of the user (unique)')
+    .requiredOption('--name <name>', 'display name of the user')
+    .action(async (options) => {
+      const { adminUserCreate } = await import('./commands/admin-user.js');
+      await adminUserCreate(options);
+    });
+
+  const org = admin.command('org').description('manage organizations');
+  storeCommand(org, 'create', 'create an organization with an admin member')
+    .requiredOption('--title <title>', 'title of the organization (2 to 255 characters)')
+    .requiredOption('--owner <email>', 'e-mail address of the user who becomes its admin')
+    .action(async (options) => {
+      const { adminOrgCreate } = await import('./commands/admin-org.js');
+      await adminOrgCreate(options);
+    });
+
+  const member = admin.command('member').description('manage organization members');
+  storeCommand(member, 'add', 'add a user to an organization, or change their role there')
+    .requiredOption('--org <id>', 'id of the organization')
+    .requiredOption('--email <email>', 'e-mail address of the user')
+    .requiredOption('--role <role>', 'admin, create, review, edit, comment, read, or guest')
+    .action(async (options) => {
+      const { adminMemberAdd } = await import('./commands/admin-member.js');
+      await adminMemberAdd(options);
+    });
+
+  const token = admin.command('token').description('manage API tokens');
+  storeCommand(token, 'create', 'create an API token for a user and print it (only once)')
+    .requiredOption('--email <email>', 'e-mail address of the user the token acts as')
+    .option('--label <label>', 'a note to tell the token apart in `admin token list`')
+    .action(async (options) => {
+      const { adminTokenCreate } = await import('./commands/admin-token.js');
+      await adminTokenCreate(options);
+    });
+  storeCommand(token, 'revoke', 'revoke a token, given its id or the token itself')
+    .argument('<token-or-id>', 'the token id (from `admin token list`) or the token')
+    .action(async (idOrToken: string, options) => {
+      const { adminTokenRevoke } = await import('./commands/admin-token.js');
+      await adminTokenRevoke(idOrToken, options);
+    });
+  storeCommand(token, 'list', "list a user's tokens: ids, labels and dates, never the tokens")
+    .requiredOption('--email <email>', 'e-mail address of the user')
+    .action(async (options) => {
+      const { adminTokenList } = await import('./commands/admin-token.js');
+      await adminTokenList(options);
+    });
+}
 
 /**
  * The docsync program. Each action imports its command lazily, so `docsync --help` and the sync
@@ -16,25 +83,37 @@ export function buildProgram(): Command {
     .description('run the documentation platform API server')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', '8080')
-    .option('--data <dir>', 'data directory for the embedded SQLite store', './.docsync-data')
+    .option('--data <dir>', 'data directory for the embedded SQLite store', DEFAULT_DATA_DIR)
     .option('--public-url <url>', 'absolute base URL used in `urls` of responses (default: from each request)')
     .action(async (options) => {
       const { serveCommand } = await import('./commands/serve.js');
       await serveCommand(options);
     });
 
+  addAdminCommands(program);
   return program;
+}
+
+/**
+ * Commander copies `exitOverride` only to subcommands created after it is set, so it is set on
+ * the whole tree here; otherwise a usage error in a subcommand would call `process.exit`.
+ */
+function overrideExits(command: Command): Command {
+  command.exitOverride();
+  for (const sub of command.commands) overrideExits(sub);
+  return command;
 }
 
 /** Runs the program; returns the exit code instead of exiting, so tests can call it. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().exitOverride().parseAsync(argv);
+    await overrideExits(buildProgram()).parseAsync(argv);
     return 0;
   } catch (error) {
     const exit = (error as { exitCode?: unknown; code?: unknown });
     if (typeof exit.code === 'string' && exit.code.startsWith('commander.') && typeof exit.exitCode === 'number') {
-      return exit.exitCode;
+      // Commander has printed its message already; a usage error gets the usage exit code.
+      return exit.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     return reportFailure(error);
   }

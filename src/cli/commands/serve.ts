@@ -1,5 +1,6 @@
 import { serve } from '../../server/serve.js';
 import { ExitError, EXIT } from '../exit.js';
+import { storeOptionsFromEnv } from './store-options.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -19,13 +20,11 @@ export function parsePort(value: string): number {
 /** `docsync serve`: runs the API until SIGINT or SIGTERM, then closes cleanly. */
 export async function serveCommand(options: ServeCommandOptions): Promise<void> {
   const port = parsePort(options.port);
-  const databaseUrl = process.env.DOCSYNC_DATABASE_URL;
   const bootstrapToken = process.env.DOCSYNC_BOOTSTRAP_TOKEN;
   const server = await serve({
     host: options.host,
     port,
-    dataDir: options.data,
-    ...(databaseUrl ? { databaseUrl } : {}),
+    ...storeOptionsFromEnv(options.data),
     ...(bootstrapToken ? { bootstrapToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
