@@ -1,0 +1,69 @@
+// `npm run bench`: request cost of the server's core reads, as ratios against the cheapest
+// authenticated request (GET /v1/user) measured in the same run, on SQLite and, when
+// DOCSYNC_TEST_DATABASE_URL is set, PostgreSQL. Later issues add the sync benchmarks here.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { serve } from '../../src/server/serve.js';
+import { dropPostgresSchema } from '../../src/server/store/db.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
+const SPACES = 1000;
+const TOKEN = 'bench-token';
+
+async function timed(url: string, rounds: number): Promise<number> {
+  const headers = { authorization: `Bearer ${TOKEN}` };
+  for (let i = 0; i < 20; i += 1) await (await fetch(url, { headers })).arrayBuffer();
+  const start = performance.now();
+  for (let i = 0; i < rounds; i += 1) {
+    const res = await fetch(url, { headers });
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+  return (performance.now() - start) / rounds;
+}
+
+async function benchDialect(dialect: 'sqlite' | 'postgres') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'docsync-bench-'));
+  const schema = `bench_${Date.now().toString(36)}`;
+  const pg = process.env.DOCSYNC_TEST_DATABASE_URL;
+  const server = await serve({
+    host: '127.0.0.1',
+    port: 0,
+    bootstrapToken: TOKEN,
+    ...(dialect === 'postgres' ? { databaseUrl: pg!, schema } : { dataDir }),
+  });
+  try {
+    const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const orgs = (await (await fetch(`${server.url}/v1/orgs`, { headers: auth })).json()) as { items: { id: string }[] };
+    const org = orgs.items[0]!.id;
+    const createStart = performance.now();
+    let spaceId = '';
+    for (let i = 0; i < SPACES; i += 1) {
+      const res = await fetch(`${server.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `Space ${i}` }) });
+      spaceId = ((await res.json()) as { id: string }).id;
+    }
+    const createMs = (performance.now() - createStart) / SPACES;
+    const base = await timed(`${server.url}/v1/user`, ROUNDS);
+    const rows = [
+      ['GET /v1/user (baseline)', base],
+      ['GET /v1/spaces/{id}', await timed(`${server.url}/v1/spaces/${spaceId}`, ROUNDS)],
+      ['GET /v1/orgs/{id}/spaces?limit=100', await timed(`${server.url}/v1/orgs/${org}/spaces?limit=100`, Math.ceil(ROUNDS / 4))],
+      ['POST /v1/orgs/{id}/spaces', createMs],
+    ] as const;
+    console.log(`\n${dialect}: ${SPACES} spaces, ${ROUNDS} sequential requests per read`);
+    for (const [name, ms] of rows) console.log(`  ${name.padEnd(38)} ${ms.toFixed(3)} ms/request  ${(ms / base).toFixed(2)}x baseline`);
+    return base;
+  } finally {
+    await server.close();
+    if (dialect === 'postgres') await dropPostgresSchema(pg!, schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const sqliteBase = await benchDialect('sqlite');
+if (process.env.DOCSYNC_TEST_DATABASE_URL) {
+  const pgBase = await benchDialect('postgres');
+  console.log(`\npostgres baseline / sqlite baseline: ${(pgBase / sqliteBase).toFixed(2)}x`);
+}
