@@ -8,7 +8,7 @@ import {
 import { contentRole, memberRole, requireOrgRole, requireRole } from '../auth/access.js';
 import { findCollection } from '../store/collections.js';
 import { createSpace, duplicateSpace, findSpace, listSpacesOfOrganization, updateSpace, type SpaceRow } from '../store/spaces.js';
-import { placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
+import { nextPosition, placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { PURGE_SPACE, purgeDeadline } from '../jobs/purge-space.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
@@ -159,7 +159,13 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `space ${space.id} was deleted at ${space.deleted_at}; it could be restored until ${deadline.toISOString()}`,
       );
     }
-    await updateSpace(db, space.id, { deleted_at: null, updated_at: now() });
+    await inTransaction(db, async (trx) => {
+      // Its old place among the siblings may have been taken meanwhile: it comes back last.
+      const changes: Partial<SpaceRow> = { deleted_at: null, updated_at: now(), position: await nextPosition(trx, space.org_id, space.parent_id) };
+      // Deleting its collection moved it to the root, where `in-collection` would mean no one.
+      if (space.parent_id === null && space.visibility === 'in-collection') changes.visibility = 'private';
+      await updateSpace(trx, space.id, changes);
+    });
     return respond(request.caller.id, space.id, baseUrl(request));
   });
 
@@ -212,6 +218,9 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new DocsyncError('forbidden', `body.organization: you cannot administer organization ${organization}`);
       }
       const parentId = collection ?? null;
+      if (organization === space.org_id && parentId === space.parent_id) {
+        throw new DocsyncError('conflict', `transferring space ${space.id} there would not change anything`);
+      }
       await checkParent(request.caller.id, organization, parentId, 'body.collection');
       if (parentId === null && space.visibility === 'in-collection') {
         throw badRequest('body.collection: a space with visibility `in-collection` needs a collection in the target organization');
