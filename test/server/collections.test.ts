@@ -184,6 +184,11 @@ describe.each(testDialects())('collections: access (%s)', (dialect) => {
       expectError(await s.request('POST', `/v1/collections/${collection.id}/transfer`, { ...t, body: { organization: s.orgId } }), 404);
     }
     expectError(await s.request('GET', `/v1/orgs/${s.orgId}/collections`, { token: stranger.token }), 404);
+    // A guest is a member, so the organization exists for it, but no collection is visible.
+    const guestList = await s.request('GET', `/v1/orgs/${s.orgId}/collections`, { token: guest.token });
+    expectSpec(guestList, 'GET', '/orgs/{organizationId}/collections', 200);
+    expect(guestList.body).toEqual({ items: [], count: 0 });
+    expectError(await s.request('POST', `/v1/orgs/${s.orgId}/collections`, { token: guest.token, body: {} }), 403);
     expectError(await s.request('POST', `/v1/orgs/${s.orgId}/collections`, { token: stranger.token, body: {} }), 404);
     expect((await s.request('GET', `/v1/collections/${collection.id}`)).body.title).toBe('Guarded');
   });

@@ -62,7 +62,10 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { organizationId } = request.params;
-      requireOrgRole(await memberRole(db, organizationId, request.caller.id), 'org.view', organizationId);
+      // Guests may ask too, as for the spaces listing: they see only what their role allows, i.e. nothing.
+      if (!(await memberRole(db, organizationId, request.caller.id))) {
+        throw new DocsyncError('not_found', `organization ${organizationId} not found`);
+      }
       const base = baseUrl(request);
       const topLevelOnly = request.query.nested === false;
       return collectPage({
@@ -129,17 +132,20 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const current = await siblings(trx, collection.org_id, parentId);
       const children = await siblings(trx, collection.org_id, collection.id);
       const stamp = now();
-      for (const child of children) {
-        if (child.type === 'collection') {
-          await trx.updateTable('collections').set({ parent_id: parentId, updated_at: stamp }).where('id', '=', child.id).execute();
-        } else {
-          await trx.updateTable('spaces').set({ parent_id: parentId, updated_at: stamp }).where('id', '=', child.id).execute();
-          if (parentId === null) {
-            await trx.updateTable('spaces').set({ visibility: 'private' }).where('id', '=', child.id).where('visibility', '=', 'in-collection').execute();
-          }
-        }
+      if (parentId === null) {
+        // Deleted spaces (still restorable) included, so that a restore never yields `in-collection` at the root.
+        await trx
+          .updateTable('spaces')
+          .set({ visibility: 'private' })
+          .where('parent_id', '=', collection.id)
+          .where('visibility', '=', 'in-collection')
+          .execute();
       }
-      // Deleted spaces (still restorable) keep pointing at a live collection too.
+      for (const child of children) {
+        const table = child.type === 'collection' ? 'collections' : 'spaces';
+        await trx.updateTable(table).set({ parent_id: parentId, updated_at: stamp }).where('id', '=', child.id).execute();
+      }
+      // What is left are deleted spaces: they must not point at a collection that no longer exists.
       await trx.updateTable('spaces').set({ parent_id: parentId }).where('parent_id', '=', collection.id).execute();
       const remaining = current.filter((s) => !(s.type === 'collection' && s.id === collection.id));
       await writeOrder(trx, [...remaining, ...children], [...current, ...children]);
