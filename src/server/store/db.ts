@@ -27,7 +27,7 @@ export const SQLITE_FILE = 'docsync.sqlite';
 
 export async function openDatabase(options: StoreOptions): Promise<Db> {
   const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : openSqlite(options.dataDir);
-  await migrate(db.kysely);
+  await migrate(db.kysely, options.databaseUrl ? options.schema : undefined);
   return db;
 }
 
@@ -62,8 +62,10 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
 }
 
-async function migrate(kysely: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider });
+async function migrate(kysely: Kysely<Database>, schema: string | undefined): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which one: another schema's
+  // tables (another server or test sharing the database) would make it skip creating its own.
+  const migrator = new Migrator({ db: kysely, provider: migrationProvider, ...(schema !== undefined ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
