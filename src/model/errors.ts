@@ -8,7 +8,6 @@ export const ERROR_CODES = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
-  method_not_allowed: 405,
   conflict: 409,
   space_locked: 409,
   restore_window_passed: 409,

@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DocsyncError } from '../model/index.js';
+import { DocsyncError, badRequest } from '../model/index.js';
 import type { AppContext } from './context.js';
-import { installErrorHandlers } from './errors.js';
-import { validatorCompiler } from './validation.js';
+import { frameworkErrorHandler, installErrorHandlers } from './errors.js';
+import { findNulCharacter, validatorCompiler } from './validation.js';
 import { bearerToken } from './auth/tokens.js';
 import { userForToken } from './store/users.js';
 import { userRoutes } from './routes/user.js';
@@ -26,7 +26,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     forceCloseConnections: true,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // The API speaks JSON only: a text/plain body is a 415, not a string that fails the schema.
+  app.removeContentTypeParser('text/plain');
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('ctx', {
@@ -44,6 +48,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const user = await userForToken(app.ctx.db, token);
     if (!user) throw new DocsyncError('unauthorized', 'the bearer token is unknown or revoked');
     request.caller = user;
+  });
+  app.addHook('preValidation', async (request) => {
+    const field = findNulCharacter({ params: request.params, querystring: request.query, body: request.body });
+    if (field !== undefined) throw badRequest(`${field} must not contain the NUL character (U+0000)`);
   });
 
   await app.register(

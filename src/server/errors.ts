@@ -1,5 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { DocsyncError } from '../model/index.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DocsyncError, ERROR_CODES } from '../model/index.js';
+
+/** Every status the catalogue knows; a client never sees another 4xx. */
+const CATALOGUE_STATUSES: ReadonlySet<number> = new Set(Object.values(ERROR_CODES));
 
 interface ValidationIssue {
   keyword: string;
@@ -55,7 +58,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     const status = fastifyError.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return reply.status(status).send({ error: { code: status, message: clientMessage(fastifyError) } });
+      const code = CATALOGUE_STATUSES.has(status) ? status : 400;
+      return reply.status(code).send({ error: { code, message: clientMessage(fastifyError) } });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 500, message: 'internal error; the server log has the details' } });
@@ -64,6 +68,18 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     return reply.status(404).send({ error: { code: 404, message: `no route for ${request.method} ${request.url.split('?')[0]}` } });
   });
+}
+
+/**
+ * The router rejects some URLs before any route or hook runs (a broken percent-encoding, a path
+ * segment longer than the router accepts); Fastify would answer those with its own body.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'a path segment is longer than the server accepts'
+      : 'the request path is not a valid URL (broken percent-encoding)';
+  void reply.status(400).send({ error: { code: 400, message } });
 }
 
 function clientMessage(error: FastifyError): string {

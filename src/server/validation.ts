@@ -21,3 +21,27 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajv = httpPart === 'body' ? strictTypes : coercing;
   return ajv.compile(schema as object);
 };
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a NUL that passed the schema would fail in the store as
+ * a 500. Rejected here for body, query and path alike, naming the field; SQLite gets the same
+ * rule so both dialects answer the same. The walk is iterative: a 10 MiB body can nest deeper
+ * than the call stack.
+ */
+export function findNulCharacter(parts: Record<string, unknown>): string | undefined {
+  const stack: [string, unknown][] = Object.entries(parts);
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [path, value] = entry;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([`${path}.${i}`, item]));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return path;
+        stack.push([`${path}.${key}`, item]);
+      }
+    }
+  }
+  return undefined;
+}
