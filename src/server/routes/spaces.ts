@@ -171,8 +171,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/spaces/:spaceId/duplicate', { schema: { params: SpaceParams, response: { 201: Space } } }, async (request, reply) => {
     const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.duplicate');
+    await checkParent(request.caller.id, space.org_id, space.parent_id, 'parent');
+    // The title is cut, not the suffix, so a copy of a long title still reads as a copy.
     const suffix = ' (copy)';
-    const title = space.title.length + suffix.length <= MAX_TITLE ? space.title + suffix : space.title.slice(0, MAX_TITLE);
+    const title = [...space.title].slice(0, MAX_TITLE - suffix.length).join('') + suffix;
     const copy = await duplicateSpace(db, space, title, now());
     const base = baseUrl(request);
     void reply.status(201).header('location', apiUrl(base, `/spaces/${copy.id}`));
