@@ -27,7 +27,7 @@ export const SQLITE_FILE = 'docsync.sqlite';
 
 export async function openDatabase(options: StoreOptions): Promise<Db> {
   const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : openSqlite(options.dataDir);
-  await migrate(db.kysely, options.databaseUrl ? options.schema : undefined);
+  await migrate(db.kysely, db.dialect === 'postgres' ? await currentSchema(db.kysely) : undefined);
   return db;
 }
 
@@ -71,6 +71,13 @@ async function migrate(kysely: Kysely<Database>, schema: string | undefined): Pr
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+async function currentSchema(kysely: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(kysely);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: check search_path of DOCSYNC_DATABASE_URL');
+  return schema;
 }
 
 /** Drops a PostgreSQL schema: tests clean up after themselves. */
