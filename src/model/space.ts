@@ -72,7 +72,8 @@ export const UpdateSpace = Type.Object(
     editMode: Type.Optional(SpaceEditMode),
     title: Type.Optional(SpaceTitle),
     defaultLevel: Type.Optional(DefaultLevel),
-    emoji: Type.Optional(Emoji),
+    /** The published spec clears the emoji with null; the empty string does the same. */
+    emoji: Type.Optional(Type.Union([Emoji, Type.Null()])),
     visibility: Type.Optional(ContentVisibility),
   },
   { additionalProperties: false },

@@ -102,6 +102,11 @@ describe.each(testDialects())('spaces: create, read, update (%s)', (dialect) => 
     const cleared = await s.request('PATCH', `/v1/spaces/${created.id}`, { body: { defaultLevel: null, emoji: '' } });
     expectSpec(cleared, 'PATCH', '/spaces/{spaceId}', 200);
     expect(cleared.body).toMatchObject({ defaultLevel: null, emoji: '', title: 'After' });
+
+    await s.request('PATCH', `/v1/spaces/${created.id}`, { body: { emoji: '📕' } });
+    const nulled = await s.request('PATCH', `/v1/spaces/${created.id}`, { body: { emoji: null } });
+    expectSpec(nulled, 'PATCH', '/spaces/{spaceId}', 200);
+    expect(nulled.body.emoji).toBe('');
   });
 
   it('GET /v1/spaces/{id}/links answers an empty link listing', async () => {

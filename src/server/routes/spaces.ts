@@ -130,7 +130,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const changes: Partial<SpaceRow> = { updated_at: now() };
       if (body.title !== undefined) changes.title = body.title;
-      if (body.emoji !== undefined) changes.emoji = body.emoji;
+      if (body.emoji !== undefined) changes.emoji = body.emoji ?? '';
       if (body.editMode !== undefined) changes.edit_mode = body.editMode;
       if (body.defaultLevel !== undefined) changes.default_level = defaultLevelRow(body.defaultLevel);
       if (body.visibility !== undefined) changes.visibility = body.visibility;
