@@ -128,6 +128,18 @@ describe.each(testDialects())('POST /v1/collections/{id}/move (%s)', (dialect) =
     expectError(await move(S.id, { parent: null }), 404);
   });
 
+  it('never makes a cycle when two collections are moved under each other at the same time', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const X = await makeCollection(s, { title: `X${round}` }, as());
+      const Y = await makeCollection(s, { title: `Y${round}` }, as());
+      const [xy, yx] = await Promise.all([move(X.id, { parent: Y.id }), move(Y.id, { parent: X.id })]);
+      // Exactly one of them wins; the other now finds its target inside itself.
+      expect([xy.status, yx.status].sort()).toEqual([200, 400]);
+      const parents = await s.server.db.kysely.selectFrom('collections').select(['id', 'parent_id']).where('id', 'in', [X.id, Y.id]).execute();
+      expect(parents.filter((p) => p.parent_id === null)).toHaveLength(1);
+    }
+  });
+
   it('refuses a parent from another organization or an unknown one with 400', async () => {
     const other = await s.organization('Other');
     const foreign = await makeCollection(s, {}, { org: other.id, token: other.adminToken });

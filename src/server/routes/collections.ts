@@ -11,7 +11,7 @@ import {
   type CollectionRow,
 } from '../store/collections.js';
 import { listSpacesOfCollection } from '../store/spaces.js';
-import { placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
+import { lockContentTree, placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { collectionView } from '../views/collection.js';
 import { defaultLevelRow, spaceView } from '../views/space.js';
@@ -94,8 +94,16 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const member = await memberRole(db, organizationId, request.caller.id);
       requireOrgRole(member, 'org.view', organizationId);
-      await checkParent(request.caller.id, organizationId, body.parent ?? null, 'body.parent');
-      const collection = await createCollection(db, { orgId: organizationId, parentId: body.parent ?? null, title: body.title ?? '' }, now());
+      const parentId = body.parent ?? null;
+      await checkParent(request.caller.id, organizationId, parentId, 'body.parent');
+      const collection = await inTransaction(db, async (trx) => {
+        await lockContentTree(trx, organizationId);
+        // The parent may have been deleted since it was checked; nothing may point at a deleted collection.
+        if (parentId !== null && !(await findCollection(trx, parentId))) {
+          throw badRequest(`body.parent: collection ${parentId} not found in organization ${organizationId}`);
+        }
+        return createCollection(trx, { orgId: organizationId, parentId, title: body.title ?? '' }, now());
+      });
       const base = baseUrl(request);
       void reply.status(201).header('location', apiUrl(base, `/collections/${collection.id}`));
       return respond(request.caller.id, collection.id, base);
@@ -124,11 +132,17 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/collections/:collectionId', { schema: { params: CollectionParams } }, async (request, reply) => {
     const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.delete');
-    const parentId = collection.parent_id;
     // Nothing inside is lost: child collections and spaces move up to the deleted collection's
     // parent, after its existing children. A space left at the organization's root cannot be
     // `in-collection`, so it becomes private (never more visible than before).
     await inTransaction(db, async (trx) => {
+      await lockContentTree(trx, collection.org_id);
+      const fresh = await findCollection(trx, collection.id);
+      if (!fresh) throw new DocsyncError('not_found', `collection ${collection.id} not found`);
+      if (fresh.org_id !== collection.org_id) {
+        throw new DocsyncError('conflict', `collection ${collection.id} was transferred meanwhile; try again`);
+      }
+      const parentId = fresh.parent_id;
       const current = await siblings(trx, collection.org_id, parentId);
       const children = await siblings(trx, collection.org_id, collection.id);
       const stamp = now();
@@ -179,21 +193,25 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.move');
       const body = request.body;
       const parentId = body.parent === undefined ? collection.parent_id : body.parent;
-      if (parentId !== null && (await isInSubtree(db, collection.id, parentId))) {
-        throw badRequest(`body.parent: collection ${parentId} is ${parentId === collection.id ? 'the collection itself' : 'inside the collection being moved'}; a collection cannot become its own ancestor`);
-      }
       await checkParent(request.caller.id, collection.org_id, parentId, 'body.parent');
-      const current = await siblings(db, collection.org_id, parentId);
-      const others = current.filter((s) => !(s.type === 'collection' && s.id === collection.id));
-      const order = placeAmong(others, { type: 'collection', id: collection.id }, placementOf(body.position));
-      if (typeof order === 'string') throw badRequest(order);
-      const unchanged =
-        parentId === collection.parent_id &&
-        order.length === current.length &&
-        order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
-      if (unchanged) throw new DocsyncError('conflict', `moving collection ${collection.id} there would not change anything`);
       await inTransaction(db, async (trx) => {
-        await trx.updateTable('collections').set({ parent_id: parentId, updated_at: now() }).where('id', '=', collection.id).execute();
+        await lockContentTree(trx, collection.org_id);
+        // Read again under the lock: a concurrent move may have changed the tree since the checks above.
+        const fresh = await findCollection(trx, collection.id);
+        if (!fresh) throw new DocsyncError('not_found', `collection ${collection.id} not found`);
+        if (parentId !== null && (await isInSubtree(trx, fresh.id, parentId))) {
+          throw badRequest(`body.parent: collection ${parentId} is ${parentId === fresh.id ? 'the collection itself' : 'inside the collection being moved'}; a collection cannot become its own ancestor`);
+        }
+        const current = await siblings(trx, fresh.org_id, parentId);
+        const others = current.filter((s) => !(s.type === 'collection' && s.id === fresh.id));
+        const order = placeAmong(others, { type: 'collection', id: fresh.id }, placementOf(body.position));
+        if (typeof order === 'string') throw badRequest(order);
+        const unchanged =
+          parentId === fresh.parent_id &&
+          order.length === current.length &&
+          order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
+        if (unchanged) throw new DocsyncError('conflict', `moving collection ${fresh.id} there would not change anything`);
+        await trx.updateTable('collections').set({ parent_id: parentId, updated_at: now() }).where('id', '=', fresh.id).execute();
         await writeOrder(trx, order, current);
       });
       return respond(request.caller.id, collection.id, baseUrl(request));
@@ -219,8 +237,14 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (organization === collection.org_id) {
         throw new DocsyncError('conflict', `collection ${collection.id} already belongs to organization ${organization}`);
       }
-      const subtree = await collectionSubtree(db, collection.id);
       await inTransaction(db, async (trx) => {
+        // Both trees change; locking in a fixed order keeps two opposite transfers from deadlocking.
+        for (const orgId of [collection.org_id, organization].sort()) await lockContentTree(trx, orgId);
+        const fresh = await findCollection(trx, collection.id);
+        if (!fresh || fresh.org_id !== collection.org_id) {
+          throw new DocsyncError('conflict', `collection ${collection.id} was moved or deleted meanwhile; try again`);
+        }
+        const subtree = await collectionSubtree(trx, collection.id);
         const stamp = now();
         const current = await siblings(trx, organization, null);
         for (const id of subtree) {

@@ -30,6 +30,16 @@ export async function siblings(db: Kysely<Database>, orgId: string, parentId: st
   ].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/**
+ * Serialises writes to an organization's tree of spaces and collections until the transaction
+ * ends. Checks such as "the new parent is not inside the collection" read several rows; without
+ * this, two concurrent moves could each pass their check and together make a cycle. A no-op
+ * update takes a row lock on PostgreSQL and the write lock on SQLite, so it works on both.
+ */
+export async function lockContentTree(trx: Kysely<Database>, orgId: string): Promise<void> {
+  await trx.updateTable('organizations').set((eb) => ({ id: eb.ref('id') })).where('id', '=', orgId).execute();
+}
+
 export async function nextPosition(db: Kysely<Database>, orgId: string, parentId: string | null): Promise<number> {
   const all = await siblings(db, orgId, parentId);
   return all.length === 0 ? 1 : Math.floor(all[all.length - 1]!.position) + 1;
