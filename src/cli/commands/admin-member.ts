@@ -1,5 +1,5 @@
 import { isRole, ROLES, type Role } from '../../model/index.js';
-import { findMember, findOrganization, upsertMember } from '../../server/store/organizations.js';
+import { findMember, findOrganization, upsertMember } from '../../server/index.js';
 import { ExitError, EXIT } from '../exit.js';
 import { printResult } from '../output.js';
 import { parseEmail, requireUser, withStore, type AdminOptions } from './admin-store.js';

@@ -1,4 +1,4 @@
-import { createOrganization } from '../../server/store/organizations.js';
+import { createOrganization } from '../../server/index.js';
 import { printResult } from '../output.js';
 import { parseEmail, parseText, requireUser, withStore, type AdminOptions } from './admin-store.js';
 

@@ -1,8 +1,4 @@
-import { openDatabase } from '../../server/store/db.js';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../server/store/schema.js';
-import { findUserByEmail, type UserRow } from '../../server/store/users.js';
-import { systemClock } from '../../server/util/clock.js';
+import { findUserByEmail, openDatabase, systemClock, type StoreDb, type UserRow } from '../../server/index.js';
 import { ExitError, EXIT } from '../exit.js';
 import type { OutputOptions } from '../output.js';
 import { storeOptionsFromEnv } from './store-options.js';
@@ -13,7 +9,7 @@ export interface AdminOptions extends OutputOptions {
 }
 
 /** Opens the store, runs one admin operation, and closes the store whatever happened. */
-export async function withStore<T>(options: AdminOptions, fn: (db: Kysely<Database>, now: string) => Promise<T>): Promise<T> {
+export async function withStore<T>(options: AdminOptions, fn: (db: StoreDb, now: string) => Promise<T>): Promise<T> {
   const db = await openDatabase(storeOptionsFromEnv(options.data));
   try {
     return await fn(db.kysely, systemClock.now().toISOString());
@@ -43,7 +39,7 @@ export function parseText(value: string, option: string, min: number, max: numbe
 }
 
 /** The user with this e-mail address, or a failure naming the option it came from. */
-export async function requireUser(db: Kysely<Database>, email: string, option: string): Promise<UserRow> {
+export async function requireUser(db: StoreDb, email: string, option: string): Promise<UserRow> {
   const user = await findUserByEmail(db, parseEmail(email, option));
   if (!user) throw new ExitError(`${option}: no user with e-mail ${email.trim()}`);
   return user;

@@ -1,7 +1,5 @@
-import { generateToken } from '../../server/auth/tokens.js';
-import { findTokenByIdOrSecret } from '../../server/store/token-lookup.js';
-import { createToken, listTokens, revokeToken } from '../../server/store/users.js';
-import { ExitError } from '../exit.js';
+import { createToken, findTokenByIdOrSecret, generateToken, listTokens, revokeToken } from '../../server/index.js';
+import { ExitError, EXIT } from '../exit.js';
 import { printResult, printRows } from '../output.js';
 import { parseEmail, parseText, requireUser, withStore, type AdminOptions } from './admin-store.js';
 
@@ -33,6 +31,9 @@ export async function adminTokenCreate(options: AdminTokenCreateOptions): Promis
 
 /** `docsync admin token revoke`: the token stops working at once, for every server on the store. */
 export async function adminTokenRevoke(idOrToken: string, options: AdminOptions): Promise<void> {
+  // The command lets through unknown options so that an id starting with "-" works; a long
+  // option is never an id, so it is the typo it looks like.
+  if (idOrToken.startsWith('--')) throw new ExitError(`unknown option '${idOrToken}'`, EXIT.usage);
   const token = await withStore(options, async (db, now) => {
     const found = await findTokenByIdOrSecret(db, idOrToken);
     // Never echo the argument: it may be a secret.

@@ -1,4 +1,4 @@
-import { createUser, findUserByEmail } from '../../server/store/users.js';
+import { createUser, findUserByEmail } from '../../server/index.js';
 import { ExitError } from '../exit.js';
 import { printResult } from '../output.js';
 import { parseEmail, parseText, withStore, type AdminOptions } from './admin-store.js';

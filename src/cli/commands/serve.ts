@@ -1,4 +1,4 @@
-import { serve } from '../../server/serve.js';
+import { serve } from '../../server/index.js';
 import { ExitError, EXIT } from '../exit.js';
 import { storeOptionsFromEnv } from './store-options.js';
 

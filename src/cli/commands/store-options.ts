@@ -1,4 +1,4 @@
-import type { StoreOptions } from '../../server/store/db.js';
+import type { StoreOptions } from '../../server/index.js';
 
 /**
  * Where the store lives: `DOCSYNC_DATABASE_URL` wins over `--data`, as for `docsync serve`.
