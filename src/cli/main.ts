@@ -56,6 +56,8 @@ function addAdminCommands(program: Command): void {
     });
   storeCommand(token, 'revoke', 'revoke a token, given its id or the token itself')
     .argument('<token-or-id>', 'the token id (from `admin token list`) or the token')
+    // Ids are base64url and one in 64 starts with "-"; commander would take it for an option.
+    .allowUnknownOption()
     .action(async (idOrToken: string, options) => {
       const { adminTokenRevoke } = await import('./commands/admin-token.js');
       await adminTokenRevoke(idOrToken, options);

@@ -150,13 +150,21 @@ describe.each(testDialects())('docsync admin (%s)', (dialect) => {
     expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'docsync: TOKEN_OR_ID: no token with that id or secret\n' });
   });
 
+  it('token revoke takes an id that starts with "-", and still rejects a mistyped long option', async () => {
+    // Ids are base64url, so some start with "-"; this one is simply unknown.
+    const dashed = await admin('token', 'revoke', '-x8Cof4rYX8Hg5Udxq4r');
+    expect(dashed).toEqual({ code: 1, stdout: '', stderr: 'docsync: TOKEN_OR_ID: no token with that id or secret\n' });
+    const typo = await admin('token', 'revoke', '--jsno');
+    expect(typo).toEqual({ code: 2, stdout: '', stderr: "docsync: unknown option '--jsno'\n" });
+  });
+
   it('token list shows ids, labels and dates, never a secret', async () => {
     jsonOf(await admin('user', 'create', '--email', 'lin@example.test', '--name', 'Lin', '--json'));
     expect((await admin('token', 'list', '--email', 'lin@example.test')).stdout).toBe('no tokens for lin@example.test\n');
 
     const live = jsonOf(await admin('token', 'create', '--email', 'lin@example.test', '--label', 'build bot', '--json'));
     const gone = jsonOf(await admin('token', 'create', '--email', 'lin@example.test', '--json'));
-    await admin('token', 'revoke', gone.id);
+    expect((await admin('token', 'revoke', gone.id)).code).toBe(0);
 
     const human = await admin('token', 'list', '--email', 'lin@example.test');
     expect(human.code).toBe(0);

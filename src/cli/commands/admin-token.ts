@@ -1,4 +1,6 @@
-import { createToken, findTokenByIdOrSecret, generateToken, listTokens, revokeToken } from '../../server/index.js';
+import { generateToken } from '../../server/auth/tokens.js';
+import { findTokenByIdOrSecret } from '../../server/store/token-lookup.js';
+import { createToken, listTokens, revokeToken } from '../../server/store/users.js';
 import { ExitError, EXIT } from '../exit.js';
 import { printResult, printRows } from '../output.js';
 import { parseEmail, parseText, requireUser, withStore, type AdminOptions } from './admin-store.js';

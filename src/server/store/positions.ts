@@ -34,10 +34,11 @@ export async function siblings(db: Kysely<Database>, orgId: string, parentId: st
  * Serialises writes to an organization's tree of spaces and collections until the transaction
  * ends. Checks such as "the new parent is not inside the collection" read several rows; without
  * this, two concurrent moves could each pass their check and together make a cycle. A no-op
- * update takes a row lock on PostgreSQL and the write lock on SQLite, so it works on both.
+ * update takes a row lock on PostgreSQL and the write lock on SQLite, so it works on both; it
+ * touches the title rather than the key so that no foreign-key check runs.
  */
 export async function lockContentTree(trx: Kysely<Database>, orgId: string): Promise<void> {
-  await trx.updateTable('organizations').set((eb) => ({ id: eb.ref('id') })).where('id', '=', orgId).execute();
+  await trx.updateTable('organizations').set((eb) => ({ title: eb.ref('title') })).where('id', '=', orgId).execute();
 }
 
 export async function nextPosition(db: Kysely<Database>, orgId: string, parentId: string | null): Promise<number> {
