@@ -1,6 +1,4 @@
-import { generateToken } from '../../server/auth/tokens.js';
-import { findTokenByIdOrSecret } from '../../server/store/token-lookup.js';
-import { createToken, listTokens, revokeToken } from '../../server/store/users.js';
+import { createToken, findTokenByIdOrSecret, generateToken, listTokens, revokeToken } from '../../server/index.js';
 import { ExitError, EXIT } from '../exit.js';
 import { printResult, printRows } from '../output.js';
 import { parseEmail, parseText, requireUser, withStore, type AdminOptions } from './admin-store.js';
