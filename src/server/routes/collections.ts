@@ -98,8 +98,9 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await checkParent(request.caller.id, organizationId, parentId, 'body.parent');
       const collection = await inTransaction(db, async (trx) => {
         await lockContentTree(trx, organizationId);
-        // The parent may have been deleted since it was checked; nothing may point at a deleted collection.
-        if (parentId !== null && !(await findCollection(trx, parentId))) {
+        // The parent may have been deleted or transferred since it was checked.
+        const parent = parentId === null ? null : await findCollection(trx, parentId);
+        if (parentId !== null && parent?.org_id !== organizationId) {
           throw badRequest(`body.parent: collection ${parentId} not found in organization ${organizationId}`);
         }
         return createCollection(trx, { orgId: organizationId, parentId, title: body.title ?? '' }, now());
