@@ -83,6 +83,13 @@ describe('docs/cli.md', () => {
     for (const code of Object.values(EXIT)) expect(doc).toMatch(new RegExp(`^\\| ${code} \\| \\S`, 'm'));
   });
 
+  it('docs/server.md covers every `docsync serve` flag and the server variables', () => {
+    const server = readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8');
+    const serve = commands.find((c) => c.path === 'serve')!.command;
+    for (const option of serve.options) expect(server).toContain(`\`${option.long!} `);
+    for (const name of ['DOCSYNC_DATABASE_URL', 'DOCSYNC_BOOTSTRAP_TOKEN']) expect(server).toContain(`\`${name}\``);
+  });
+
   it('names the environment variables the CLI reads', () => {
     for (const name of ['DOCSYNC_DATABASE_URL', 'DOCSYNC_BOOTSTRAP_TOKEN', 'DOCSYNC_DATABASE_SCHEMA']) expect(doc).toContain(`\`${name}\``);
   });
