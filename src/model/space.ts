@@ -3,6 +3,13 @@ import { Emoji, Id, Timestamp, Uri } from './common.js';
 import { DefaultLevel } from './roles.js';
 
 export const SpaceTitle = Type.String({ maxLength: 50 });
+
+/** A deleted space can be restored for this long; then it is removed for good. */
+export const SPACE_RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function restoreDeadline(deletedAt: string): Date {
+  return new Date(Date.parse(deletedAt) + SPACE_RESTORE_WINDOW_MS);
+}
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 export const ContentVisibility = Type.Union(VISIBILITIES.map((v) => Type.Literal(v)));

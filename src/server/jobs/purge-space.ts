@@ -1,14 +1,12 @@
 import { inTransaction } from '../store/transaction.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { restoreDeadline } from '../../model/index.js';
 
 export const PURGE_SPACE = 'purge-space';
-/** Deleted spaces can be restored for this long, then they are purged. */
-export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
-export function purgeDeadline(deletedAt: string): Date {
-  return new Date(Date.parse(deletedAt) + RESTORE_WINDOW_MS);
-}
+/** A deleted space is purged when it can no longer be restored. */
+export const purgeDeadline = restoreDeadline;
 
 /**
  * Removes a space deleted more than the restore window ago, with its revisions. A space that

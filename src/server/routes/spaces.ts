@@ -7,8 +7,8 @@ import {
 } from '../../model/index.js';
 import { contentRole, memberRole, requireOrgRole, requireRole } from '../auth/access.js';
 import { findCollection } from '../store/collections.js';
-import { createSpace, duplicateSpace, findSpace, listSpacesOfOrganization, updateSpace, type SpaceRow } from '../store/spaces.js';
-import { nextPosition, placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
+import { findSpace, listSpacesOfOrganization, type SpaceRow } from '../store/spaces.js';
+import { addSpace, changeSpace, copySpace, moveSpace, restoreSpace, transferSpace } from '../store/space-tree.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { PURGE_SPACE, purgeDeadline } from '../jobs/purge-space.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
@@ -83,7 +83,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (visibility === 'in-collection' && body.parent === undefined) {
         throw badRequest('body.visibility `in-collection` is only valid for a space in a collection (set body.parent)');
       }
-      const space = await createSpace(
+      const space = await addSpace(
         db,
         {
           orgId: organizationId,
@@ -125,16 +125,13 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const settings = body.editMode !== undefined || body.defaultLevel !== undefined || body.visibility !== undefined;
       const { space } = await loadSpace(request.caller.id, request.params.spaceId, settings ? 'space.updateSettings' : 'space.update');
-      if (body.visibility === 'in-collection' && space.parent_id === null) {
-        throw badRequest('body.visibility `in-collection` is only valid for a space in a collection');
-      }
       const changes: Partial<SpaceRow> = { updated_at: now() };
       if (body.title !== undefined) changes.title = body.title;
       if (body.emoji !== undefined) changes.emoji = body.emoji ?? '';
       if (body.editMode !== undefined) changes.edit_mode = body.editMode;
       if (body.defaultLevel !== undefined) changes.default_level = defaultLevelRow(body.defaultLevel);
       if (body.visibility !== undefined) changes.visibility = body.visibility;
-      await updateSpace(db, space.id, changes);
+      await changeSpace(db, space, changes);
       return respond(request.caller.id, space.id, baseUrl(request));
     },
   );
@@ -151,21 +148,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/spaces/:spaceId/restore', { schema: { params: SpaceParams, response: { 200: Space } } }, async (request) => {
     const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.restore', true);
-    if (space.deleted_at === null) throw new DocsyncError('conflict', `space ${space.id} is not deleted`);
-    const deadline = purgeDeadline(space.deleted_at);
-    if (clock.now().getTime() >= deadline.getTime()) {
-      throw new DocsyncError(
-        'restore_window_passed',
-        `space ${space.id} was deleted at ${space.deleted_at}; it could be restored until ${deadline.toISOString()}`,
-      );
-    }
-    await inTransaction(db, async (trx) => {
-      // Its old place among the siblings may have been taken meanwhile: it comes back last.
-      const changes: Partial<SpaceRow> = { deleted_at: null, updated_at: now(), position: await nextPosition(trx, space.org_id, space.parent_id) };
-      // Deleting its collection moved it to the root, where `in-collection` would mean no one.
-      if (space.parent_id === null && space.visibility === 'in-collection') changes.visibility = 'private';
-      await updateSpace(trx, space.id, changes);
-    });
+    await restoreSpace(db, space, clock.now());
     return respond(request.caller.id, space.id, baseUrl(request));
   });
 
@@ -175,7 +158,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // The title is cut, not the suffix, so a copy of a long title still reads as a copy.
     const suffix = ' (copy)';
     const title = [...space.title].slice(0, MAX_TITLE - suffix.length).join('') + suffix;
-    const copy = await duplicateSpace(db, space, title, now());
+    const copy = await copySpace(db, space, title, now());
     const base = baseUrl(request);
     void reply.status(201).header('location', apiUrl(base, `/spaces/${copy.id}`));
     return respond(request.caller.id, copy.id, base);
@@ -187,24 +170,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.move');
       const body = request.body;
-      const parentId = body.parent === undefined ? space.parent_id : body.parent;
-      await checkParent(request.caller.id, space.org_id, parentId, 'body.parent');
-      if (parentId === null && space.visibility === 'in-collection') {
-        throw badRequest('body.parent: a space with visibility `in-collection` must stay in a collection; change its visibility first');
-      }
-      const current = await siblings(db, space.org_id, parentId);
-      const others = current.filter((s) => !(s.type === 'space' && s.id === space.id));
-      const order = placeAmong(others, { type: 'space', id: space.id }, placementOf(body.position));
-      if (typeof order === 'string') throw badRequest(order);
-      const unchanged =
-        parentId === space.parent_id &&
-        order.length === current.length &&
-        order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
-      if (unchanged) throw new DocsyncError('conflict', `moving space ${space.id} there would not change anything`);
-      await inTransaction(db, async (trx) => {
-        await trx.updateTable('spaces').set({ parent_id: parentId, updated_at: now() }).where('id', '=', space.id).execute();
-        await writeOrder(trx, order, current);
-      });
+      await checkParent(request.caller.id, space.org_id, body.parent === undefined ? space.parent_id : body.parent, 'body.parent');
+      await moveSpace(db, space, { parentId: body.parent, position: body.position }, now());
       return respond(request.caller.id, space.id, baseUrl(request));
     },
   );
@@ -219,20 +186,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!target || target.role !== 'admin') {
         throw new DocsyncError('forbidden', `body.organization: you cannot administer organization ${organization}`);
       }
-      const parentId = collection ?? null;
-      if (organization === space.org_id && parentId === space.parent_id) {
-        throw new DocsyncError('conflict', `transferring space ${space.id} there would not change anything`);
-      }
-      await checkParent(request.caller.id, organization, parentId, 'body.collection');
-      if (parentId === null && space.visibility === 'in-collection') {
-        throw badRequest('body.collection: a space with visibility `in-collection` needs a collection in the target organization');
-      }
-      const current = await siblings(db, organization, parentId);
-      const others = current.filter((s) => !(s.type === 'space' && s.id === space.id));
-      await inTransaction(db, async (trx) => {
-        await trx.updateTable('spaces').set({ org_id: organization, parent_id: parentId, updated_at: now() }).where('id', '=', space.id).execute();
-        await writeOrder(trx, [...others, { type: 'space', id: space.id }], current);
-      });
+      await checkParent(request.caller.id, organization, collection ?? null, 'body.collection');
+      await transferSpace(db, space, { orgId: organization, parentId: collection ?? null }, now());
       return respond(request.caller.id, space.id, baseUrl(request));
     },
   );
