@@ -33,7 +33,7 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^isomorphic-git(\/|$)/, ['git']],
   [/^chokidar(\/|$)/, ['daemon']],
   [/^(gray-matter|js-yaml|yaml)(\/|$)/, ['workspace']],
-  [/^(unified|remark(-[a-z0-9-]+)?|mdast-[a-z0-9-]+|micromark(-[a-z0-9-]+)?|unist-[a-z0-9-]+|vfile|node-diff3)(\/|$)/, ['content']],
+  [/^(unified|remark(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content']],
 ];
 
 /** Node modules that do I/O or read the clock's environment: not for the pure layers. */
