@@ -6,3 +6,4 @@ export * from './organization.js';
 export * from './space.js';
 export * from './collection.js';
 export * from './links.js';
+export * from './tree.js';

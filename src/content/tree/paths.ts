@@ -1,0 +1,35 @@
+import type { TreePage } from '../../model/index.js';
+
+export interface PagePaths {
+  /** Slugs from the top down, joined by `/`: the page's `path` in the API. */
+  path: string;
+  /** File of the page in the Git Sync layout. Groups have none. */
+  gitPath?: string;
+}
+
+/**
+ * Paths of every page, as GitBook's Git Sync lays them out: the first document page of the
+ * space is `README.md`; a page with children is `<dirs>/<slug>/README.md`; another page is
+ * `<dirs>/<slug>.md`, where `<dirs>` are the slugs of its ancestors (groups included).
+ * Link pages have an API path but no file.
+ */
+export function pagePaths(pages: readonly TreePage[]): Map<string, PagePaths> {
+  const result = new Map<string, PagePaths>();
+  let firstDocument = true;
+  const visit = (list: readonly TreePage[], dirs: string[]) => {
+    for (const page of list) {
+      const path = [...dirs, page.slug].filter((s) => s !== '').join('/');
+      let gitPath: string | undefined;
+      if (page.type === 'document') {
+        if (firstDocument || path === '') gitPath = 'README.md';
+        else if (page.pages.length > 0) gitPath = `${path}/README.md`;
+        else gitPath = `${path}.md`;
+        firstDocument = false;
+      }
+      result.set(page.id, gitPath === undefined ? { path } : { path, gitPath });
+      visit(page.pages, page.slug === '' ? dirs : [...dirs, page.slug]);
+    }
+  };
+  visit(pages, []);
+  return result;
+}

@@ -1,0 +1,87 @@
+/**
+ * The content of a revision as the content engine stores and merges it. Pages are matched by
+ * id; documents and file bytes are referenced by the sha256 of their bytes (blobs stored once).
+ * The API shapes (Revision, RevisionPage, RevisionFile) are rendered from this.
+ */
+export type PageType = 'document' | 'group' | 'link';
+
+export interface PageLayout {
+  width?: 'default' | 'wide';
+  cover?: boolean;
+  coverSize?: 'hero' | 'full' | 'background';
+  coverMask?: 'none' | 'radial';
+  title?: boolean;
+  description?: boolean;
+  tableOfContents?: boolean;
+  outline?: boolean;
+  pagination?: boolean;
+  metadata?: boolean;
+  tags?: boolean;
+  actions?: boolean;
+  anchors?: boolean;
+}
+
+export interface PageCover {
+  ref?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  refDark?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  yPos?: number;
+  height?: number;
+}
+
+export type VariableValue = string | number | boolean;
+
+/** Page fields other than identity, position and content; merged field by field. */
+export interface PageMeta {
+  title: string;
+  slug: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: PageLayout;
+  cover?: PageCover;
+  variables?: Record<string, VariableValue>;
+  condition?: string;
+  /** Link pages: where they point. */
+  href?: string;
+}
+
+export interface TreePage extends PageMeta {
+  id: string;
+  type: PageType;
+  /** sha256 of the page's markdown; absent for an empty page and for groups and links. */
+  document?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  pages: TreePage[];
+}
+
+export interface TreeFile {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  /** sha256 of the bytes. */
+  blob: string;
+  dimensions?: { width: number; height: number };
+}
+
+export interface TreeReusableContent {
+  id: string;
+  title: string;
+  document?: string;
+}
+
+export interface ContentTree {
+  pages: TreePage[];
+  files: TreeFile[];
+  variables: Record<string, VariableValue>;
+  reusableContents: TreeReusableContent[];
+}
+
+export const PAGE_META_KEYS = [
+  'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover',
+  'variables', 'condition', 'href',
+] as const satisfies readonly (keyof PageMeta)[];
