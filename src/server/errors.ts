@@ -39,6 +39,15 @@ export function validationMessage(context: string, issue: ValidationIssue): stri
   }
 }
 
+/** How messages name the parts of a request. */
+const CONTEXT_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/** A unique index refused a write: PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE/PRIMARYKEY. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 /** The one place that turns an error into an HTTP answer: `{"error": {"code", "message"}}`. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DocsyncError, request, reply) => {
@@ -52,7 +61,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (fastifyError.validation) {
       const issue = fastifyError.validation[0] as ValidationIssue | undefined;
       const message = issue
-        ? validationMessage(fastifyError.validationContext ?? 'request', issue)
+        ? validationMessage(CONTEXT_NAMES[fastifyError.validationContext ?? ''] ?? 'request', issue)
         : fastifyError.message;
       return reply.status(400).send({ error: { code: 400, message } });
     }
@@ -60,6 +69,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const code = CATALOGUE_STATUSES.has(status) ? status : 400;
       return reply.status(code).send({ error: { code, message: clientMessage(fastifyError) } });
+    }
+    if (isUniqueViolation(error)) {
+      // Two writers raced past the same check-then-write; the database kept one of them.
+      return reply.status(409).send({ error: { code: 409, message: 'another request just took this value; read the resource again and retry' } });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 500, message: 'internal error; the server log has the details' } });

@@ -84,8 +84,8 @@ describe.each(testDialects())('spaces: create, read, update (%s)', (dialect) => 
 
   it('GET of an unknown space is 404; a malformed id or an unknown query parameter is 400', async () => {
     expectError(await s.request('GET', '/v1/spaces/doesNotExist'), 404, /doesNotExist/);
-    expectError(await s.request('GET', '/v1/spaces/not.an.id'), 400, /params\.spaceId/);
-    expectError(await s.request('GET', `/v1/spaces/${'a'.repeat(65)}`), 400, /params\.spaceId/);
+    expectError(await s.request('GET', '/v1/spaces/not.an.id'), 400, /path\.spaceId/);
+    expectError(await s.request('GET', `/v1/spaces/${'a'.repeat(65)}`), 400, /path\.spaceId/);
     const space = await createSpace(s);
     expectSpec(await s.request('GET', `/v1/spaces/${space.id}?shareKey=abc`), 'GET', '/spaces/{spaceId}', 200);
     expectError(await s.request('GET', `/v1/spaces/${space.id}?expand=all`), 400, /expand/);

@@ -18,9 +18,8 @@ export interface ContentNode {
  * - otherwise the content's default level, following `inherit` up through parent collections;
  *   `inherit` all the way up means the member's organization role; `none` (null) means no role.
  */
-export async function contentRole(db: Kysely<Database>, userId: string, node: ContentNode): Promise<Role | null> {
-  const member = await findMember(db, node.org_id, userId);
-  return roleFromLevels(member, await levelChain(db, node));
+export function contentRole(db: Kysely<Database>, userId: string, node: ContentNode): Promise<Role | null> {
+  return roleResolver(db, userId)(node);
 }
 
 export function roleFromLevels(member: MemberRow | undefined, level: string): Role | null {
@@ -29,25 +28,6 @@ export function roleFromLevels(member: MemberRow | undefined, level: string): Ro
   if (level === 'inherit') return member.role;
   if (level === NO_DEFAULT_LEVEL) return null;
   return isRole(level) ? level : null;
-}
-
-/** Resolves `inherit` through the parent collections; returns a role, `none` or `inherit`. */
-export async function levelChain(db: Kysely<Database>, node: ContentNode): Promise<string> {
-  let level = node.default_level;
-  let parentId = node.parent_id;
-  const seen = new Set<string>();
-  while (level === 'inherit' && parentId !== null && !seen.has(parentId)) {
-    seen.add(parentId);
-    const parent = await db
-      .selectFrom('collections')
-      .select(['default_level', 'parent_id'])
-      .where('id', '=', parentId)
-      .executeTakeFirst();
-    if (!parent) break;
-    level = parent.default_level;
-    parentId = parent.parent_id;
-  }
-  return level;
 }
 
 /**
@@ -75,4 +55,42 @@ export function requireOrgRole(member: MemberRow | undefined, action: Action, or
   if (!roleAtLeast(role, needed)) {
     throw new DocsyncError('forbidden', `this needs the ${needed} role in organization ${orgId}; you have ${role ?? 'guest'}`);
   }
+}
+
+/**
+ * `contentRole` for many nodes of one listing: the caller's memberships and the collections'
+ * levels are read once per request instead of once per row.
+ */
+export function roleResolver(db: Kysely<Database>, userId: string): (node: ContentNode) => Promise<Role | null> {
+  const members = new Map<string, Promise<MemberRow | undefined>>();
+  const collections = new Map<string, Promise<{ default_level: string; parent_id: string | null } | undefined>>();
+  const member = (orgId: string) => {
+    let found = members.get(orgId);
+    if (!found) members.set(orgId, (found = findMember(db, orgId, userId)));
+    return found;
+  };
+  const collection = (id: string) => {
+    let found = collections.get(id);
+    if (!found) {
+      found = db.selectFrom('collections').select(['default_level', 'parent_id']).where('id', '=', id).executeTakeFirst();
+      collections.set(id, found);
+    }
+    return found;
+  };
+  return async (node) => {
+    const m = await member(node.org_id);
+    if (!m || m.disabled || !isRole(m.role)) return null;
+    if (m.role === 'admin') return 'admin';
+    let level = node.default_level;
+    let parentId = node.parent_id;
+    const seen = new Set<string>();
+    while (level === 'inherit' && parentId !== null && !seen.has(parentId)) {
+      seen.add(parentId);
+      const parent = await collection(parentId);
+      if (!parent) break;
+      level = parent.default_level;
+      parentId = parent.parent_id;
+    }
+    return roleFromLevels(m, level);
+  };
 }

@@ -5,7 +5,7 @@ import {
   Collection, CreateCollection, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, MoveContent, Space,
   UpdateCollection, badRequest, type Action, type Role,
 } from '../../model/index.js';
-import { contentRole, memberRole, requireOrgRole, requireRole } from '../auth/access.js';
+import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver } from '../auth/access.js';
 import {
   collectionSubtree, createCollection, findCollection, isInSubtree, listCollectionsOfOrganization, updateCollection,
   type CollectionRow,
@@ -68,12 +68,13 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const base = baseUrl(request);
       const topLevelOnly = request.query.nested === false;
+      const resolveRole = roleResolver(db, request.caller.id);
       return collectPage({
         request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
         fetch: (after, n) => listCollectionsOfOrganization(db, organizationId, topLevelOnly, after, n),
         key: (row) => [row.created_at, row.id],
         accept: async (row) => {
-          const role = await contentRole(db, request.caller.id, row);
+          const role = await resolveRole(row);
           return role === null ? undefined : collectionView(row, role, base);
         },
       });
@@ -175,12 +176,13 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.view');
       const base = baseUrl(request);
+      const resolveRole = roleResolver(db, request.caller.id);
       return collectPage({
         request: pageRequest(request.query, DEFAULT_LIST_LIMIT, 'number'),
         fetch: (after, n) => listSpacesOfCollection(db, collection.id, after, n),
         key: (row) => [Number(row.position), row.id],
         accept: async (row) => {
-          const role = await contentRole(db, request.caller.id, row);
+          const role = await resolveRole(row);
           return role === null ? undefined : spaceView(row, role, base);
         },
       });

@@ -5,7 +5,7 @@ import {
   CreateSpace, DEFAULT_LIST_LIMIT, DocsyncError, Id, LinkListQuery, LinkListing, ListOf, ListQuery, MoveContent, Space,
   TransferContent, UpdateSpace, badRequest, type Action, type Role,
 } from '../../model/index.js';
-import { contentRole, memberRole, requireOrgRole, requireRole } from '../auth/access.js';
+import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver } from '../auth/access.js';
 import { findCollection } from '../store/collections.js';
 import { findSpace, listSpacesOfOrganization, type SpaceRow } from '../store/spaces.js';
 import { addSpace, changeSpace, copySpace, moveSpace, restoreSpace, transferSpace } from '../store/space-tree.js';
@@ -43,12 +43,13 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new DocsyncError('not_found', `organization ${organizationId} not found`);
       }
       const base = baseUrl(request);
+      const resolveRole = roleResolver(db, request.caller.id);
       return collectPage({
         request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
         fetch: (after, n) => listSpacesOfOrganization(db, organizationId, after, n),
         key: (row) => [row.created_at, row.id],
         accept: async (row) => {
-          const role = await contentRole(db, request.caller.id, row);
+          const role = await resolveRole(row);
           return role === null ? undefined : spaceView(row, role, base);
         },
       });
