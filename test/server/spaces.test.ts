@@ -1,3 +1,4 @@
+import { loadTree } from '../../src/server/store/trees.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { expectError, expectSpec } from '../helpers/expect-spec.js';
@@ -60,14 +61,14 @@ describe.each(testDialects())('spaces: create, read, update (%s)', (dialect) => 
     const row = await db.selectFrom('revisions').selectAll().where('id', '=', space.revision).executeTakeFirstOrThrow();
     expect(row.space_id).toBe(space.id);
     expect(JSON.parse(row.parents)).toEqual([]);
-    const tree = JSON.parse(row.tree);
+    const tree = await loadTree(db, row.tree_sha);
     expect(tree.pages).toHaveLength(1);
     expect(tree.pages[0]).toMatchObject({ type: 'document', pages: [] });
     expect(tree.files).toEqual([]);
 
     const empty = await createSpace(s, { title: 'Empty', empty: true });
     const emptyRow = await db.selectFrom('revisions').selectAll().where('id', '=', empty.revision).executeTakeFirstOrThrow();
-    expect(JSON.parse(emptyRow.tree).pages).toEqual([]);
+    expect((await loadTree(db, emptyRow.tree_sha)).pages).toEqual([]);
   });
 
   it('GET /v1/spaces/{id} returns the space; the list has it too', async () => {

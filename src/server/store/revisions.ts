@@ -1,40 +1,42 @@
 import type { Kysely } from 'kysely';
+import type { ContentTree } from '../../model/index.js';
 import type { Database, RevisionsTable } from './schema.js';
 import { newId } from '../util/ids.js';
+import { loadTree, saveTree } from './trees.js';
 
 export type RevisionRow = RevisionsTable;
 
-/**
- * The stored tree of a revision. The content engine owns its full shape; the foundation only
- * needs a space's first revision (one empty root page) and copies of a tree.
- */
-export interface StoredTree {
-  pages: unknown[];
-  files: unknown[];
-  variables: Record<string, unknown>;
-  reusableContents: unknown[];
-}
-
-export function initialTree(pageId: string, empty: boolean): StoredTree {
+/** A new space's content: one empty page, or nothing at all for `empty`. */
+export function initialTree(pageId: string, empty: boolean, now: string): ContentTree {
   return {
-    pages: empty ? [] : [{ id: pageId, type: 'document', title: 'Introduction', slug: '', document: null, pages: [] }],
+    pages: empty ? [] : [{ id: pageId, type: 'document', title: 'Introduction', slug: 'introduction', createdAt: now, updatedAt: now, pages: [] }],
     files: [],
     variables: {},
     reusableContents: [],
   };
 }
 
-export async function createRevision(
-  db: Kysely<Database>,
-  input: { spaceId: string; type: string; parents: string[]; tree: string },
-  now: string,
-): Promise<RevisionRow> {
+export interface NewRevision {
+  spaceId: string;
+  type: 'edits' | 'merge' | 'update' | 'rollback';
+  parents: string[];
+  tree: ContentTree;
+  changeRequestId?: string | null;
+  mergedFrom?: string | null;
+  createdBy?: string | null;
+}
+
+/** Stores the tree (once) and a revision pointing at it. Moving a head is the caller's job. */
+export async function createRevision(db: Kysely<Database>, input: NewRevision, now: string): Promise<RevisionRow> {
   const row: RevisionRow = {
     id: newId(),
     space_id: input.spaceId,
     type: input.type,
     parents: JSON.stringify(input.parents),
-    tree: input.tree,
+    tree_sha: await saveTree(db, input.tree),
+    change_request_id: input.changeRequestId ?? null,
+    merged_from: input.mergedFrom ?? null,
+    created_by: input.createdBy ?? null,
     created_at: now,
   };
   await db.insertInto('revisions').values(row).execute();
@@ -43,4 +45,13 @@ export async function createRevision(
 
 export function findRevision(db: Kysely<Database>, id: string): Promise<RevisionRow | undefined> {
   return db.selectFrom('revisions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A revision of one space (revisions of other spaces are invisible through it). */
+export function findSpaceRevision(db: Kysely<Database>, spaceId: string, id: string): Promise<RevisionRow | undefined> {
+  return db.selectFrom('revisions').selectAll().where('id', '=', id).where('space_id', '=', spaceId).executeTakeFirst();
+}
+
+export async function revisionTree(db: Kysely<Database>, revision: RevisionRow): Promise<ContentTree> {
+  return loadTree(db, revision.tree_sha);
 }

@@ -85,10 +85,44 @@ export interface SpacesTable {
 export interface RevisionsTable {
   id: string;
   space_id: string;
+  /** `edits`, `merge`, `update` or `rollback`. */
   type: string;
+  /** JSON array of parent revision ids. */
   parents: string;
-  tree: string;
+  /** Blob holding the revision's ContentTree as canonical JSON. */
+  tree_sha: string;
+  /** The change request the revision was made in; null on the space's main line. */
+  change_request_id: string | null;
+  /** For a `merge` revision: the change request merged. */
+  merged_from: string | null;
+  created_by: string | null;
   created_at: string;
+}
+
+export interface BlobsTable {
+  sha256: string;
+  size: number;
+  data: Uint8Array;
+}
+
+export interface ChangeRequestsTable {
+  id: string;
+  space_id: string;
+  number: number;
+  subject: string;
+  status: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  /** Head revision of the change request. */
+  revision_id: string;
+  revision_initial: string;
+  revision_merged_ancestor: string | null;
+  revision_merged: string | null;
+  merged_by: string | null;
+  merged_at: string | null;
+  agent_task_id: string | null;
+  comments: Generated<number>;
 }
 
 export interface JobsTable {
@@ -110,6 +144,8 @@ export interface Database {
   collections: CollectionsTable;
   spaces: SpacesTable;
   revisions: RevisionsTable;
+  blobs: BlobsTable;
+  change_requests: ChangeRequestsTable;
   jobs: JobsTable;
 }
 

@@ -4,7 +4,7 @@ import type { Database, SpacesTable } from './schema.js';
 import { newId } from '../util/ids.js';
 import { afterKey } from './keyset.js';
 import type { SortKey } from '../util/cursor.js';
-import { createRevision, findRevision, initialTree } from './revisions.js';
+import { createRevision, findRevision, initialTree, revisionTree } from './revisions.js';
 import { nextPosition } from './positions.js';
 
 export type SpaceRow = SpacesTable;
@@ -23,7 +23,7 @@ export interface NewSpace {
 export async function createSpace(db: Kysely<Database>, input: NewSpace, now: string): Promise<SpaceRow> {
   return inTransaction(db, async (trx) => {
     const id = newId();
-    const revision = await createRevision(trx, { spaceId: id, type: 'edits', parents: [], tree: JSON.stringify(initialTree(newId(), input.empty)) }, now);
+    const revision = await createRevision(trx, { spaceId: id, type: 'edits', parents: [], tree: initialTree(newId(), input.empty, now) }, now);
     const row: SpaceRow = {
       id,
       org_id: input.orgId,
@@ -83,7 +83,8 @@ export async function duplicateSpace(db: Kysely<Database>, source: SpaceRow, tit
     const head = await findRevision(trx, source.revision_id);
     const revision = await createRevision(
       trx,
-      { spaceId: id, type: 'edits', parents: [], tree: head?.tree ?? JSON.stringify(initialTree(newId(), false)) },
+      // Same tree, so the same blobs: a copy costs one revision row.
+      { spaceId: id, type: 'edits', parents: [], tree: head ? await revisionTree(trx, head) : initialTree(newId(), false, now) },
       now,
     );
     const row: SpaceRow = {

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as core from './0001-core.js';
+import * as content from './0002-content.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
+  '0002-content': content,
 };
 
 export const migrationProvider: MigrationProvider = {

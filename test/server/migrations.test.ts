@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrationProvider } from '../../src/server/store/migrations/index.js';
+import { openDatabase } from '../../src/server/store/db.js';
+import { loadTree } from '../../src/server/store/trees.js';
+
+describe('migrations', () => {
+  it('0002 moves the first revisions of existing spaces into tree blobs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-migrate-'));
+    try {
+      const old = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(join(dir, 'docsync.sqlite')) }) });
+      const migrator = new Migrator({ db: old, provider: migrationProvider });
+      expect((await migrator.migrateTo('0001-core')).error).toBeUndefined();
+      const legacy = { pages: [{ id: 'p1', type: 'document', title: 'Introduction', slug: '', document: null, pages: [] }], files: [], variables: {}, reusableContents: [] };
+      await old.insertInto('revisions').values({ id: 'r1', space_id: 's1', type: 'edits', parents: '[]', tree: JSON.stringify(legacy), created_at: '2026-01-01T00:00:00.000Z' }).execute();
+      await old.destroy();
+
+      const db = await openDatabase({ dataDir: dir });
+      try {
+        const row = await db.kysely.selectFrom('revisions').selectAll().where('id', '=', 'r1').executeTakeFirstOrThrow();
+        expect(row).not.toHaveProperty('tree');
+        expect(await loadTree(db.kysely, row.tree_sha)).toEqual({
+          pages: [{ id: 'p1', type: 'document', title: 'Introduction', slug: 'introduction', pages: [] }],
+          files: [],
+          variables: {},
+          reusableContents: [],
+        });
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
