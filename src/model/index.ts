@@ -7,3 +7,7 @@ export * from './space.js';
 export * from './collection.js';
 export * from './links.js';
 export * from './tree.js';
+export * from './change-request.js';
+export * from './file.js';
+export * from './page.js';
+export * from './revision.js';
