@@ -87,6 +87,7 @@ export function buildProgram(): Command {
     .option('--port <port>', 'port to listen on (0 picks a free port)', '8080')
     .option('--data <dir>', 'data directory for the embedded SQLite store', DEFAULT_DATA_DIR)
     .option('--public-url <url>', 'absolute base URL used in `urls` of responses (default: from each request)')
+    .option('--allow-private-fetch', 'let the server fetch URLs on loopback and private addresses (file uploads by URL, imports)')
     .action(async (options) => {
       const { serveCommand } = await import('./commands/serve.js');
       await serveCommand(options);

@@ -11,7 +11,9 @@ import { organizationRoutes } from './routes/organizations.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { collectionRoutes } from './routes/collections.js';
 
-export interface AppOptions extends AppContext {
+export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
+  /** @default false */
+  allowPrivateFetch?: boolean;
   /** Largest accepted request body in bytes. @default 10 MiB */
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
@@ -38,6 +40,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dialect: options.dialect,
     clock: options.clock,
     publicUrl: options.publicUrl,
+    allowPrivateFetch: options.allowPrivateFetch ?? false,
   } satisfies AppContext);
   app.decorateRequest('caller');
   installErrorHandlers(app);

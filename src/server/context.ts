@@ -11,6 +11,8 @@ export interface AppContext {
   clock: Clock;
   /** Absolute base URL for `urls.*`; derived from the request when not configured. */
   publicUrl: string | undefined;
+  /** Let server-side fetches (file uploads by URL, imports) reach loopback and private addresses. */
+  allowPrivateFetch: boolean;
 }
 
 declare module 'fastify' {

@@ -10,6 +10,8 @@ export interface ServeOptions extends StoreOptions {
   port: number;
   bootstrapToken?: string;
   publicUrl?: string;
+  /** Let server-side fetches reach loopback and private addresses. @default false */
+  allowPrivateFetch?: boolean;
   clock?: Clock;
   /** How often the job runner looks for due jobs, in ms. @default 60000 */
   jobIntervalMs?: number;
@@ -29,7 +31,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const db = await openDatabase(options);
   try {
     if (options.bootstrapToken) await bootstrapStore(db.kysely, options.bootstrapToken, clock.now().toISOString());
-    const app = await buildApp({ db: db.kysely, dialect: db.dialect, clock, publicUrl: options.publicUrl });
+    const app = await buildApp({
+      db: db.kysely,
+      dialect: db.dialect,
+      clock,
+      publicUrl: options.publicUrl,
+      allowPrivateFetch: options.allowPrivateFetch ?? false,
+    });
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;

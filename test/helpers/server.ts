@@ -40,7 +40,7 @@ export interface TestServer {
 let counter = 0;
 
 /** A real server over HTTP on port 0, on a fresh SQLite directory or PostgreSQL schema. */
-export async function startServer(dialect: TestDialect = 'sqlite'): Promise<TestServer> {
+export async function startServer(dialect: TestDialect = 'sqlite', options: { allowPrivateFetch?: boolean } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const token = `test_${randomBytes(16).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'docsync-test-'));
@@ -52,6 +52,7 @@ export async function startServer(dialect: TestDialect = 'sqlite'): Promise<Test
     clock,
     bootstrapToken: token,
     jobIntervalMs: 3_600_000,
+    allowPrivateFetch: options.allowPrivateFetch ?? false,
     ...(dialect === 'postgres' ? { databaseUrl: pgUrl!, schema } : { dataDir }),
   });
   const db = server.db.kysely;

@@ -7,6 +7,7 @@ export interface ServeCommandOptions {
   port: string;
   data: string;
   publicUrl?: string;
+  allowPrivateFetch?: boolean;
 }
 
 export function parsePort(value: string): number {
@@ -27,6 +28,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
     ...storeOptionsFromEnv(options.data),
     ...(bootstrapToken ? { bootstrapToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    allowPrivateFetch: options.allowPrivateFetch === true,
   });
   console.log(`docsync API listening on ${server.url}`);
   await new Promise<void>((resolve) => {
