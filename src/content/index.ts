@@ -6,3 +6,4 @@ export * from './markdown/sections.js';
 export * from './tree/paths.js';
 export * from './tree/page-tree.js';
 export * from './markdown/json-document.js';
+export * from './merge/merge-tree.js';
