@@ -1,0 +1,113 @@
+import type { Heading, List, PhrasingContent, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import { parseMarkdown } from './processor.js';
+import { slugify, uniqueSlug } from '../tree/slugs.js';
+
+/**
+ * A page rendered as a JSON document (the published `format=document`). Deliberately minimal:
+ * headings, paragraphs, lists, quotes, code and dividers with bold, italic, code and strike
+ * marks and URL links; any other block (tables, HTML, ...) becomes a paragraph of its text.
+ * The markdown stays the source of truth; this is a read-only view of it.
+ */
+export interface JsonDocument {
+  object: 'document';
+  data: Record<string, never>;
+  nodes: JsonBlock[];
+}
+
+export interface JsonLeaf { object: 'leaf'; text: string; marks: { object: 'mark'; type: MarkType }[] }
+export interface JsonText { object: 'text'; leaves: JsonLeaf[] }
+export interface JsonLink { object: 'inline'; type: 'link'; isVoid: false; data: { ref: { kind: 'url'; url: string } }; nodes: JsonText[] }
+export type JsonInline = JsonText | JsonLink;
+export interface JsonBlock {
+  object: 'block';
+  type: string;
+  isVoid: boolean;
+  data: Record<string, unknown>;
+  meta?: { id: string };
+  nodes?: (JsonBlock | JsonInline)[];
+}
+
+type MarkType = 'bold' | 'italic' | 'code' | 'strikethrough';
+
+const text = (value: string, marks: MarkType[] = []): JsonText => ({
+  object: 'text',
+  leaves: [{ object: 'leaf', text: value, marks: marks.map((type) => ({ object: 'mark', type })) }],
+});
+
+function inlines(nodes: readonly PhrasingContent[], marks: MarkType[] = []): JsonInline[] {
+  const out: JsonInline[] = [];
+  for (const node of nodes) {
+    switch (node.type) {
+      case 'text': out.push(text(node.value, marks)); break;
+      case 'inlineCode': out.push(text(node.value, [...marks, 'code'])); break;
+      case 'strong': out.push(...inlines(node.children, [...marks, 'bold'])); break;
+      case 'emphasis': out.push(...inlines(node.children, [...marks, 'italic'])); break;
+      case 'delete': out.push(...inlines(node.children, [...marks, 'strikethrough'])); break;
+      case 'break': out.push(text('\n', marks)); break;
+      case 'link': {
+        const children = inlines(node.children, marks).filter((n): n is JsonText => n.object === 'text');
+        out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: node.url } }, nodes: children.length > 0 ? children : [text(node.url)] });
+        break;
+      }
+      default: {
+        const value = toString(node);
+        if (value !== '') out.push(text(value, marks));
+      }
+    }
+  }
+  // A block needs at least one text node to be a valid, editable block.
+  return out.length > 0 ? out : [text('')];
+}
+
+const paragraph = (nodes: JsonInline[]): JsonBlock => ({ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes });
+
+function list(node: List, anchors: Set<string>): JsonBlock {
+  const items: JsonBlock[] = node.children.map((item) => ({
+    object: 'block',
+    type: 'list-item',
+    isVoid: false,
+    data: typeof item.checked === 'boolean' ? { checked: item.checked } : {},
+    nodes: blocks(item.children, anchors, true),
+  }));
+  if (node.ordered) return { object: 'block', type: 'list-ordered', isVoid: false, data: node.start != null ? { start: node.start } : {}, nodes: items };
+  const tasks = node.children.some((item) => typeof item.checked === 'boolean');
+  return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', isVoid: false, data: {}, nodes: items };
+}
+
+function heading(node: Heading, anchors: Set<string>): JsonBlock {
+  const anchor = uniqueSlug(slugify(toString(node).trim()), anchors);
+  anchors.add(anchor);
+  const level = Math.min(node.depth, 3);
+  return { object: 'block', type: `heading-${level}`, isVoid: false, data: {}, ...(anchor !== '' ? { meta: { id: anchor } } : {}), nodes: inlines(node.children) };
+}
+
+function blocks(nodes: readonly RootContent[], anchors: Set<string>, nested = false): JsonBlock[] {
+  const out: JsonBlock[] = [];
+  for (const node of nodes) {
+    switch (node.type) {
+      case 'yaml': case 'definition': break;
+      case 'paragraph': out.push(paragraph(inlines(node.children))); break;
+      // Inside list items and quotes only essential blocks are allowed: headings become paragraphs.
+      case 'heading': out.push(nested ? paragraph(inlines(node.children)) : heading(node, anchors)); break;
+      case 'list': out.push(list(node, anchors)); break;
+      case 'blockquote': out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, anchors, true).filter((b) => b.type !== 'code') }); break;
+      case 'thematicBreak': out.push({ object: 'block', type: 'divider', isVoid: true, data: {} }); break;
+      case 'code':
+        out.push({
+          object: 'block', type: 'code', isVoid: false, data: node.lang ? { syntax: node.lang } : {},
+          nodes: node.value.split('\n').map((line) => ({ object: 'block', type: 'code-line', isVoid: false, data: {}, nodes: [text(line)] })),
+        });
+        break;
+      default: {
+        const value = toString(node);
+        if (value.trim() !== '') out.push(paragraph([text(value)]));
+      }
+    }
+  }
+  return out;
+}
+
+export function markdownToJsonDocument(markdown: string): JsonDocument {
+  return { object: 'document', data: {}, nodes: blocks(parseMarkdown(markdown).children, new Set()) };
+}

@@ -1,0 +1,116 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { GitBlob } from './file.js';
+
+export const PAGE_TYPES = ['document', 'group', 'link'] as const;
+
+/** Every layout option, filled: the published spec requires all 13 on a document page. */
+export const PageLayoutOptions = Type.Object({
+  width: Type.Union([Type.Literal('default'), Type.Literal('wide')]),
+  cover: Type.Boolean(),
+  coverSize: Type.Union([Type.Literal('hero'), Type.Literal('full'), Type.Literal('background')]),
+  coverMask: Type.Union([Type.Literal('none'), Type.Literal('radial')]),
+  title: Type.Boolean(),
+  description: Type.Boolean(),
+  tableOfContents: Type.Boolean(),
+  outline: Type.Boolean(),
+  pagination: Type.Boolean(),
+  metadata: Type.Boolean(),
+  tags: Type.Boolean(),
+  actions: Type.Boolean(),
+  anchors: Type.Boolean(),
+});
+export type PageLayoutOptions = Static<typeof PageLayoutOptions>;
+
+/** What a page shows when its stored layout leaves an option unset (GitBook's defaults). */
+export const DEFAULT_PAGE_LAYOUT: PageLayoutOptions = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+};
+
+const ImageRef = Type.Union([
+  Type.Object({ kind: Type.Literal('file'), file: Type.String(), space: Type.Optional(Type.String()) }),
+  Type.Object({ kind: Type.Literal('url'), url: Type.String() }),
+]);
+
+export const PageCoverView = Type.Object({
+  ref: Type.Optional(ImageRef),
+  refDark: Type.Optional(ImageRef),
+  yPos: Type.Number(),
+  height: Type.Optional(Type.Number()),
+});
+
+export const VariablesView = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
+
+/**
+ * A JSON document (the `format=document` rendering). Its blocks are kept open here: the
+ * content layer builds them, and serialising them needs no schema.
+ */
+export const JsonDocument = Type.Object({
+  object: Type.Literal('document'),
+  data: Type.Object({}, { additionalProperties: true }),
+  nodes: Type.Array(Type.Unknown()),
+});
+
+const base = {
+  id: Type.String(),
+  title: Type.String(),
+  emoji: Type.Optional(Type.String()),
+  icon: Type.Optional(Type.String()),
+  createdAt: Type.Optional(Type.String()),
+  updatedAt: Type.Optional(Type.String()),
+  condition: Type.Optional(Type.String()),
+};
+
+const flags = {
+  hidden: Type.Optional(Type.Boolean()),
+  noIndex: Type.Optional(Type.Boolean()),
+  noRobotsIndex: Type.Optional(Type.Boolean()),
+};
+
+/**
+ * RevisionPage, one schema for the three page types (document, group, link), so fastify can
+ * serialise the recursive tree without choosing a branch per node; `type` tells them apart.
+ */
+export const RevisionPage = Type.Recursive(
+  (This) =>
+    Type.Object({
+      ...base,
+      type: Type.Union(PAGE_TYPES.map((t) => Type.Literal(t))),
+      kind: Type.Union([Type.Literal('sheet'), Type.Literal('group'), Type.Literal('link')]),
+      urls: Type.Optional(Type.Object({ app: Type.String() })),
+      slug: Type.Optional(Type.String()),
+      path: Type.Optional(Type.String()),
+      description: Type.Optional(Type.String()),
+      pages: Type.Optional(Type.Array(This)),
+      git: Type.Optional(GitBlob),
+      layout: Type.Optional(PageLayoutOptions),
+      cover: Type.Optional(PageCoverView),
+      variables: Type.Optional(VariablesView),
+      ...flags,
+      tags: Type.Optional(Type.Array(Type.Unknown())),
+      documentId: Type.Optional(Type.String()),
+      markdown: Type.Optional(Type.String()),
+      document: Type.Optional(JsonDocument),
+      target: Type.Optional(Type.Object({ kind: Type.Literal('url'), url: Type.String() })),
+      href: Type.Optional(Type.String()),
+    }),
+  { $id: 'RevisionPage' },
+);
+export type RevisionPage = Static<typeof RevisionPage>;
+
+export const PagesResponse = Type.Object({ pages: Type.Array(RevisionPage) });
+
+/** Query of page reads: the published `format`, `evaluated`, `metadata` and `computed`. */
+export const PageFormat = Type.Union([Type.Literal('document'), Type.Literal('markdown')]);
+export type PageFormat = Static<typeof PageFormat>;

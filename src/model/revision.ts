@@ -1,0 +1,34 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ChangeRequest } from './change-request.js';
+import { GitBlob, RevisionFile } from './file.js';
+import { RevisionPage, VariablesView } from './page.js';
+
+export const REVISION_TYPES = ['edits', 'merge', 'rollback', 'update'] as const;
+export type RevisionType = (typeof REVISION_TYPES)[number];
+
+export const RevisionReusableContent = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  document: Type.Optional(Type.String()),
+  git: Type.Optional(GitBlob),
+});
+
+/**
+ * A revision: the content of a space or change request at one point. `mergedFrom` (the change
+ * request merged) is present on `merge` revisions, as the published spec requires.
+ */
+export const Revision = Type.Object({
+  object: Type.Literal('revision'),
+  id: Type.String(),
+  type: Type.Union(REVISION_TYPES.map((t) => Type.Literal(t))),
+  parents: Type.Array(Type.String()),
+  pages: Type.Array(RevisionPage),
+  files: Type.Array(RevisionFile),
+  reusableContents: Type.Array(RevisionReusableContent),
+  tags: Type.Array(Type.Unknown()),
+  variables: VariablesView,
+  createdAt: Type.String(),
+  urls: Type.Object({ app: Type.String(), published: Type.Optional(Type.String()), public: Type.Optional(Type.String()) }),
+  mergedFrom: Type.Optional(ChangeRequest),
+});
+export type Revision = Static<typeof Revision>;

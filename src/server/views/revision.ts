@@ -1,0 +1,32 @@
+import type { ChangeRequest, ContentTree, Revision, RevisionFile, RevisionPage, RevisionType } from '../../model/index.js';
+import type { RevisionRow } from '../store/revisions.js';
+
+export interface RevisionViewParts {
+  pages: RevisionPage[];
+  files: RevisionFile[];
+  /** The revision's location in the app. */
+  appURL: string;
+  /** For a `merge` revision: the change request merged (the published spec requires it). */
+  mergedFrom?: ChangeRequest | undefined;
+}
+
+/**
+ * A stored revision as the published Revision. `tags` is always empty (docsync has no tags);
+ * `git` (commit metadata) is never set: revisions are not git commits on the server.
+ */
+export function revisionView(row: RevisionRow, tree: ContentTree, parts: RevisionViewParts): Revision {
+  return {
+    object: 'revision',
+    id: row.id,
+    type: row.type as RevisionType,
+    parents: JSON.parse(row.parents) as string[],
+    pages: parts.pages,
+    files: parts.files,
+    reusableContents: tree.reusableContents.map((r) => ({ id: r.id, title: r.title, ...(r.document !== undefined ? { document: r.document } : {}) })),
+    tags: [],
+    variables: { ...tree.variables },
+    createdAt: row.created_at,
+    urls: { app: parts.appURL },
+    ...(parts.mergedFrom ? { mergedFrom: parts.mergedFrom } : {}),
+  };
+}
