@@ -49,5 +49,9 @@ export const REQUIRED_ROLE = {
   'collection.delete': 'admin',
   'collection.move': 'admin',
   'collection.transfer': 'admin',
+  'changeRequest.view': 'read',
+  'changeRequest.create': 'edit',
+  'changeRequest.edit': 'edit',
+  'changeRequest.update': 'edit',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof REQUIRED_ROLE;

@@ -10,6 +10,7 @@ import { userRoutes } from './routes/user.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { collectionRoutes } from './routes/collections.js';
+import { changeRequestRoutes } from './routes/change-requests.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(organizationRoutes);
       await v1.register(spaceRoutes);
       await v1.register(collectionRoutes);
+      await v1.register(changeRequestRoutes);
     },
     { prefix: '/v1' },
   );
