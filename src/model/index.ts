@@ -11,3 +11,4 @@ export * from './change-request.js';
 export * from './file.js';
 export * from './page.js';
 export * from './revision.js';
+export * from './content-change.js';

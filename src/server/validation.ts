@@ -6,7 +6,9 @@ import { EMOJI_PATTERN } from '../model/index.js';
 const emoji = new RegExp(EMOJI_PATTERN, 'u');
 
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, removeAdditional: false, ...options });
+  // `discriminator`: a oneOf tagged by a property (the content batch's `operation`) is checked
+  // against the named variant only, so the error is that variant's, not "matches no schema".
+  const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, removeAdditional: false, discriminator: true, ...options });
   addFormats.default(ajv);
   ajv.addFormat('emoji', (value: string) => emoji.test(value));
   return ajv;

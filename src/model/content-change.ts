@@ -1,0 +1,140 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Emoji } from './common.js';
+
+/**
+ * The published change-request content batch (`POST .../change-requests/{id}/content`): one
+ * tagged union on `operation`. Every object is closed, so an unknown field is a 400 naming it.
+ */
+export const MAX_BATCH_CHANGES = 50;
+export const MAX_BATCH_FILES = 20;
+export const MAX_FILE_NAME = 256;
+export const MAX_FILE_URL = 2048;
+/** Largest decoded `base64` upload (published: "max 1MB"). */
+export const MAX_BASE64_BYTES = 1024 * 1024;
+
+const closed = { additionalProperties: false } as const;
+
+/** `{markdown}`, `{document: JSONDocument}` or `{}` (an empty page). */
+export const ChangeDocument = Type.Union([
+  Type.Object({ markdown: Type.String() }, closed),
+  Type.Object(
+    {
+      document: Type.Object(
+        { object: Type.Literal('document'), data: Type.Optional(Type.Object({}, { additionalProperties: true })), nodes: Type.Array(Type.Unknown()) },
+        { additionalProperties: true },
+      ),
+    },
+    closed,
+  ),
+  Type.Object({}, closed),
+]);
+export type ChangeDocument = Static<typeof ChangeDocument>;
+
+/** RevisionPageUpdate: page metadata settable on insert_page and update_page. */
+const pageMetadata = {
+  title: Type.Optional(Type.String({ minLength: 1 })),
+  slug: Type.Optional(Type.String({ minLength: 0, maxLength: 100 })),
+  emoji: Type.Optional(Emoji),
+  icon: Type.Optional(Type.String({ maxLength: 50 })),
+  description: Type.Optional(Type.String()),
+  hidden: Type.Optional(Type.Boolean()),
+  noIndex: Type.Optional(Type.Boolean()),
+  noRobotsIndex: Type.Optional(Type.Boolean()),
+  condition: Type.Optional(Type.String()),
+};
+export const PAGE_METADATA_FIELDS = Object.keys(pageMetadata) as (keyof typeof pageMetadata)[];
+
+export const InsertPageChange = Type.Object(
+  {
+    operation: Type.Literal('insert_page'),
+    document: ChangeDocument,
+    into: Type.Optional(Type.String()),
+    at: Type.Optional(Type.Integer({ minimum: 0 })),
+    ref: Type.Optional(Type.String({ minLength: 1 })),
+    ...pageMetadata,
+  },
+  closed,
+);
+
+export const UpdatePageChange = Type.Object(
+  {
+    operation: Type.Literal('update_page'),
+    page: Type.String(),
+    document: Type.Optional(ChangeDocument),
+    into: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    at: Type.Optional(Type.Integer({ minimum: 0 })),
+    ...pageMetadata,
+  },
+  closed,
+);
+
+export const DeletePageChange = Type.Object({ operation: Type.Literal('delete_page'), page: Type.String() }, closed);
+
+export const RevertPageChange = Type.Object(
+  {
+    operation: Type.Literal('revert_page'),
+    page: Type.String(),
+    revision: Type.Optional(Type.String()),
+    block: Type.Optional(Type.Array(Type.String())),
+  },
+  closed,
+);
+
+/** Exactly one of `url` and `base64` (checked by the server, which names the item). */
+export const InsertFileItem = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: MAX_FILE_NAME }),
+    ref: Type.Optional(Type.String({ minLength: 1 })),
+    contentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    url: Type.Optional(Type.String({ format: 'uri', maxLength: MAX_FILE_URL })),
+    base64: Type.Optional(Type.String()),
+  },
+  closed,
+);
+export type InsertFileItem = Static<typeof InsertFileItem>;
+
+export const InsertFilesChange = Type.Object(
+  { operation: Type.Literal('insert_files'), files: Type.Array(InsertFileItem, { minItems: 1, maxItems: MAX_BATCH_FILES }) },
+  closed,
+);
+
+export const CONTENT_CHANGE_OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'] as const;
+
+const VARIANTS = [InsertPageChange, UpdatePageChange, DeletePageChange, RevertPageChange, InsertFilesChange] as const;
+type Variants = Static<(typeof VARIANTS)[number]>;
+
+/**
+ * `oneOf` with a discriminator (not TypeBox's `anyOf`), so the validator checks only the variant
+ * named by `operation` and reports that variant's first problem instead of "must match a schema
+ * in anyOf".
+ */
+export const ContentChange = Type.Unsafe<Variants>({
+  type: 'object',
+  required: ['operation'],
+  discriminator: { propertyName: 'operation' },
+  oneOf: [...VARIANTS],
+});
+export type InsertPageChange = Static<typeof InsertPageChange>;
+export type UpdatePageChange = Static<typeof UpdatePageChange>;
+export type DeletePageChange = Static<typeof DeletePageChange>;
+export type RevertPageChange = Static<typeof RevertPageChange>;
+export type InsertFilesChange = Static<typeof InsertFilesChange>;
+export type ContentChange = Static<typeof ContentChange>;
+
+export const ContentChangeBatch = Type.Object(
+  { changes: Type.Array(ContentChange, { minItems: 1, maxItems: MAX_BATCH_CHANGES }) },
+  closed,
+);
+export type ContentChangeBatch = Static<typeof ContentChangeBatch>;
+
+export const ContentWriteQuery = Type.Object({ compat: Type.Boolean({ default: true }) }, closed);
+
+const PageRef = Type.Object({ object: Type.Literal('page'), id: Type.String(), urls: Type.Object({ location: Type.String() }) });
+
+/** One entry per affected page, in the order the batch first touched it. */
+export const ContentChangeOutcome = Type.Union([
+  Type.Object({ object: Type.Literal('created_page'), ref: Type.Optional(Type.String()), page: PageRef }),
+  Type.Object({ object: Type.Literal('updated_page'), page: PageRef }),
+  Type.Object({ object: Type.Literal('deleted_page'), page: Type.String() }),
+]);
+export type ContentChangeOutcome = Static<typeof ContentChangeOutcome>;
