@@ -11,6 +11,8 @@ import { organizationRoutes } from './routes/organizations.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { collectionRoutes } from './routes/collections.js';
 import { changeRequestRoutes } from './routes/change-requests.js';
+import { contentReadRoutes } from './routes/content-read.js';
+import { fileRoutes } from './routes/files.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -65,6 +67,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(spaceRoutes);
       await v1.register(collectionRoutes);
       await v1.register(changeRequestRoutes);
+      await v1.register(contentReadRoutes);
+      await v1.register(fileRoutes);
     },
     { prefix: '/v1' },
   );
