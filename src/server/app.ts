@@ -11,6 +11,7 @@ import { organizationRoutes } from './routes/organizations.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { collectionRoutes } from './routes/collections.js';
 import { changeRequestRoutes } from './routes/change-requests.js';
+import { searchRoutes } from './routes/search.js';
 import { contentReadRoutes } from './routes/content-read.js';
 import { fileRoutes } from './routes/files.js';
 
@@ -67,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(spaceRoutes);
       await v1.register(collectionRoutes);
       await v1.register(changeRequestRoutes);
+      await v1.register(searchRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(fileRoutes);
     },

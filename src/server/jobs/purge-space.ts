@@ -2,6 +2,7 @@ import { inTransaction } from '../store/transaction.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { restoreDeadline } from '../../model/index.js';
+import { dropSpaceIndex } from '../search/indexer.js';
 
 export const PURGE_SPACE = 'purge-space';
 
@@ -19,6 +20,7 @@ export async function purgeSpace(db: Kysely<Database>, payload: { spaceId: strin
   if (purgeDeadline(space.deleted_at).getTime() > now.getTime()) return;
   await inTransaction(db, async (trx) => {
     await trx.deleteFrom('revisions').where('space_id', '=', space.id).execute();
+    await dropSpaceIndex(trx, space.id);
     await trx.deleteFrom('spaces').where('id', '=', space.id).where('deleted_at', '=', space.deleted_at).execute();
   });
 }

@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as core from './0001-core.js';
 import * as content from './0002-content.js';
+import * as search from './0003-search.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
   '0002-content': content,
+  '0003-search': search,
 };
 
 export const migrationProvider: MigrationProvider = {
