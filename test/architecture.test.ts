@@ -27,7 +27,7 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
 /** Outside libraries and the only layers that may import them; anything else must be added here. */
 const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^@sinclair\/typebox(\/|$)/, ['model', 'server']],
-  [/^(fastify|@fastify\/.+|kysely|better-sqlite3|pg|ajv|ajv-formats|ipaddr\.js)(\/|$)/, ['server']],
+  [/^(fastify|@fastify\/.+|kysely|better-sqlite3|pg|ajv|ajv-formats|ipaddr\.js|fflate|pdfkit)(\/|$)/, ['server']],
   [/^commander(\/|$)/, ['cli']],
   [/^(undici|p-queue)(\/|$)/, ['client']],
   [/^isomorphic-git(\/|$)/, ['git']],
@@ -35,7 +35,7 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^(gray-matter|js-yaml)(\/|$)/, ['workspace']],
   // content parses page front matter (the batch endpoint); workspace reads .gitbook.yaml and vars.
   [/^yaml(\/|$)/, ['content', 'workspace']],
-  [/^(unified|remark(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content']],
+  [/^(unified|remark(-[a-z0-9-]+)?|rehype(-[a-z0-9-]+)?|hast(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content']],
 ];
 
 /** Node modules that do I/O or read the clock's environment: not for the pure layers. */
