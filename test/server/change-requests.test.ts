@@ -3,6 +3,7 @@ import { startServer, testDialects, type TestServer } from '../helpers/server.js
 import { expectError, expectSpec } from '../helpers/expect-spec.js';
 import { bootstrapUserId, createSpace } from '../helpers/spaces.js';
 import { docPage, writeTree } from '../helpers/content.js';
+import { purgeSpace } from '../../src/server/jobs/purge-space.js';
 
 const LIST = '/spaces/{spaceId}/change-requests';
 const ONE = '/spaces/{spaceId}/change-requests/{changeRequestId}';
@@ -211,5 +212,15 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
     expect(created.createdBy.id).toBe(editor.id);
     const patched = await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${created.id}`, { body: { subject: 'mine' }, token: editor.token });
     expectSpec(patched, 'PATCH', ONE, 200);
+  });
+
+  it('purging a deleted space removes its change requests', async () => {
+    const space = await createSpace(s);
+    const cr = await createCr(space.id);
+    expect((await s.request('DELETE', `/v1/spaces/${space.id}`)).status).toBe(205);
+    const db = s.server.db.kysely;
+    await purgeSpace(db, { spaceId: space.id }, new Date(s.clock.now().getTime() + 8 * 24 * 3600 * 1000));
+    expect(await db.selectFrom('change_requests').select('id').where('id', '=', cr.id).executeTakeFirst()).toBeUndefined();
+    expect(await db.selectFrom('spaces').select('id').where('id', '=', space.id).executeTakeFirst()).toBeUndefined();
   });
 });

@@ -10,9 +10,9 @@ export const PURGE_SPACE = 'purge-space';
 export const purgeDeadline = restoreDeadline;
 
 /**
- * Removes a space deleted more than the restore window ago, with its revisions. A space that
- * was restored (or deleted again later) is left alone: the job re-checks instead of trusting
- * that nothing happened since it was queued.
+ * Removes a space deleted more than the restore window ago, with its revisions and change
+ * requests. A space that was restored (or deleted again later) is left alone: the job re-checks
+ * instead of trusting that nothing happened since it was queued.
  */
 export async function purgeSpace(db: Kysely<Database>, payload: { spaceId: string }, now: Date): Promise<void> {
   const space = await db.selectFrom('spaces').select(['id', 'deleted_at']).where('id', '=', payload.spaceId).executeTakeFirst();
@@ -20,6 +20,7 @@ export async function purgeSpace(db: Kysely<Database>, payload: { spaceId: strin
   if (purgeDeadline(space.deleted_at).getTime() > now.getTime()) return;
   await inTransaction(db, async (trx) => {
     await trx.deleteFrom('revisions').where('space_id', '=', space.id).execute();
+    await trx.deleteFrom('change_requests').where('space_id', '=', space.id).execute();
     await dropSpaceIndex(trx, space.id);
     await trx.deleteFrom('spaces').where('id', '=', space.id).where('deleted_at', '=', space.deleted_at).execute();
   });
