@@ -9,11 +9,10 @@ import {
   createChangeRequest, findChangeRequest, listChangeRequests, patchChangeRequest, type ChangeRequestRow,
 } from '../store/change-requests.js';
 import { findSpace, type SpaceRow } from '../store/spaces.js';
-import type { UserRow } from '../store/users.js';
 import { mergeChangeRequest } from '../revisions/merge-change-request.js';
 import { updateChangeRequest } from '../revisions/update-change-request.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
-import { changeRequestView } from '../views/change-request.js';
+import { renderChangeRequest, renderChangeRequests } from '../views/change-request-render.js';
 import { apiUrl, baseUrl } from '../urls.js';
 
 const SpaceParams = Type.Object({ spaceId: Id });
@@ -37,24 +36,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return cr;
   }
 
-  /** Renders change requests of one space, reading each creator and merger once. */
-  async function render(rows: ChangeRequestRow[], spaceId: string, base: string) {
-    const ids = [...new Set(rows.flatMap((r) => [r.created_by, ...(r.merged_by !== null ? [r.merged_by] : [])]))];
-    const users = new Map<string, UserRow>();
-    if (ids.length > 0) for (const u of await db.selectFrom('users').selectAll().where('id', 'in', ids).execute()) users.set(u.id, u);
-    // Read after the rows, so `outdated` is never computed against a head older than the row.
-    const head = (await db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirst())?.revision_id ?? '';
-    return rows.map((row) => {
-      const creator = users.get(row.created_by);
-      if (!creator) throw new Error(`user ${row.created_by} of change request ${row.id} is missing`);
-      const mergedBy = row.merged_by !== null ? users.get(row.merged_by) : undefined;
-      return changeRequestView(row, { creator, mergedBy, spaceHead: head }, base);
-    });
-  }
-
-  async function renderOne(row: ChangeRequestRow, base: string) {
-    return (await render([row], row.space_id, base))[0]!;
-  }
+  const renderOne = (row: ChangeRequestRow, base: string) => renderChangeRequest(db, row, base);
 
   app.get(
     '/spaces/:spaceId/change-requests',
@@ -68,7 +50,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         key: (row) => [row.updated_at, row.id],
         accept: (row) => row,
       });
-      return { ...page, items: await render(page.items, space.id, baseUrl(request)) };
+      return { ...page, items: await renderChangeRequests(db, page.items, baseUrl(request)) };
     },
   );
 
