@@ -141,6 +141,19 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
     expect(unchanged.body).toEqual(reopened.body);
   });
 
+  it('counters stay true under concurrent creates and status changes', async () => {
+    const space = await createSpace(s);
+    const crs = [];
+    for (let i = 0; i < 9; i += 1) crs.push(await createCr(space.id));
+    const statuses = ['draft', 'archived', 'open'] as const;
+    await Promise.all([
+      ...crs.map((cr, i) => s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { body: { status: statuses[i % 3] } })),
+      ...[1, 2, 3].map(() => s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: {} })),
+    ]);
+    const res = await s.request('GET', `/v1/spaces/${space.id}`);
+    expect(res.body).toMatchObject({ changeRequests: 12, changeRequestsOpen: 6, changeRequestsDraft: 3 });
+  });
+
   it('lists by status (default open), newest update first, and by contributor', async () => {
     const space = await createSpace(s);
     const writer = await s.user({ org: s.orgId, role: 'edit' });
