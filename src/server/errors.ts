@@ -48,6 +48,12 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** PostgreSQL 40P01 (deadlock detected) and 40001 (serialization failure). */
+function isConcurrencyAbort(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 /** The one place that turns an error into an HTTP answer: `{"error": {"code", "message"}}`. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DocsyncError, request, reply) => {
@@ -73,6 +79,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (isUniqueViolation(error)) {
       // Two writers raced past the same check-then-write; the database kept one of them.
       return reply.status(409).send({ error: { code: 409, message: 'another request just took this value; read the resource again and retry' } });
+    }
+    if (isConcurrencyAbort(error)) {
+      // PostgreSQL broke a deadlock or a serialisation conflict by aborting this transaction;
+      // nothing of it was written, and the same request can simply be sent again.
+      return reply.status(409).send({ error: { code: 409, message: 'a concurrent request touched the same content; nothing was written, retry' } });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 500, message: 'internal error; the server log has the details' } });
