@@ -7,3 +7,4 @@ export * from './tree/paths.js';
 export * from './tree/page-tree.js';
 export * from './markdown/json-document.js';
 export * from './merge/merge-tree.js';
+export * from './links/index.js';

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { GitBlob } from './file.js';
 
 export const PAGE_TYPES = ['document', 'group', 'link'] as const;
@@ -78,36 +78,42 @@ const flags = {
   noRobotsIndex: Type.Optional(Type.Boolean()),
 };
 
+function pageProperties<C extends TSchema>(children: C) {
+  return {
+    ...base,
+    type: Type.Union(PAGE_TYPES.map((t) => Type.Literal(t))),
+    kind: Type.Union([Type.Literal('sheet'), Type.Literal('group'), Type.Literal('link')]),
+    urls: Type.Optional(Type.Object({ app: Type.String() })),
+    slug: Type.Optional(Type.String()),
+    path: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    pages: Type.Optional(Type.Array(children)),
+    git: Type.Optional(GitBlob),
+    layout: Type.Optional(PageLayoutOptions),
+    cover: Type.Optional(PageCoverView),
+    variables: Type.Optional(VariablesView),
+    ...flags,
+    tags: Type.Optional(Type.Array(Type.Unknown())),
+    documentId: Type.Optional(Type.String()),
+    markdown: Type.Optional(Type.String()),
+    document: Type.Optional(JsonDocument),
+    target: Type.Optional(Type.Object({ kind: Type.Literal('url'), url: Type.String() })),
+    href: Type.Optional(Type.String()),
+  };
+}
+
 /**
  * RevisionPage, one schema for the three page types (document, group, link), so fastify can
  * serialise the recursive tree without choosing a branch per node; `type` tells them apart.
  */
-export const RevisionPage = Type.Recursive(
-  (This) =>
-    Type.Object({
-      ...base,
-      type: Type.Union(PAGE_TYPES.map((t) => Type.Literal(t))),
-      kind: Type.Union([Type.Literal('sheet'), Type.Literal('group'), Type.Literal('link')]),
-      urls: Type.Optional(Type.Object({ app: Type.String() })),
-      slug: Type.Optional(Type.String()),
-      path: Type.Optional(Type.String()),
-      description: Type.Optional(Type.String()),
-      pages: Type.Optional(Type.Array(This)),
-      git: Type.Optional(GitBlob),
-      layout: Type.Optional(PageLayoutOptions),
-      cover: Type.Optional(PageCoverView),
-      variables: Type.Optional(VariablesView),
-      ...flags,
-      tags: Type.Optional(Type.Array(Type.Unknown())),
-      documentId: Type.Optional(Type.String()),
-      markdown: Type.Optional(Type.String()),
-      document: Type.Optional(JsonDocument),
-      target: Type.Optional(Type.Object({ kind: Type.Literal('url'), url: Type.String() })),
-      href: Type.Optional(Type.String()),
-    }),
-  { $id: 'RevisionPage' },
-);
+export const RevisionPage = Type.Recursive((This) => Type.Object(pageProperties(This)), { $id: 'RevisionPage' });
 export type RevisionPage = Static<typeof RevisionPage>;
+
+/**
+ * A page named by a link location: rendered without its children, and without the schema id
+ * of RevisionPage, which one response may only hold once.
+ */
+export const LocationPage = Type.Object(pageProperties(Type.Unknown()));
 
 export const PagesResponse = Type.Object({ pages: Type.Array(RevisionPage) });
 

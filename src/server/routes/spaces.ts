@@ -2,7 +2,7 @@ import { inTransaction } from '../store/transaction.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  CreateSpace, DEFAULT_LIST_LIMIT, DocsyncError, Id, LinkListQuery, LinkListing, ListOf, ListQuery, MoveContent, Space,
+  CreateSpace, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, MoveContent, Space,
   TransferContent, UpdateSpace, badRequest, type Action, type Role,
 } from '../../model/index.js';
 import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver } from '../auth/access.js';
@@ -190,18 +190,6 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await checkParent(request.caller.id, organization, collection ?? null, 'body.collection');
       await transferSpace(db, space, { orgId: organization, parentId: collection ?? null }, now());
       return respond(request.caller.id, space.id, baseUrl(request));
-    },
-  );
-
-  app.get(
-    '/spaces/:spaceId/links',
-    { schema: { params: SpaceParams, querystring: LinkListQuery, response: { 200: LinkListing } } },
-    async (request) => {
-      await loadSpace(request.caller.id, request.params.spaceId, 'space.view');
-      pageRequest(request.query, DEFAULT_LIST_LIMIT);
-      // Links are computed from page content, which the content engine adds; a space's first
-      // revision has one empty page and so no links.
-      return { items: [], count: 0, stats: { total: 0, broken: { total: 0 } } };
     },
   );
 

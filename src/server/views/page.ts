@@ -13,7 +13,10 @@ export interface PageViewContext {
   appURL: (pageId: string) => string;
   /** False omits `git` (the published `metadata=false`). */
   metadata: boolean;
-  body: (page: TreePage) => PageBody;
+  /** The page's body; without it pages carry none (link locations). */
+  body?: (page: TreePage) => PageBody;
+  /** True renders `pages: []` instead of the children (link locations name one page). */
+  shallow?: boolean;
   /** Git blob id of the page's stored markdown (the empty blob for a page without one). */
   gitOid: (page: TreePage) => string;
 }
@@ -62,7 +65,7 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
         slug: page.slug,
         path,
         ...(page.description !== undefined ? { description: page.description } : {}),
-        pages: pagesView(page.pages, ctx),
+        pages: ctx.shallow ? [] : pagesView(page.pages, ctx),
         ...(ctx.metadata && gitPath !== undefined ? { git: { oid: ctx.gitOid(page), path: gitPath } } : {}),
         layout: { ...DEFAULT_PAGE_LAYOUT, ...page.layout },
         ...(page.cover ? { cover: coverView(page.cover) } : {}),
@@ -70,11 +73,11 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
         ...flags(page),
         tags: [],
         ...(page.document !== undefined ? { documentId: page.document } : {}),
-        ...ctx.body(page),
+        ...ctx.body?.(page),
       };
     }
     case 'group':
-      return { ...common(page), type: 'group', kind: 'group', slug: page.slug, path, pages: pagesView(page.pages, ctx), ...flags(page) };
+      return { ...common(page), type: 'group', kind: 'group', slug: page.slug, path, pages: ctx.shallow ? [] : pagesView(page.pages, ctx), ...flags(page) };
     case 'link': {
       const url = page.href ?? '';
       return { ...common(page), type: 'link', kind: 'link', target: { kind: 'url', url }, href: url, hidden: page.hidden ?? false };

@@ -1,0 +1,3 @@
+export * from './revision-index.js';
+export * from './resolve-link.js';
+export * from './link-listing.js';

@@ -1,0 +1,108 @@
+import type { LinkStatus } from '../../model/index.js';
+import { classifyLink } from '../markdown/links.js';
+import type { RevisionIndex } from './revision-index.js';
+
+/** What a link points at once resolved against a revision. */
+export type LinkTargetRef =
+  | { kind: 'page'; page: string; anchor?: string }
+  | { kind: 'file'; file: string }
+  | { kind: 'url'; url: string };
+
+export interface LinkResolution {
+  status: LinkStatus;
+  /** The target found; for a broken link, the URL as written. */
+  target: LinkTargetRef;
+}
+
+export interface ResolveContext {
+  index: RevisionIndex;
+  /** Id of the page the link is written in. */
+  from: string;
+  /** Anchors (heading ids) of a page, or undefined when the page has no document. */
+  anchors: (pageId: string) => ReadonlySet<string> | undefined;
+  /** URL prefixes of this server's app: a link under one is `in-app`. */
+  appPrefixes: readonly string[];
+}
+
+const ASSETS = '.gitbook/assets/';
+
+/**
+ * Joins a relative path onto a folder, resolving `.` and `..`. Undefined when `..` climbs out
+ * of the space's root: such a link cannot name anything in the revision.
+ */
+export function joinPath(dir: string, relative: string): string | undefined {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+function pageTarget(ctx: ResolveContext, pageId: string, anchor: string | undefined, written: string): LinkResolution {
+  if (!ctx.index.pageById.has(pageId)) return broken(written);
+  if (anchor === undefined || anchor === '') return { status: 'ok', target: { kind: 'page', page: pageId } };
+  const ok = ctx.anchors(pageId)?.has(anchor) ?? false;
+  return ok ? { status: 'ok', target: { kind: 'page', page: pageId, anchor } } : broken(written);
+}
+
+const broken = (url: string): LinkResolution => ({ status: 'broken', target: { kind: 'url', url } });
+
+/** A path inside the space (already joined, no leading `/`): a file, a page file or a page path. */
+function resolveSpacePath(ctx: ResolveContext, path: string, anchor: string | undefined, written: string, byApiPath: boolean): LinkResolution {
+  const { index } = ctx;
+  if (path.startsWith(ASSETS)) {
+    const file = index.fileByName.get(path.slice(ASSETS.length));
+    return file ? { status: 'ok', target: { kind: 'file', file: file.id } } : broken(written);
+  }
+  const page = path.endsWith('.md')
+    ? index.pageByGitPath.get(path)
+    : index.pageByGitPath.get(`${path}.md`) ?? index.pageByGitPath.get(`${path}/README.md`) ?? (byApiPath ? index.pageByPath.get(path) : undefined);
+  return page ? pageTarget(ctx, page.id, anchor, written) : broken(written);
+}
+
+/**
+ * Resolves one link written in page `ctx.from`:
+ * - another site: `ok`; a URL under this server's app: `in-app`;
+ * - `#anchor`: a heading of the same page;
+ * - a relative path: against the page's Git Sync folder, to a page's `.md` file (with `#anchor`
+ *   to one of its headings) or to `.gitbook/assets/<name>`;
+ * - `/pages/<id>` and `/files/<id>` (stable refs), or an absolute path in the space (a page's
+ *   file or API path, or an asset).
+ * Anything else is `broken`, with the URL as written as its target.
+ */
+export function resolveLink(url: string, ctx: ResolveContext): LinkResolution {
+  const link = classifyLink(url);
+  switch (link.type) {
+    case 'external':
+      if (ctx.appPrefixes.some((prefix) => url.startsWith(prefix))) return { status: 'in-app', target: { kind: 'url', url } };
+      return { status: 'ok', target: { kind: 'url', url } };
+    case 'anchor':
+      return pageTarget(ctx, ctx.from, link.anchor, url);
+    case 'absolute-path': {
+      const stable = /^\/(pages|files)\/([^/]+)\/?$/.exec(link.path);
+      if (stable?.[1] === 'pages') return pageTarget(ctx, stable[2] ?? '', link.anchor, url);
+      if (stable?.[1] === 'files') {
+        return ctx.index.fileById.has(stable[2] ?? '') ? { status: 'ok', target: { kind: 'file', file: stable[2] ?? '' } } : broken(url);
+      }
+      const path = joinPath('', link.path);
+      return path === undefined ? broken(url) : resolveSpacePath(ctx, path, link.anchor, url, true);
+    }
+    case 'relative': {
+      if (link.path === '') return pageTarget(ctx, ctx.from, link.anchor, url);
+      const path = joinPath(dirOf(ctx.index.gitPathOf.get(ctx.from) ?? ''), link.path);
+      return path === undefined ? broken(url) : resolveSpacePath(ctx, path, link.anchor, url, false);
+    }
+    default:
+      return assertNever(link);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown link type ${JSON.stringify(value)}`);
+}
