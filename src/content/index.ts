@@ -8,3 +8,5 @@ export * from './tree/page-tree.js';
 export * from './markdown/json-document.js';
 export * from './merge/merge-tree.js';
 export * from './links/index.js';
+export * from './changes/index.js';
+export * from './markdown/front-matter.js';

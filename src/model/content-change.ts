@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Emoji } from './common.js';
+import { ChangeRequest } from './change-request.js';
+import { RevisionFile } from './file.js';
 
 /**
  * The published change-request content batch (`POST .../change-requests/{id}/content`): one
@@ -138,3 +140,11 @@ export const ContentChangeOutcome = Type.Union([
   Type.Object({ object: Type.Literal('deleted_page'), page: Type.String() }),
 ]);
 export type ContentChangeOutcome = Static<typeof ContentChangeOutcome>;
+
+/** The `compat=false` answer: the change request, the affected pages, and the files inserted. */
+export const ContentChangeUpdate = Type.Object({
+  changeRequest: ChangeRequest,
+  changes: Type.Array(ContentChangeOutcome),
+  insertedFiles: Type.Optional(Type.Array(RevisionFile)),
+});
+export type ContentChangeUpdate = Static<typeof ContentChangeUpdate>;

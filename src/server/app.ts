@@ -14,6 +14,7 @@ import { changeRequestRoutes } from './routes/change-requests.js';
 import { searchRoutes } from './routes/search.js';
 import { contentReadRoutes } from './routes/content-read.js';
 import { fileRoutes } from './routes/files.js';
+import { contentWriteRoutes } from './routes/content-write.js';
 import { linkRoutes } from './routes/links.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(searchRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(fileRoutes);
+      await v1.register(contentWriteRoutes);
       await v1.register(linkRoutes);
     },
     { prefix: '/v1' },

@@ -1,0 +1,90 @@
+import type { ContentChange, ContentTree } from '../../model/index.js';
+import { indexPages, updatePage } from '../tree/page-tree.js';
+import { deletePageChange } from './delete-page.js';
+import { insertFilesChange } from './insert-files.js';
+import { insertPageChange } from './insert-page.js';
+import { assignIds } from './refs.js';
+import { finalPaths, renderLinks } from './render-links.js';
+import { revertPageChange } from './revert-page.js';
+import type { BatchState } from './state.js';
+import { updatePageChange } from './update-page.js';
+import { ChangeFailure, type ApplyContext, type ApplyResult, type PageOutcome } from './types.js';
+
+function assertNever(value: never): never {
+  throw new Error(`unknown change ${JSON.stringify(value)}`);
+}
+
+function applyOne(state: BatchState, change: ContentChange, index: number): void {
+  switch (change.operation) {
+    case 'insert_page': return insertPageChange(state, change, index);
+    case 'update_page': return updatePageChange(state, change);
+    case 'delete_page': return deletePageChange(state, change);
+    case 'revert_page': return revertPageChange(state, change);
+    case 'insert_files': return insertFilesChange(state, change, index);
+    default: return assertNever(change);
+  }
+}
+
+/** Stores the parked documents with their links rendered against the final tree. */
+function storeDocuments(state: BatchState): Map<string, string> {
+  const documents = new Map<string, string>();
+  const paths = finalPaths(state.tree);
+  let pages = state.tree.pages;
+  for (const [id, template] of state.pending) {
+    const text = renderLinks(template, id, paths);
+    let sha: string | undefined;
+    if (text.trim() !== '') {
+      sha = state.ctx.hash(text);
+      documents.set(sha, text);
+    }
+    pages = updatePage(pages, id, (page) => {
+      const next = { ...page };
+      if (sha === undefined) delete next.document;
+      else next.document = sha;
+      return next;
+    }) ?? pages;
+  }
+  state.tree = { ...state.tree, pages };
+  return documents;
+}
+
+/** One entry per touched page, by comparing where it started with where it ended. */
+function outcomes(state: BatchState, before: ContentTree): PageOutcome[] {
+  const was = indexPages(before.pages);
+  const is = indexPages(state.tree.pages);
+  return [...state.touched].flatMap((id): PageOutcome[] => {
+    if (was.has(id) && is.has(id)) return [{ object: 'updated_page', page: id }];
+    if (is.has(id)) {
+      const ref = state.createdRefs.get(id);
+      return [ref === undefined ? { object: 'created_page', page: id } : { object: 'created_page', page: id, ref }];
+    }
+    return was.has(id) ? [{ object: 'deleted_page', page: id }] : [];
+  });
+}
+
+/**
+ * Applies a batch to a tree, in order, all or nothing. Pure: ids, time, hashes and stored
+ * documents come from `ctx`. Invariants: the input tree is never modified; on failure nothing of
+ * the batch is returned but the failing change's index and why; on success page ids are unique,
+ * slugs are unique among siblings wherever this batch placed or renamed a page, and every
+ * document in the result tree is either in `documents` or was already stored.
+ */
+export function applyChanges(tree: ContentTree, changes: readonly ContentChange[], ctx: ApplyContext): ApplyResult {
+  const state: BatchState = {
+    ctx, tree, pending: new Map(), touched: new Set(), refs: new Map(), pageIds: new Map(), fileIds: new Map(),
+    createdRefs: new Map(), insertedFiles: [],
+  };
+  const prefix = (index: number, message: string) => `changes[${index}]: ${message}`;
+  const early = assignIds(state, tree, changes);
+  if (early) return { ok: false, index: early.index, message: prefix(early.index, early.failure.message), status: early.failure.status };
+  for (const [index, change] of changes.entries()) {
+    try {
+      applyOne(state, change, index);
+    } catch (error) {
+      if (!(error instanceof ChangeFailure)) throw error;
+      return { ok: false, index, message: prefix(index, error.message), status: error.status };
+    }
+  }
+  const documents = storeDocuments(state);
+  return { ok: true, tree: state.tree, outcomes: outcomes(state, tree), insertedFiles: state.insertedFiles, documents };
+}

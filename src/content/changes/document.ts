@@ -1,0 +1,50 @@
+import { toString } from 'mdast-util-to-string';
+import type { ChangeDocument, PageMeta } from '../../model/index.js';
+import { parseMarkdown } from '../markdown/processor.js';
+import { readFrontMatter, writeFrontMatter } from '../markdown/front-matter.js';
+import { frontMatterMeta } from './front-matter-meta.js';
+import { jsonDocumentToMarkdown } from './json-to-markdown.js';
+import { fail } from './types.js';
+
+export interface SubmittedDocument {
+  /** The markdown to store, before link resolution; '' for an empty page. */
+  body: string;
+  /** Front matter `title`, else the leading `# heading` (removed from `body`). */
+  title?: string;
+  /** Metadata from front matter; overrides the operation's own fields. */
+  meta: Partial<Omit<PageMeta, 'slug'>>;
+}
+
+/**
+ * Normalises a submitted document into what is stored: a JSON document becomes markdown; front
+ * matter becomes metadata (keys the server does not model stay in a smaller front matter); a
+ * leading `# heading` that gives the title is removed, since the title is rendered from the
+ * metadata; leading blank lines go and the text ends with one newline.
+ */
+export function readSubmittedDocument(document: ChangeDocument): SubmittedDocument {
+  let markdown: string;
+  if ('markdown' in document) markdown = document.markdown;
+  else if ('document' in document) markdown = jsonDocumentToMarkdown(document.document);
+  else return { body: '', meta: {} };
+
+  const split = readFrontMatter(markdown.replace(/^\uFEFF/, ''));
+  if (!split.ok) return fail(split.message);
+  const fm = frontMatterMeta(split.value.data);
+  if (typeof fm === 'string') return fail(fm);
+  const { title: fmTitle, ...meta } = fm.meta;
+  let body = split.value.body;
+  let title = fmTitle;
+  if (title === undefined) {
+    const first = parseMarkdown(body).children[0];
+    if (first?.type === 'heading' && first.depth === 1 && first.position?.end.offset !== undefined) {
+      const text = toString(first).trim();
+      if (text !== '') {
+        title = text;
+        body = body.slice(first.position.end.offset);
+      }
+    }
+  }
+  body = body.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');
+  body = `${writeFrontMatter(fm.rest)}${body}${body === '' ? '' : '\n'}`;
+  return title === undefined ? { body, meta } : { body, title, meta };
+}

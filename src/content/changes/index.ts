@@ -1,0 +1,3 @@
+export { applyChanges } from './apply.js';
+export { DEFAULT_TITLE } from './insert-page.js';
+export type { ApplyContext, ApplyFailure, ApplyResult, ApplySuccess, PageOutcome, PreparedFile } from './types.js';

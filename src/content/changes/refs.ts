@@ -1,0 +1,42 @@
+import type { ContentChange, ContentTree } from '../../model/index.js';
+import { pagePaths } from '../tree/paths.js';
+import type { Target } from './resolve-link.js';
+import { fileKey, type BatchState } from './state.js';
+import { ChangeFailure } from './types.js';
+
+/**
+ * Gives every inserted page and file its id before any change is applied, and maps each batch
+ * ref to its target, so a link may name a ref inserted later in the batch. Refs are unique in the
+ * batch (page and file refs share one namespace) and may not equal an existing page's path, where
+ * `./<ref>.md` would be ambiguous. Throws ChangeFailure with the index of the offending change.
+ */
+export function assignIds(
+  state: Pick<BatchState, 'ctx' | 'pageIds' | 'fileIds' | 'refs'>,
+  tree: ContentTree,
+  changes: readonly ContentChange[],
+): { index: number; failure: ChangeFailure } | undefined {
+  const existing = new Set([...pagePaths(tree.pages).values()].map((p) => p.path));
+  const claim = (ref: string | undefined, target: Target, where: string): ChangeFailure | undefined => {
+    if (ref === undefined) return undefined;
+    if (state.refs.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is used twice in the batch`);
+    if (existing.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is the path of an existing page; pick another ref`);
+    state.refs.set(ref, target);
+    return undefined;
+  };
+  for (const [index, change] of changes.entries()) {
+    if (change.operation === 'insert_page') {
+      const id = state.ctx.newId();
+      state.pageIds.set(index, id);
+      const failure = claim(change.ref, { kind: 'page', id }, '');
+      if (failure) return { index, failure };
+    } else if (change.operation === 'insert_files') {
+      for (const [j, item] of change.files.entries()) {
+        const id = state.ctx.newId();
+        state.fileIds.set(fileKey(index, j), id);
+        const failure = claim(item.ref, { kind: 'file', id }, `files[${j}]: `);
+        if (failure) return { index, failure };
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,116 @@
+import type { ContentTree } from '../../model/index.js';
+import { ASSETS_DIR } from '../../model/index.js';
+import { classifyLink } from '../markdown/links.js';
+import { pagePaths } from '../tree/paths.js';
+import type { LinkDecision } from './link-rewrite.js';
+
+/**
+ * Links resolved while a batch is applied are parked as `x-docsync-ref:` placeholders naming the
+ * target by id; once the whole batch is applied they become paths in the final tree (or text,
+ * when the target is gone). The scheme cannot clash with a resolvable link: anything with a
+ * scheme is external.
+ */
+export const PLACEHOLDER = 'x-docsync-ref:';
+
+export type Target = { kind: 'page'; id: string; anchor?: string } | { kind: 'file'; id: string };
+
+export const placeholder = (target: Target): string =>
+  `${PLACEHOLDER}${target.kind}/${encodeURIComponent(target.id)}${target.kind === 'page' && target.anchor !== undefined ? `#${encodeURIComponent(target.anchor)}` : ''}`;
+
+export function parsePlaceholder(url: string): Target | undefined {
+  const match = /^x-docsync-ref:(page|file)\/([^#]*)(?:#(.*))?$/.exec(url);
+  if (!match) return undefined;
+  const id = decodeURIComponent(match[2]!);
+  if (match[1] === 'file') return { kind: 'file', id };
+  return match[3] === undefined ? { kind: 'page', id } : { kind: 'page', id, anchor: decodeURIComponent(match[3]) };
+}
+
+/** Where links can point, seen from one page at one moment of the batch. */
+export interface LinkScope {
+  /** Page git path (`guides/README.md`) and API path (`guides`) to page id. */
+  byGitPath: Map<string, string>;
+  byPath: Map<string, string>;
+  pageIds: Set<string>;
+  /** `.gitbook/assets/<name>` to file id (the first file of that name). */
+  fileByPath: Map<string, string>;
+  fileIds: Set<string>;
+  /** Batch refs: page refs and file refs, already given their ids. */
+  refs: Map<string, Target>;
+}
+
+export function linkScope(tree: ContentTree, refs: Map<string, Target>): LinkScope {
+  const byGitPath = new Map<string, string>();
+  const byPath = new Map<string, string>();
+  const paths = pagePaths(tree.pages);
+  for (const [id, p] of paths) {
+    if (p.gitPath !== undefined) byGitPath.set(p.gitPath, id);
+    if (!byPath.has(p.path)) byPath.set(p.path, id);
+  }
+  const fileByPath = new Map<string, string>();
+  for (const file of tree.files) {
+    const path = `${ASSETS_DIR}/${file.name}`;
+    if (!fileByPath.has(path)) fileByPath.set(path, file.id);
+  }
+  return { byGitPath, byPath, pageIds: new Set(paths.keys()), fileByPath, fileIds: new Set(tree.files.map((f) => f.id)), refs };
+}
+
+/** `a/b/../c` to `a/c`; undefined when the path climbs out of the space. */
+export function normalisePath(path: string): string | undefined {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(segment);
+  }
+  return out.join('/');
+}
+
+const dirOf = (gitPath: string) => (gitPath.includes('/') ? gitPath.slice(0, gitPath.lastIndexOf('/')) : '');
+
+function byFilePath(scope: LinkScope, path: string, anchor: string | undefined): Target | undefined {
+  const page = scope.byGitPath.get(path) ?? (path.endsWith('.md') ? undefined : scope.byGitPath.get(path === '' ? 'README.md' : `${path}/README.md`) ?? scope.byGitPath.get(`${path}.md`));
+  if (page !== undefined) return anchor === undefined ? { kind: 'page', id: page } : { kind: 'page', id: page, anchor };
+  const file = scope.fileByPath.get(path);
+  return file === undefined ? undefined : { kind: 'file', id: file };
+}
+
+/**
+ * What a link in submitted markdown points at (api-gaps 3.3): `/pages/<id>`, `/pages/<slug path>`,
+ * `/pages/<git path>.md`, `/files/<id>`, a batch ref (`./<ref>.md`, `./<ref>`), or a path
+ * relative to the page's own git file (`../other.md`, `./section`, `../.gitbook/assets/x.png`).
+ * External URLs and same-page anchors are kept; anything else becomes text.
+ */
+export function resolveLink(url: string, fromGitPath: string, scope: LinkScope, kind: 'link' | 'image' | 'definition'): LinkDecision {
+  const target = classifyLink(url.trim());
+  const decide = (found: Target | undefined): LinkDecision => (found ? { kind: 'url', url: placeholder(found) } : { kind: 'text' });
+  switch (target.type) {
+    case 'external':
+      // `data:` images are not ingested (upload the bytes with insert_files).
+      return /^data:/i.test(target.url) && kind === 'image' ? { kind: 'text' } : { kind: 'keep' };
+    case 'anchor':
+      return { kind: 'keep' };
+    case 'absolute-path': {
+      const { path, anchor } = target;
+      const withAnchor = (id: string): Target => (anchor === undefined ? { kind: 'page', id } : { kind: 'page', id, anchor });
+      if (path.startsWith('/files/')) {
+        const id = path.slice('/files/'.length);
+        return decide(scope.fileIds.has(id) ? { kind: 'file', id } : undefined);
+      }
+      if (!path.startsWith('/pages/')) return { kind: 'text' };
+      const rest = path.slice('/pages/'.length).replace(/\/+$/, '');
+      if (scope.pageIds.has(rest)) return decide(withAnchor(rest));
+      const id = rest.endsWith('.md') ? scope.byGitPath.get(rest) : scope.byPath.get(rest);
+      return decide(id === undefined ? undefined : withAnchor(id));
+    }
+    case 'relative': {
+      const { path, anchor } = target;
+      const bare = path.replace(/^\.\//, '');
+      const ref = scope.refs.get(bare.endsWith('.md') ? bare.slice(0, -3) : bare) ?? scope.refs.get(bare);
+      if (ref) return decide(ref.kind === 'page' && anchor !== undefined ? { ...ref, anchor } : ref);
+      const resolved = normalisePath(`${dirOf(fromGitPath)}/${path}`);
+      return decide(resolved === undefined ? undefined : byFilePath(scope, resolved, anchor));
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import type { ContentTree, InsertPageChange, PageMeta, TreeFile, TreePage, UpdatePageChange } from '../../model/index.js';
+import { childrenOf } from '../tree/page-tree.js';
+import { pagePaths } from '../tree/paths.js';
+import { slugProblem } from '../tree/slugs.js';
+import { rewriteLinks } from './link-rewrite.js';
+import { linkScope, resolveLink, type Target } from './resolve-link.js';
+import { fail, type ApplyContext } from './types.js';
+
+/** The batch as it is being applied. Trees are replaced, never mutated. */
+export interface BatchState {
+  ctx: ApplyContext;
+  tree: ContentTree;
+  /** Documents written in this batch, with links parked as placeholders, by page id. */
+  pending: Map<string, string>;
+  /** Page ids in the order the batch first touched them. */
+  touched: Set<string>;
+  refs: Map<string, Target>;
+  /** Ids given out before applying, so refs resolve whatever the order of the changes. */
+  pageIds: Map<number, string>;
+  fileIds: Map<string, string>;
+  createdRefs: Map<string, string>;
+  insertedFiles: TreeFile[];
+}
+
+export const fileKey = (change: number, item: number) => `${change}/${item}`;
+
+export function siblingSlugs(tree: ContentTree, parentId: string | null, except: string): Set<string> {
+  return new Set((childrenOf(tree.pages, parentId) ?? []).filter((p) => p.id !== except).map((p) => p.slug));
+}
+
+/** An explicit slug: valid, and not taken by a sibling (409, like every duplicate slug). */
+export function checkSlug(tree: ContentTree, slug: string, parentId: string | null, pageId: string): void {
+  const problem = slugProblem(slug);
+  if (problem) fail(`slug ${JSON.stringify(slug)} ${problem}`);
+  if (siblingSlugs(tree, parentId, pageId).has(slug)) {
+    fail(`slug ${JSON.stringify(slug)} is already used by another page ${parentId === null ? 'at the top level' : `under page ${parentId}`}`, 409);
+  }
+}
+
+type MetaFields = Pick<InsertPageChange | UpdatePageChange, 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition'>;
+const CLEARABLE = ['emoji', 'icon', 'description', 'condition'] as const;
+const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
+
+/** The operation's metadata fields, then front matter over them; `""` removes a text field. */
+export function withMeta(page: TreePage, fields: MetaFields, fromFrontMatter: Partial<Omit<PageMeta, 'slug'>>): TreePage {
+  const next: TreePage = { ...page };
+  for (const key of CLEARABLE) {
+    const value = fromFrontMatter[key] ?? fields[key];
+    if (value === '') delete next[key];
+    else if (value !== undefined) next[key] = value;
+  }
+  for (const key of FLAGS) {
+    const value = fromFrontMatter[key] ?? fields[key];
+    if (value !== undefined) next[key] = value;
+  }
+  if (fromFrontMatter.layout) next.layout = { ...page.layout, ...fromFrontMatter.layout };
+  return next;
+}
+
+/** Parks a submitted body for `pageId`, its links resolved from where the page now sits. */
+export function parkDocument(state: BatchState, pageId: string, body: string): void {
+  const scope = linkScope(state.tree, state.refs);
+  const own = pagePaths(state.tree.pages).get(pageId)?.gitPath ?? 'README.md';
+  state.pending.set(pageId, rewriteLinks(body, (url, kind) => resolveLink(url, own, scope, kind)));
+}

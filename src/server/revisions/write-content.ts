@@ -1,0 +1,122 @@
+import type { Kysely } from 'kysely';
+import { DocsyncError, type ContentChange, type ContentTree } from '../../model/index.js';
+import { applyChanges, type ApplySuccess } from '../../content/index.js';
+import type { Database } from '../store/schema.js';
+import { getBlobs, putBlob, sha256 } from '../store/blobs.js';
+import { findChangeRequest, type ChangeRequestRow } from '../store/change-requests.js';
+import { createRevision, findRevision, findSpaceRevision, revisionTree, type RevisionRow } from '../store/revisions.js';
+import { findSpace } from '../store/spaces.js';
+import { inTransaction } from '../store/transaction.js';
+import { newId } from '../util/ids.js';
+import { changeRequestBase } from '../views/change-request.js';
+import { moveChangeRequestHead } from './heads.js';
+import { requireUnlocked } from './merge-change-request.js';
+import { checkFileItems, loadFiles, type UploadedFile } from './apply-batch.js';
+
+/** How often a batch is re-applied on a head another writer moved before answering 409. */
+export const WRITE_ATTEMPTS = 8;
+
+class HeadMoved extends Error {}
+
+export interface WriteContentInput {
+  spaceId: string;
+  changeRequestId: string;
+  userId: string;
+  changes: readonly ContentChange[];
+  allowPrivateFetch: boolean;
+}
+
+export interface WrittenContent {
+  changeRequest: ChangeRequestRow;
+  revision: RevisionRow;
+  result: ApplySuccess;
+}
+
+async function load(db: Kysely<Database>, spaceId: string, changeRequestId: string) {
+  const space = await findSpace(db, spaceId);
+  if (!space) throw new DocsyncError('not_found', `space ${spaceId} not found`);
+  requireUnlocked(space, 'writing content');
+  const cr = await findChangeRequest(db, spaceId, changeRequestId);
+  if (!cr) throw new DocsyncError('not_found', `change request ${changeRequestId} not found in space ${spaceId}`);
+  if (cr.status === 'merged' || cr.status === 'archived') {
+    throw new DocsyncError('conflict', `change request #${cr.number} is ${cr.status}; its content can no longer change`);
+  }
+  return { space, cr };
+}
+
+/** The trees `revert_page` may go back to: the change request's base and any named revision of the space. */
+async function revertTargets(db: Kysely<Database>, spaceId: string, cr: ChangeRequestRow, changes: readonly ContentChange[]) {
+  const wanted = new Set([changeRequestBase(cr)]);
+  for (const change of changes) if (change.operation === 'revert_page' && change.revision !== undefined) wanted.add(change.revision);
+  const trees = new Map<string, ContentTree>();
+  for (const id of wanted) {
+    const revision = await findSpaceRevision(db, spaceId, id);
+    if (revision) trees.set(id, await revisionTree(db, revision));
+  }
+  return trees;
+}
+
+/** Documents a block-level revert reads: the page's, now and in the revision it goes back to. */
+async function revertDocuments(db: Kysely<Database>, trees: ContentTree[], changes: readonly ContentChange[]): Promise<Map<string, Buffer>> {
+  const pages = new Set(changes.flatMap((c) => (c.operation === 'revert_page' && c.block !== undefined ? [c.page] : [])));
+  if (pages.size === 0) return new Map();
+  const shas: string[] = [];
+  const visit = (list: ContentTree['pages']) => list.forEach((p) => {
+    if (pages.has(p.id) && p.document !== undefined) shas.push(p.document);
+    visit(p.pages);
+  });
+  trees.forEach((t) => visit(t.pages));
+  return getBlobs(db, shas);
+}
+
+async function store(trx: Kysely<Database>, result: ApplySuccess, files: Map<string, UploadedFile>): Promise<void> {
+  for (const text of result.documents.values()) await putBlob(trx, text);
+  const used = new Set(result.insertedFiles.map((f) => f.blob));
+  for (const file of files.values()) if (used.has(file.blob)) await putBlob(trx, file.bytes);
+}
+
+/**
+ * Applies a batch to a change request as one new `edits` revision. The batch is applied to the
+ * head with no lock held; the revision is stored and the head moved by compare-and-swap in one
+ * transaction. When another writer moved the head meanwhile, the attempt is rolled back and the
+ * batch applied again to the new head, so concurrent writers to one change request all land.
+ * A rejected batch stores nothing.
+ */
+export async function writeContent(db: Kysely<Database>, input: WriteContentInput, now: () => string): Promise<WrittenContent> {
+  await load(db, input.spaceId, input.changeRequestId);
+  checkFileItems(input.changes);
+  const files = await loadFiles(input.changes, input.allowPrivateFetch);
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt += 1) {
+    const { cr } = await load(db, input.spaceId, input.changeRequestId);
+    const head = await findRevision(db, cr.revision_id);
+    if (!head) throw new Error(`head revision ${cr.revision_id} of change request ${cr.id} is missing`);
+    const tree = await revisionTree(db, head);
+    const revisions = await revertTargets(db, input.spaceId, cr, input.changes);
+    const blobs = await revertDocuments(db, [tree, ...revisions.values()], input.changes);
+    const at = now();
+    const result = applyChanges(tree, input.changes, {
+      newId, now: at, hash: sha256, revisions, defaultRevision: changeRequestBase(cr), files,
+      readDocument: (sha) => blobs.get(sha)?.toString('utf8'),
+    });
+    if (!result.ok) throw new DocsyncError(result.status === 409 ? 'conflict' : 'invalid_request', result.message);
+    try {
+      return await inTransaction(db, async (trx) => {
+        const fresh = await load(trx, input.spaceId, cr.id);
+        if (fresh.cr.revision_id !== cr.revision_id) throw new HeadMoved();
+        await store(trx, result, files);
+        const revision = await createRevision(
+          trx,
+          { spaceId: input.spaceId, type: 'edits', parents: [cr.revision_id], tree: result.tree, changeRequestId: cr.id, createdBy: input.userId },
+          at,
+        );
+        if (!(await moveChangeRequestHead(trx, cr.id, cr.revision_id, revision.id, at))) throw new HeadMoved();
+        // Re-read under the row lock the move took: a merge or archive that won the race is seen here.
+        const after = await load(trx, input.spaceId, cr.id);
+        return { changeRequest: after.cr, revision, result };
+      });
+    } catch (error) {
+      if (!(error instanceof HeadMoved)) throw error;
+    }
+  }
+  throw new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing while the batch was applied; send it again`);
+}
