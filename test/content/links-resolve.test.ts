@@ -64,8 +64,25 @@ describe('resolveLink', () => {
     ['intro', 'missing.md', 'broken', { kind: 'url', url: 'missing.md' }],
     // A page without a document has no headings.
     ['intro', 'reference/api.md#x', 'broken', { kind: 'url', url: 'reference/api.md#x' }],
+    // Malformed escapes are kept as written and name nothing.
+    ['intro', '#%E0%A4%A', 'broken', { kind: 'url', url: '#%E0%A4%A' }],
+    ['intro', 'guides/install.md#%zz', 'broken', { kind: 'url', url: 'guides/install.md#%zz' }],
+    ['intro', 'guides/%zz.md', 'broken', { kind: 'url', url: 'guides/%zz.md' }],
   ] as const)('from %s, %s is %s', (from, url, status, target) => {
     expect(resolveLink(url, ctx(from))).toEqual({ status, target });
+  });
+});
+
+describe('resolveLink on any input', () => {
+  it('never throws, and a broken link keeps the URL as written', () => {
+    const piece = fc.constantFrom('/', '#', '%', '%E0', '..', '.', 'pages', 'files', '.gitbook', 'assets', 'intro', '.md', ':', '?', ' ', 'é');
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.array(piece, { maxLength: 10 }).map((p) => p.join(''))), fc.constantFrom('intro', 'install', 'api'), (url, from) => {
+        const result = resolveLink(url, ctx(from));
+        if (result.status === 'broken') expect(result.target).toEqual({ kind: 'url', url });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -166,6 +166,17 @@ describe.each(testDialects())('links (%s)', (dialect) => {
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/change-requests/77/content/page/p-intro/links`), 404, /change request 77/);
   });
 
+  it('malformed links are broken, never a failure of the listing', async () => {
+    const other = (await createSpace(s, { title: 'Odd links' })).id;
+    const markdown = '[a](#%E0%A4%A) [b](%zz.md) [c](<>) [d](../../../x.md) <a href="/files/">e</a>\n';
+    await writeTree(s, { spaceId: other }, { pages: [docPage('p-odd', 'Odd', { document: await storeMarkdown(s, markdown) })], files: [], variables: {}, reusableContents: [] });
+    const res = await s.request('GET', `/v1/spaces/${other}/links`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body.items as Item[]).map((i) => [i.status, describeTarget(i)])).toEqual([
+      ['broken', 'url:#%E0%A4%A'], ['broken', 'url:%zz.md'], ['broken', 'url:../../../x.md'], ['broken', 'url:/files/'],
+    ]);
+  });
+
   it('a read member may list links; a non-member gets 404', async () => {
     const reader = await s.user({ org: s.orgId, role: 'read' });
     expect((await s.request('GET', `/v1/spaces/${spaceId}/links`, { token: reader.token })).status).toBe(200);

@@ -50,19 +50,23 @@ export type LinkTarget =
   | { type: 'relative'; path: string; anchor?: string }
   | { type: 'absolute-path'; path: string; anchor?: string };
 
+/** `decodeURIComponent`, keeping a malformed escape as written: the link is then simply broken. */
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** What a link URL points at: another site, an anchor of this page, or a path in the space. */
 export function classifyLink(url: string): LinkTarget {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return { type: 'external', url };
-  if (url.startsWith('#')) return { type: 'anchor', anchor: decodeURIComponent(url.slice(1)) };
+  if (url.startsWith('#')) return { type: 'anchor', anchor: decode(url.slice(1)) };
   const hash = url.indexOf('#');
   const rawPath = hash < 0 ? url : url.slice(0, hash);
-  const anchor = hash < 0 ? undefined : decodeURIComponent(url.slice(hash + 1));
-  let path = rawPath;
-  try {
-    path = decodeURIComponent(rawPath);
-  } catch {
-    // A malformed escape is kept as written: the link is then simply broken.
-  }
+  const anchor = hash < 0 ? undefined : decode(url.slice(hash + 1));
+  const path = decode(rawPath);
   const target = rawPath.startsWith('/') ? 'absolute-path' : 'relative';
   return anchor === undefined ? { type: target, path } : { type: target, path, anchor };
 }
