@@ -10,3 +10,4 @@ export * from './merge/merge-tree.js';
 export * from './links/index.js';
 export * from './changes/index.js';
 export * from './markdown/front-matter.js';
+export * from './import/index.js';

@@ -12,6 +12,7 @@ import { spaceRoutes } from './routes/spaces.js';
 import { collectionRoutes } from './routes/collections.js';
 import { changeRequestRoutes } from './routes/change-requests.js';
 import { searchRoutes } from './routes/search.js';
+import { importRoutes } from './routes/import.js';
 import { contentReadRoutes } from './routes/content-read.js';
 import { fileRoutes } from './routes/files.js';
 import { contentWriteRoutes } from './routes/content-write.js';
@@ -71,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(collectionRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(searchRoutes);
+      await v1.register(importRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(fileRoutes);
       await v1.register(contentWriteRoutes);

@@ -1,0 +1,73 @@
+import type { ContentTree, TreeFile, TreePage } from '../../model/index.js';
+import { readSubmittedDocument } from '../changes/document.js';
+import { ChangeFailure } from '../changes/types.js';
+import { slugify, uniqueSlug } from '../tree/slugs.js';
+import type { ImportOutcome, ImportedPage } from './types.js';
+
+export interface ImportContext {
+  newId(): string;
+  now: string;
+  hash(text: string): string;
+}
+
+export interface AppendedImport {
+  tree: ContentTree;
+  /** New page documents by sha256, to store before the tree. */
+  documents: Map<string, string>;
+  /** Pages added (groups and links included). */
+  pages: number;
+}
+
+/**
+ * Adds imported pages after the tree's existing top-level pages, and imported files after its
+ * files. Each document is read as the batch endpoint reads a markdown document (front matter
+ * becomes page metadata, a leading `# heading` the title), so an imported page is stored exactly
+ * as if it had been written through the API. Slugs are made unique among siblings. The input
+ * tree is not modified. A page whose front matter is invalid fails the whole import, naming it.
+ */
+function readDocument(page: ImportedPage) {
+  try {
+    return readSubmittedDocument({ markdown: page.markdown ?? '' });
+  } catch (error) {
+    if (error instanceof ChangeFailure) throw new ChangeFailure(`${page.source}: ${error.message}`);
+    throw error;
+  }
+}
+
+export function appendImported(tree: ContentTree, pages: readonly ImportedPage[], files: readonly TreeFile[], ctx: ImportContext): ImportOutcome<AppendedImport> {
+  const documents = new Map<string, string>();
+  let count = 0;
+  const build = (page: ImportedPage, taken: Set<string>): TreePage => {
+    count += 1;
+    const doc = page.kind === 'document' ? readDocument(page) : undefined;
+    const title = doc?.title ?? page.title;
+    const slug = uniqueSlug(slugify(page.slug ?? title), taken);
+    taken.add(slug);
+    const base = { id: ctx.newId(), slug, title, createdAt: ctx.now, updatedAt: ctx.now };
+    const children = buildAll(page.pages);
+    if (page.kind === 'group') return { ...base, type: 'group', pages: children };
+    if (page.kind === 'link' || !doc) return { ...base, type: 'link', href: page.href ?? '', pages: [] };
+    const built: TreePage = { ...doc.meta, ...base, type: 'document', pages: children };
+    if (doc.body !== '') {
+      const sha = ctx.hash(doc.body);
+      documents.set(sha, doc.body);
+      built.document = sha;
+    }
+    return built;
+  };
+  const buildAll = (list: readonly ImportedPage[]): TreePage[] => {
+    const taken = new Set<string>();
+    return list.map((p) => build(p, taken));
+  };
+  try {
+    const taken = new Set(tree.pages.map((p) => p.slug));
+    const added = pages.map((p) => build(p, taken));
+    return {
+      ok: true,
+      value: { tree: { ...tree, pages: [...tree.pages, ...added], files: [...tree.files, ...files] }, documents, pages: count },
+    };
+  } catch (error) {
+    if (error instanceof ChangeFailure) return { ok: false, message: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * A page found in an import source (a web page, a markdown file, a file of a Git Sync folder),
+ * before it gets an id and a place in the tree.
+ */
+export interface ImportedPage {
+  /** Where it came from (a URL or a path in the folder), for messages. */
+  source: string;
+  kind: 'document' | 'group' | 'link';
+  /** Title used when the markdown gives none (front matter `title`, leading `# heading`). */
+  title: string;
+  /** Wanted slug, slugified and made unique among its siblings; the final title's when absent. */
+  slug?: string;
+  markdown?: string;
+  /** Link pages: the target URL. */
+  href?: string;
+  pages: ImportedPage[];
+}
+
+export type ImportOutcome<T> = { ok: true; value: T } | { ok: false; message: string };

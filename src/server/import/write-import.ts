@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import { appendImported } from '../../content/index.js';
+import { DocsyncError, badRequest, type TreeFile } from '../../model/index.js';
+import type { Database } from '../store/schema.js';
+import { putBlob, sha256 } from '../store/blobs.js';
+import { findSpace } from '../store/spaces.js';
+import { findChangeRequest } from '../store/change-requests.js';
+import { createRevision, findRevision, revisionTree } from '../store/revisions.js';
+import { inTransaction } from '../store/transaction.js';
+import { moveChangeRequestHead, moveSpaceHead } from '../revisions/heads.js';
+import { requireUnlocked } from '../revisions/merge-change-request.js';
+import { newId } from '../util/ids.js';
+import { contentTypeOf } from './content-type.js';
+import type { SourceContent } from './sources.js';
+
+const ATTEMPTS = 5;
+
+/** Thrown inside the write transaction to roll it back and build again on the new head. */
+class HeadMoved extends Error {}
+
+export interface ImportTarget {
+  spaceId: string;
+  /** The change request's id (already resolved from an id or number); absent for the space. */
+  changeRequestId?: string;
+}
+
+export interface WrittenImport {
+  revision: string;
+  importedResources: number;
+}
+
+/**
+ * Writes imported content as one new revision on the head of the space or change request: the
+ * pages after the existing top-level pages, the files after the existing files. The tree is
+ * built on the head read, and the head moves by compare-and-swap from that head in the same
+ * transaction as the revision is stored; if another writer got there first, nothing of the
+ * attempt is kept and the pages are appended to the new head instead.
+ */
+export async function writeImport(db: Kysely<Database>, target: ImportTarget, content: SourceContent, userId: string, now: () => string): Promise<WrittenImport> {
+  const at = now();
+  const files: TreeFile[] = [];
+  for (const asset of content.assets) {
+    const blob = await putBlob(db, asset.bytes);
+    files.push({ id: newId(), name: asset.name, contentType: contentTypeOf(asset.name), size: asset.bytes.length, blob });
+  }
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const head = await currentHead(db, target);
+    const revision = await findRevision(db, head);
+    if (!revision) throw new Error(`head revision ${head} is missing`);
+    const appended = appendImported(await revisionTree(db, revision), content.pages, files, { newId, now: at, hash: sha256 });
+    if (!appended.ok) throw badRequest(`body.url: ${appended.message}`);
+    for (const markdown of appended.value.documents.values()) await putBlob(db, markdown);
+    try {
+      const id = await inTransaction(db, async (trx) => {
+        await currentHead(trx, target);
+        const written = await createRevision(
+          trx,
+          { spaceId: target.spaceId, type: 'edits', parents: [head], tree: appended.value.tree, changeRequestId: target.changeRequestId ?? null, createdBy: userId },
+          at,
+        );
+        const moved = target.changeRequestId
+          ? await moveChangeRequestHead(trx, target.changeRequestId, head, written.id, at)
+          : await moveSpaceHead(trx, target.spaceId, head, written.id, at);
+        if (!moved) throw new HeadMoved();
+        return written.id;
+      });
+      return { revision: id, importedResources: appended.value.pages + files.length };
+    } catch (error) {
+      if (!(error instanceof HeadMoved)) throw error;
+    }
+  }
+  throw new DocsyncError('conflict', `space ${target.spaceId}: the content kept changing during the import; try again`);
+}
+
+/** The head to build on, after checking the target still accepts writes. */
+async function currentHead(db: Kysely<Database>, target: ImportTarget): Promise<string> {
+  const space = await findSpace(db, target.spaceId);
+  if (!space) throw new DocsyncError('not_found', `space ${target.spaceId} not found`);
+  requireUnlocked(space, 'importing content');
+  if (target.changeRequestId === undefined) return space.revision_id;
+  const cr = await findChangeRequest(db, target.spaceId, target.changeRequestId);
+  if (!cr) throw new DocsyncError('not_found', `change request ${target.changeRequestId} not found in space ${target.spaceId}`);
+  if (cr.status === 'merged' || cr.status === 'archived') {
+    throw new DocsyncError('conflict', `change request #${cr.number} is ${cr.status}: it takes no more content`);
+  }
+  return cr.revision_id;
+}
