@@ -196,6 +196,8 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
     expect(encoded.body).toMatchObject({ id: 'p-deep', markdown: MARKDOWN.deep });
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/path/guides/missing`), 404, /guides\/missing/);
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/path/website`), 404, /website/);
+    expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/path/`), 404);
+    expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/path/%E0%A4%A`), 400);
   });
 
   it('revisions/{revisionId} reads any revision of the space; another space\'s revision is a 404', async () => {
