@@ -5,9 +5,8 @@ import type { UserRow } from '../store/users.js';
 import { findSpace, type SpaceRow } from '../store/spaces.js';
 import { findChangeRequest, type ChangeRequestRow } from '../store/change-requests.js';
 import { findRevision, findSpaceRevision, revisionTree, type RevisionRow } from '../store/revisions.js';
-import { findUserById } from '../store/users.js';
 import { contentRole, requireRole } from '../auth/access.js';
-import { changeRequestView } from '../views/change-request.js';
+import { renderChangeRequest } from '../views/change-request-render.js';
 import { appUrl } from '../urls.js';
 import type { ContentScope } from './read-content.js';
 
@@ -58,9 +57,5 @@ export async function revisionScope(db: Kysely<Database>, space: SpaceRow, revis
 export async function mergedFrom(db: Kysely<Database>, space: SpaceRow, revision: RevisionRow, base: string): Promise<ChangeRequest | undefined> {
   if (revision.merged_from === null) return undefined;
   const cr = await findChangeRequest(db, space.id, revision.merged_from);
-  if (!cr) return undefined;
-  const creator = await findUserById(db, cr.created_by);
-  if (!creator) return undefined;
-  const mergedBy = cr.merged_by !== null ? await findUserById(db, cr.merged_by) : undefined;
-  return changeRequestView(cr, { creator, mergedBy, spaceHead: space.revision_id }, base);
+  return cr ? renderChangeRequest(db, cr, base) : undefined;
 }

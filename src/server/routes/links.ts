@@ -12,8 +12,7 @@ import { appUrl, baseUrl } from '../urls.js';
 import { findFile, renderFiles, type ContentScope } from '../revisions/read-content.js';
 import { readLinks } from '../revisions/read-links.js';
 import { changeRequestScope, loadChangeRequest, loadReadableSpace, spaceScope } from '../revisions/content-scope.js';
-import { findUserById } from '../store/users.js';
-import { changeRequestView } from '../views/change-request.js';
+import { renderChangeRequest } from '../views/change-request-render.js';
 import { pageView } from '../views/page.js';
 import { linkItemView, pageLocation, type LocationContext } from '../views/links.js';
 import type { Kysely } from 'kysely';
@@ -32,10 +31,7 @@ async function resolveScope(request: FastifyRequest, params: LinkParams): Promis
   const { space } = await loadReadableSpace(db, request.caller, params.spaceId);
   if (params.changeRequestId === undefined) return { scope: await spaceScope(db, space, base) };
   const cr = await loadChangeRequest(db, space, params.changeRequestId);
-  const creator = await findUserById(db, cr.created_by);
-  const mergedBy = cr.merged_by !== null ? await findUserById(db, cr.merged_by) : undefined;
-  const view = creator ? changeRequestView(cr, { creator, mergedBy, spaceHead: space.revision_id }, base) : undefined;
-  return { scope: await changeRequestScope(db, space, cr, base), changeRequest: view };
+  return { scope: await changeRequestScope(db, space, cr, base), changeRequest: await renderChangeRequest(db, cr, base) };
 }
 
 /** Locations render pages without body or children and without git metadata (docs/api.md, "Links"). */
