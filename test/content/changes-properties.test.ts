@@ -119,7 +119,7 @@ describe('applyChanges properties', () => {
           });
         }
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 });

@@ -251,3 +251,26 @@ describe('link resolution', () => {
     expect(pagePaths(t().pages).get('faq')!.gitPath).toBe('guide/faq.md');
   });
 });
+
+describe('limits', () => {
+  it('refuses documents nested too deeply to parse safely, naming the change', () => {
+    const cases: [string, RegExp][] = [
+      ['>'.repeat(65) + ' x', /block quotes or lists more than 64 deep/],
+      ['- '.repeat(65) + 'x', /block quotes or lists more than 64 deep/],
+      ['['.repeat(65) + 'x' + ']'.repeat(65), /brackets more than 64 deep/],
+      [' '.repeat(257) + '- x', /indents a line more than 256 columns/],
+    ];
+    for (const [markdown, message] of cases) {
+      const r = apply(tree([]), [{ operation: 'insert_page', document: { markdown } }]);
+      expect(r).toMatchObject({ ok: false, index: 0, status: 400, message: expect.stringMatching(message) });
+    }
+    expect(ok(apply(tree([]), [{ operation: 'insert_page', document: { markdown: '>'.repeat(64) + ' x' } }])).tree.pages).toHaveLength(1);
+  });
+
+  it('refuses a JSON document nested too deeply', () => {
+    let node: unknown = { object: 'text', leaves: [{ object: 'leaf', text: 'x', marks: [] }] };
+    for (let i = 0; i < 200; i += 1) node = { object: 'block', type: 'blockquote', nodes: [node] };
+    const r = apply(tree([]), [{ operation: 'insert_page', document: { document: { object: 'document', data: {}, nodes: [node] } } }]);
+    expect(r).toMatchObject({ ok: false, message: 'changes[0]: document nests blocks more than 64 deep' });
+  });
+});

@@ -81,6 +81,8 @@ export function applyChanges(tree: ContentTree, changes: readonly ContentChange[
     try {
       applyOne(state, change, index);
     } catch (error) {
+      // A stack overflow is a document nested past what the parser can walk: bad input, not a bug.
+      if (error instanceof RangeError) return { ok: false, index, message: prefix(index, 'document is nested too deeply to process'), status: 400 };
       if (!(error instanceof ChangeFailure)) throw error;
       return { ok: false, index, message: prefix(index, error.message), status: error.status };
     }

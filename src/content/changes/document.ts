@@ -4,6 +4,7 @@ import { parseMarkdown } from '../markdown/processor.js';
 import { readFrontMatter, writeFrontMatter } from '../markdown/front-matter.js';
 import { frontMatterMeta } from './front-matter-meta.js';
 import { jsonDocumentToMarkdown } from './json-to-markdown.js';
+import { jsonDepth, markdownNestingProblem, MAX_NESTING } from './limits.js';
 import { fail } from './types.js';
 
 export interface SubmittedDocument {
@@ -24,8 +25,13 @@ export interface SubmittedDocument {
 export function readSubmittedDocument(document: ChangeDocument): SubmittedDocument {
   let markdown: string;
   if ('markdown' in document) markdown = document.markdown;
-  else if ('document' in document) markdown = jsonDocumentToMarkdown(document.document);
-  else return { body: '', meta: {} };
+  else if ('document' in document) {
+    // A JSON block sits three levels below its parent block (nodes, array, node).
+    if (jsonDepth(document.document) > MAX_NESTING * 3) return fail(`document nests blocks more than ${MAX_NESTING} deep`);
+    markdown = jsonDocumentToMarkdown(document.document);
+  } else return { body: '', meta: {} };
+  const nesting = markdownNestingProblem(markdown);
+  if (nesting) return fail(nesting);
 
   const split = readFrontMatter(markdown.replace(/^\uFEFF/, ''));
   if (!split.ok) return fail(split.message);
