@@ -11,3 +11,4 @@ export * from './links/index.js';
 export * from './changes/index.js';
 export * from './markdown/front-matter.js';
 export * from './import/index.js';
+export * from './markdown/text-blocks.js';

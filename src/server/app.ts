@@ -13,6 +13,7 @@ import { collectionRoutes } from './routes/collections.js';
 import { changeRequestRoutes } from './routes/change-requests.js';
 import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/import.js';
+import { pdfRoutes } from './routes/pdf.js';
 import { contentReadRoutes } from './routes/content-read.js';
 import { fileRoutes } from './routes/files.js';
 import { contentWriteRoutes } from './routes/content-write.js';
@@ -40,6 +41,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The API speaks JSON only: a text/plain body is a 415, not a string that fails the schema.
   app.removeContentTypeParser('text/plain');
+  // Clients (the official one included) send `Content-Type: application/json` on bodiless POSTs
+  // such as merge or restore; an empty body then means "no body", not a parse error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('ctx', {
@@ -53,6 +63,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandlers(app);
 
   app.addHook('onRequest', async (request) => {
+    // Signed download links (PDFs) carry their own time-limited authorisation in the URL; the
+    // route checks it. Only routes that declare `signedUrl` are exempt, never unknown paths.
+    if (request.routeOptions.config.signedUrl === true) return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new DocsyncError('unauthorized', 'missing `Authorization: Bearer <token>` header');
     const user = await userForToken(app.ctx.db, token);
@@ -73,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(changeRequestRoutes);
       await v1.register(searchRoutes);
       await v1.register(importRoutes);
+      await v1.register(pdfRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(fileRoutes);
       await v1.register(contentWriteRoutes);

@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import { findPage, textBlocks, walkPages } from '../../content/index.js';
+import { DocsyncError, type TreePage } from '../../model/index.js';
+import type { Database } from '../store/schema.js';
+import type { ChangeRequestRow } from '../store/change-requests.js';
+import { getBlobs, putBlob } from '../store/blobs.js';
+import { findRevision, revisionTree } from '../store/revisions.js';
+import { renderPdf, type PdfPage } from './render-pdf.js';
+
+export interface PdfScope {
+  /** A page of the change request: with `only`, that page alone, else it and its subpages. */
+  page?: string;
+  only?: boolean;
+}
+
+/**
+ * Renders the change request's content (its head revision) as a PDF, stores it as a blob and
+ * returns the blob's sha256. Pages come in document order; a group shows its title, a link page
+ * its target.
+ */
+export async function changeRequestPdf(db: Kysely<Database>, cr: ChangeRequestRow, scope: PdfScope): Promise<string> {
+  const revision = await findRevision(db, cr.revision_id);
+  if (!revision) throw new Error(`head revision ${cr.revision_id} of change request ${cr.id} is missing`);
+  const tree = await revisionTree(db, revision);
+  let pages: TreePage[];
+  if (scope.page !== undefined) {
+    const page = findPage(tree.pages, scope.page);
+    if (!page) throw new DocsyncError('not_found', `page ${scope.page} not found in change request #${cr.number}`);
+    pages = scope.only ? [page] : [...walkPages([page])];
+  } else {
+    pages = [...walkPages(tree.pages)];
+  }
+  const documents = await getBlobs(db, pages.flatMap((p) => (p.document ? [p.document] : [])));
+  const rendered: PdfPage[] = pages.map((page) => {
+    if (page.type === 'link') return { title: page.title, blocks: [{ kind: 'paragraph', text: page.href ?? '' }] };
+    const markdown = page.document ? documents.get(page.document)?.toString('utf8') ?? '' : '';
+    return { title: page.title, blocks: textBlocks(markdown) };
+  });
+  const title = cr.subject.trim() === '' ? `Change request #${cr.number}` : cr.subject;
+  // Dated by the revision, so the same content renders to the same bytes and is stored once.
+  return putBlob(db, await renderPdf(title, rendered, new Date(revision.created_at)));
+}
