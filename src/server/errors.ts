@@ -32,6 +32,10 @@ export function validationMessage(context: string, issue: ValidationIssue): stri
       return `${field} must be at most ${String(issue.params.limit)}`;
     case 'minimum':
       return `${field} must be at least ${String(issue.params.limit)}`;
+    case 'type': {
+      const type = String(issue.params.type);
+      return `${field} must be ${type === 'object' ? 'a JSON object' : type === 'array' ? 'an array' : `a ${type}`}`;
+    }
     case 'format':
       return `${field} must be a valid ${String(issue.params.format)}`;
     default:

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serve } from '../../src/server/serve.js';
 import { dropPostgresSchema } from '../../src/server/store/db.js';
+import { benchContent } from './content.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const SPACES = 1000;
@@ -54,6 +55,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     ] as const;
     console.log(`\n${dialect}: ${SPACES} spaces, ${ROUNDS} sequential requests per read`);
     for (const [name, ms] of rows) console.log(`  ${name.padEnd(38)} ${ms.toFixed(3)} ms/request  ${(ms / base).toFixed(2)}x baseline`);
+    if (dialect === 'sqlite') await benchContent(server, org);
     return base;
   } finally {
     await server.close();

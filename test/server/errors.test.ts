@@ -37,13 +37,20 @@ describe.each(testDialects())('error answers (%s)', (dialect) => {
 
   const patchOrg = (options: Parameters<TestServer['request']>[2]) => s.request('PATCH', `/v1/orgs/${s.orgId}`, options);
 
+  it('takes an empty JSON body as no body: fine where the body is optional, 400 where it is required', async () => {
+    const created = await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { raw: '' });
+    expect(created.status).toBe(201);
+    const required = await s.request('PATCH', `/v1/orgs/${s.orgId}`, { raw: '' });
+    expectError(required, 400, /body/);
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     for (const raw of ['{"title":', '{title: "x"}', "{'title':'x'}", 'undefined', '{"a":1}}']) {
       const res = await patchOrg({ raw });
       expectError(res, 400, /JSON/);
       expectNoInternals(res.body.error.message);
     }
-    expectError(await patchOrg({ raw: '' }), 400, /empty/);
+    expectError(await patchOrg({ raw: '' }), 400, /body must be a JSON object/);
   });
 
   it('answers 400 for JSON that is not an object where an object is expected', async () => {
@@ -87,8 +94,8 @@ describe.each(testDialects())('error answers (%s)', (dialect) => {
   });
 
   it('does not coerce body types, but coerces query strings', async () => {
-    expectError(await patchOrg({ body: { title: 12345 } }), 400, /body\.title must be string/);
-    expectError(await patchOrg({ body: { sso: 'true' } }), 400, /body\.sso must be boolean/);
+    expectError(await patchOrg({ body: { title: 12345 } }), 400, /body\.title must be a string/);
+    expectError(await patchOrg({ body: { sso: 'true' } }), 400, /body\.sso must be a boolean/);
     expectError(await patchOrg({ body: { ai: 1 } }), 400, /body\.ai/);
     expectError(await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { empty: 'false' } }), 400, /body\.empty/);
     const res = await s.request('GET', '/v1/orgs?limit=5');

@@ -1,0 +1,96 @@
+// Content engine figures for a space of 5,000 pages (issue 3): bytes stored per one-page edit,
+// time of a one-page batch write (against the same write in a 10-page space), and read
+// throughput of one page as markdown against a bare Fastify route serving the same bytes.
+import Fastify from 'fastify';
+import { performance } from 'node:perf_hooks';
+import type { RunningServer } from '../../src/server/serve.js';
+
+const TOKEN = 'bench-token';
+const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+async function api<T = any>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A space whose main content has `sections` × `perSection` pages (a section page plus children). */
+async function buildSpace(server: RunningServer, org: string, sections: number, perSection: number) {
+  const space = await api(server, 'POST', `/v1/orgs/${org}/spaces`, { title: `Bench ${sections * perSection}`, empty: true });
+  const cr = await api(server, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'build' });
+  const write = (changes: unknown[]) =>
+    api(server, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
+  for (let s = 0; s < sections; s += 1) {
+    const created = await write([{ operation: 'insert_page', title: `Section ${s}`, document: { markdown: `Section ${s} overview.\n` } }]);
+    const sectionId = created.changes[0].page.id as string;
+    const children: unknown[] = [];
+    for (let c = 1; c < perSection; c += 1) {
+      children.push({ operation: 'insert_page', into: sectionId, title: `Page ${s}.${c}`, document: { markdown: `## About ${s}.${c}\n\nSome text for page ${s}.${c}, long enough to look like documentation.\n` } });
+    }
+    for (let i = 0; i < children.length; i += 50) await write(children.slice(i, i + 50));
+  }
+  await api(server, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+  const pages = await api(server, 'GET', `/v1/spaces/${space.id}/content/pages`);
+  const leaf = pages.pages[Math.floor(pages.pages.length / 2)].pages[1];
+  return { spaceId: space.id as string, pageId: leaf.id as string };
+}
+
+async function storedBytes(server: RunningServer): Promise<number> {
+  const row = await server.db.kysely.selectFrom('blobs').select((eb) => eb.fn.sum<number>('size').as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function oneEditTimes(server: RunningServer, spaceId: string, pageId: string, rounds: number) {
+  const cr = await api(server, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'one edit' });
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < rounds; i += 1) {
+    const before = await storedBytes(server);
+    const start = performance.now();
+    await api(server, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: 'update_page', page: pageId, document: { markdown: `Edited ${i}.\n` } }],
+    });
+    times.push(performance.now() - start);
+    bytes += (await storedBytes(server)) - before;
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)]!, bytesPerEdit: bytes / rounds };
+}
+
+async function readRate(url: string, rounds: number): Promise<number> {
+  for (let i = 0; i < 20; i += 1) await (await fetch(url, { headers })).arrayBuffer();
+  const start = performance.now();
+  for (let i = 0; i < rounds; i += 1) {
+    const res = await fetch(url, { headers });
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    await res.arrayBuffer();
+  }
+  return rounds / ((performance.now() - start) / 1000);
+}
+
+export async function benchContent(server: RunningServer, org: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 400);
+  const buildStart = performance.now();
+  const big = await buildSpace(server, org, 50, 100);
+  const buildMs = performance.now() - buildStart;
+  const small = await buildSpace(server, org, 2, 5);
+  const bigEdit = await oneEditTimes(server, big.spaceId, big.pageId, 15);
+  const smallEdit = await oneEditTimes(server, small.spaceId, small.pageId, 15);
+
+  const pageUrl = `${server.url}/v1/spaces/${big.spaceId}/content/page/${big.pageId}?format=markdown`;
+  const body = await (await fetch(pageUrl, { headers })).text();
+  const bare = Fastify();
+  bare.get('/page', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const address = bare.server.address();
+  const bareUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/page`;
+  const bareRate = await readRate(bareUrl, rounds);
+  const apiRate = await readRate(pageUrl, rounds);
+  await bare.close();
+
+  console.log(`\ncontent engine, space of 5,000 pages (built with 150 batches + merge in ${(buildMs / 1000).toFixed(1)} s)`);
+  console.log(`  bytes stored per one-page edit      ${Math.round(bigEdit.bytesPerEdit)} B (10-page space: ${Math.round(smallEdit.bytesPerEdit)} B)`);
+  console.log(`  one-page batch write, median         ${bigEdit.median.toFixed(1)} ms (10-page space: ${smallEdit.median.toFixed(1)} ms, ratio ${(bigEdit.median / smallEdit.median).toFixed(2)}x)`);
+  console.log(`  page as markdown, sequential reads   ${apiRate.toFixed(0)}/s vs bare Fastify ${bareRate.toFixed(0)}/s with the same ${body.length} bytes: ${(apiRate / bareRate).toFixed(2)} of it (target ≥ 0.5)`);
+}
