@@ -160,6 +160,21 @@ describe.each(testDialects())('search follows the head (%s)', (dialect) => {
     expect((await readTree(s, { spaceId })).pages).toHaveLength(30);
   });
 
+  it('indexes once when many searches race on a new head', async () => {
+    const spaceId = (await createSpace(s)).id;
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => docPage(`c${i}`, `Race ${i}`, { slug: `race-${i}`, document: await storeMarkdown(s, `# A\n\nrace body\n\n# B\n\nmore`) })),
+    );
+    await writeTree(s, { spaceId }, tree(pages));
+    const results = await Promise.all(Array.from({ length: 8 }, () => ids(spaceId, 'race')));
+    for (const result of results) expect(result).toHaveLength(20);
+    const db = s.server.db.kysely as any;
+    const rows = await db.selectFrom('search_sections').select(['page_id', 'position']).where('space_id', '=', spaceId).execute();
+    // Each page: its own row (position 0) and one per heading; no page indexed twice.
+    expect(rows).toHaveLength(60);
+    expect(new Set(rows.map((r: { page_id: string; position: number }) => `${r.page_id}/${r.position}`)).size).toBe(60);
+  });
+
   it('pages through ranked results with opaque cursors bound to the query', async () => {
     const spaceId = (await createSpace(s)).id;
     const pages = await Promise.all(
