@@ -1,5 +1,7 @@
+import { PLACEHOLDER } from './resolve-link.js';
+import type { TreePage } from '../../model/index.js';
 import type { ContentChange, ContentTree } from '../../model/index.js';
-import { indexPages, updatePage } from '../tree/page-tree.js';
+import { indexPages, replacePages } from '../tree/page-tree.js';
 import { deletePageChange } from './delete-page.js';
 import { insertFilesChange } from './insert-files.js';
 import { insertPageChange } from './insert-page.js';
@@ -28,23 +30,26 @@ function applyOne(state: BatchState, change: ContentChange, index: number): void
 /** Stores the parked documents with their links rendered against the final tree. */
 function storeDocuments(state: BatchState): Map<string, string> {
   const documents = new Map<string, string>();
-  const paths = finalPaths(state.tree);
-  let pages = state.tree.pages;
+  const shas = new Map<string, string | undefined>();
+  // Final paths cost a walk of the tree; only documents with parked links need them.
+  let paths: ReturnType<typeof finalPaths> | undefined;
   for (const [id, template] of state.pending) {
-    const text = renderLinks(template, id, paths);
+    const text = template.includes(PLACEHOLDER) ? renderLinks(template, id, (paths ??= finalPaths(state.tree))) : template;
     let sha: string | undefined;
     if (text.trim() !== '') {
       sha = state.ctx.hash(text);
       documents.set(sha, text);
     }
-    pages = updatePage(pages, id, (page) => {
-      const next = { ...page };
-      if (sha === undefined) delete next.document;
-      else next.document = sha;
-      return next;
-    }) ?? pages;
+    shas.set(id, sha);
   }
-  state.tree = { ...state.tree, pages };
+  const pages = replacePages(state.tree.pages, new Set(shas.keys()), (page) => {
+    const next = { ...page };
+    const sha = shas.get(page.id);
+    if (sha === undefined) delete next.document;
+    else next.document = sha;
+    return next;
+  });
+  if (pages !== state.tree.pages) state.tree = { ...state.tree, pages: pages as TreePage[] };
   return documents;
 }
 

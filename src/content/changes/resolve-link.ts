@@ -28,30 +28,51 @@ export function parsePlaceholder(url: string): Target | undefined {
 /** Where links can point, seen from one page at one moment of the batch. */
 export interface LinkScope {
   /** Page git path (`guides/README.md`) and API path (`guides`) to page id. */
-  byGitPath: Map<string, string>;
-  byPath: Map<string, string>;
-  pageIds: Set<string>;
+  byGitPath: ReadonlyMap<string, string>;
+  byPath: ReadonlyMap<string, string>;
+  pageIds: ReadonlySet<string>;
   /** `.gitbook/assets/<name>` to file id (the first file of that name). */
-  fileByPath: Map<string, string>;
-  fileIds: Set<string>;
+  fileByPath: ReadonlyMap<string, string>;
+  fileIds: ReadonlySet<string>;
   /** Batch refs: page refs and file refs, already given their ids. */
   refs: Map<string, Target>;
 }
 
-export function linkScope(tree: ContentTree, refs: Map<string, Target>): LinkScope {
+// Trees are never mutated, so the lookups of one pages (or files) array stay true while it
+// lives; a batch parks many documents against the same tree and must not walk it each time.
+const pageLookups = new WeakMap<ContentTree['pages'], Pick<LinkScope, 'byGitPath' | 'byPath' | 'pageIds'>>();
+const fileLookups = new WeakMap<ContentTree['files'], Pick<LinkScope, 'fileByPath' | 'fileIds'>>();
+
+function pagesOf(pages: ContentTree['pages']): Pick<LinkScope, 'byGitPath' | 'byPath' | 'pageIds'> {
+  let found = pageLookups.get(pages);
+  if (found) return found;
   const byGitPath = new Map<string, string>();
   const byPath = new Map<string, string>();
-  const paths = pagePaths(tree.pages);
+  const paths = pagePaths(pages);
   for (const [id, p] of paths) {
     if (p.gitPath !== undefined) byGitPath.set(p.gitPath, id);
     if (!byPath.has(p.path)) byPath.set(p.path, id);
   }
+  found = { byGitPath, byPath, pageIds: new Set(paths.keys()) };
+  pageLookups.set(pages, found);
+  return found;
+}
+
+function filesOf(files: ContentTree['files']): Pick<LinkScope, 'fileByPath' | 'fileIds'> {
+  let found = fileLookups.get(files);
+  if (found) return found;
   const fileByPath = new Map<string, string>();
-  for (const file of tree.files) {
+  for (const file of files) {
     const path = `${ASSETS_DIR}/${file.name}`;
     if (!fileByPath.has(path)) fileByPath.set(path, file.id);
   }
-  return { byGitPath, byPath, pageIds: new Set(paths.keys()), fileByPath, fileIds: new Set(tree.files.map((f) => f.id)), refs };
+  found = { fileByPath, fileIds: new Set(files.map((f) => f.id)) };
+  fileLookups.set(files, found);
+  return found;
+}
+
+export function linkScope(tree: ContentTree, refs: Map<string, Target>): LinkScope {
+  return { ...pagesOf(tree.pages), ...filesOf(tree.files), refs };
 }
 
 /** `a/b/../c` to `a/c`; undefined when the path climbs out of the space. */

@@ -59,7 +59,12 @@ export function withMeta(page: TreePage, fields: MetaFields, fromFrontMatter: Pa
 
 /** Parks a submitted body for `pageId`, its links resolved from where the page now sits. */
 export function parkDocument(state: BatchState, pageId: string, body: string): void {
-  const scope = linkScope(state.tree, state.refs);
-  const own = pagePaths(state.tree.pages).get(pageId)?.gitPath ?? 'README.md';
-  state.pending.set(pageId, rewriteLinks(body, (url, kind) => resolveLink(url, own, scope, kind)));
+  // The lookups cost a walk of the tree; a document without links never needs them.
+  const tree = state.tree;
+  let where: { scope: ReturnType<typeof linkScope>; own: string } | undefined;
+  const resolve = (url: string, kind: Parameters<typeof resolveLink>[3]) => {
+    where ??= { scope: linkScope(tree, state.refs), own: pagePaths(tree.pages).get(pageId)?.gitPath ?? 'README.md' };
+    return resolveLink(url, where.own, where.scope, kind);
+  };
+  state.pending.set(pageId, rewriteLinks(body, resolve));
 }

@@ -165,7 +165,7 @@ function mergePages(
   if (conflicts.length > 0) return undefined;
 
   // 3. Sibling order: the sequences of both sides merged with diff3 against the base order.
-  const childrenIds = (index: Map<string, PagePlace>, roots: readonly TreePage[], parentId: string | null) => {
+  const childrenIds = (index: ReadonlyMap<string, PagePlace>, roots: readonly TreePage[], parentId: string | null) => {
     const list = parentId === null ? roots : index.get(parentId)?.page.pages ?? [];
     return list.map((p) => p.id).filter((id) => merged.get(id)?.parentId === parentId);
   };

@@ -8,8 +8,19 @@ export interface PagePlace {
   depth: number;
 }
 
-/** Every page by id, in document order (parents before children). */
-export function indexPages(pages: readonly TreePage[]): Map<string, PagePlace> {
+// Trees are never mutated (every operation here copies on write), so an index computed for a
+// pages array stays true for as long as the array lives: reads of a 5,000-page revision then
+// cost a lookup, not a walk.
+const indexes = new WeakMap<readonly TreePage[], ReadonlyMap<string, PagePlace>>();
+
+/** Every page by id, in document order (parents before children). Never mutate the answer. */
+export function indexPages(pages: readonly TreePage[]): ReadonlyMap<string, PagePlace> {
+  let cached = indexes.get(pages);
+  if (!cached) indexes.set(pages, (cached = buildIndex(pages)));
+  return cached;
+}
+
+function buildIndex(pages: readonly TreePage[]): Map<string, PagePlace> {
   const index = new Map<string, PagePlace>();
   const visit = (list: readonly TreePage[], parentId: string | null, depth: number) => {
     list.forEach((page, i) => {
@@ -36,8 +47,7 @@ export function countPages(pages: readonly TreePage[]): number {
 }
 
 export function findPage(pages: readonly TreePage[], id: string): TreePage | undefined {
-  for (const page of walkPages(pages)) if (page.id === id) return page;
-  return undefined;
+  return indexPages(pages).get(id)?.page;
 }
 
 /** The children list of `parentId` (null: the top level), or undefined when it does not exist. */
@@ -113,4 +123,21 @@ export function movePage(pages: readonly TreePage[], id: string, parentId: strin
   const removed = removePage(pages, id);
   if (!removed) return undefined;
   return insertPage(removed.pages, removed.removed, parentId, at);
+}
+
+/**
+ * Applies `fn` to the pages named in `ids`, in one walk, keeping every untouched subtree (and
+ * array) as it was: what did not change keeps its identity, which storage relies on.
+ */
+export function replacePages(pages: readonly TreePage[], ids: ReadonlySet<string>, fn: (page: TreePage) => TreePage): readonly TreePage[] {
+  if (ids.size === 0) return pages;
+  let changed = false;
+  const next = pages.map((page) => {
+    const children = replacePages(page.pages, ids, fn);
+    let result = children === page.pages ? page : { ...page, pages: children as TreePage[] };
+    if (ids.has(page.id)) result = fn(result);
+    if (result !== page) changed = true;
+    return result;
+  });
+  return changed ? next : pages;
 }

@@ -13,7 +13,17 @@ export interface PagePaths {
  * `<dirs>/<slug>.md`, where `<dirs>` are the slugs of its ancestors (groups included).
  * Link pages have an API path but no file.
  */
-export function pagePaths(pages: readonly TreePage[]): Map<string, PagePaths> {
+export function pagePaths(pages: readonly TreePage[]): ReadonlyMap<string, PagePaths> {
+  let cached = computed.get(pages);
+  if (!cached) computed.set(pages, (cached = computePaths(pages)));
+  return cached;
+}
+
+// Trees are never mutated (the content layer copies on write), so paths computed for a pages
+// array stay true while the array lives.
+const computed = new WeakMap<readonly TreePage[], ReadonlyMap<string, PagePaths>>();
+
+function computePaths(pages: readonly TreePage[]): Map<string, PagePaths> {
   const result = new Map<string, PagePaths>();
   let firstDocument = true;
   const visit = (list: readonly TreePage[], dirs: string[]) => {

@@ -38,8 +38,37 @@ function openSqlite(dataDir = './.docsync-data'): Db {
   // Another process (a second server, `docsync admin`) may hold the write lock briefly.
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+const STATEMENT_CACHE = 256;
+
+/**
+ * Kysely prepares every SQLite query anew, and preparing costs more than running the small
+ * queries an API request makes. The same SQL text gets the same prepared statement back
+ * (better-sqlite3 statements are reusable; Kysely never iterates two at once on one).
+ */
+function withStatementCache(database: BetterSqlite3.Database): BetterSqlite3.Database {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (source: string): BetterSqlite3.Statement => {
+    let statement = statements.get(source);
+    if (statement) {
+      statements.delete(source);
+    } else {
+      statement = database.prepare(source);
+    }
+    statements.set(source, statement);
+    if (statements.size > STATEMENT_CACHE) statements.delete(statements.keys().next().value as string);
+    return statement;
+  };
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 async function openPostgres(url: string, schema?: string): Promise<Db> {
