@@ -1,3 +1,4 @@
+import { siblings } from '../../src/server/store/positions.js';
 import { expect } from 'vitest';
 import type { TestServer } from './server.js';
 import { expectSpec } from './expect-spec.js';
@@ -52,22 +53,5 @@ export async function listAll(s: TestServer, path: string, limit: number, token?
 
 /** The children of a parent (collection id or null for the org root) in sibling order, from the database. */
 export async function childOrder(s: TestServer, orgId: string, parentId: string | null): Promise<string[]> {
-  const db = s.server.db.kysely;
-  const spaces = await db
-    .selectFrom('spaces')
-    .select(['id', 'position'])
-    .where('org_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .where((eb) => (parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', parentId)))
-    .execute();
-  const collections = await db
-    .selectFrom('collections')
-    .select(['id', 'position'])
-    .where('org_id', '=', orgId)
-    .where((eb) => (parentId === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', parentId)))
-    .execute();
-  return [...spaces, ...collections]
-    .map((r) => ({ id: r.id, position: Number(r.position) }))
-    .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1))
-    .map((r) => r.id);
+  return (await siblings(s.server.db.kysely, orgId, parentId)).map((sibling) => sibling.id);
 }

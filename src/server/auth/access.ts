@@ -94,3 +94,26 @@ export function roleResolver(db: Kysely<Database>, userId: string): (node: Conte
     return roleFromLevels(m, level);
   };
 }
+
+/**
+ * The caller may create content under `parentId`: a collection of `orgId` where it has the
+ * create role, or (null) the organization's root, which needs the create role in the org.
+ * `field` names the request field in the 400 for a parent that is not there.
+ */
+export async function requireCreateUnder(
+  db: Kysely<Database>,
+  userId: string,
+  orgId: string,
+  parentId: string | null,
+  field: string,
+): Promise<void> {
+  if (parentId === null) {
+    requireOrgRole(await memberRole(db, orgId, userId), 'org.createContent', orgId);
+    return;
+  }
+  const parent = await db.selectFrom('collections').select(['org_id', 'parent_id', 'default_level']).where('id', '=', parentId).executeTakeFirst();
+  if (!parent || parent.org_id !== orgId) {
+    throw new DocsyncError('invalid_request', `${field}: collection ${parentId} not found in organization ${orgId}`);
+  }
+  requireRole(await contentRole(db, userId, parent), 'collection.create', `collection ${parentId}`);
+}

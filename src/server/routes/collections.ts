@@ -5,7 +5,7 @@ import {
   Collection, CreateCollection, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, MoveContent, Space,
   UpdateCollection, badRequest, type Action, type Role,
 } from '../../model/index.js';
-import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver } from '../auth/access.js';
+import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver, requireCreateUnder } from '../auth/access.js';
 import {
   collectionSubtree, createCollection, findCollection, isInSubtree, listCollectionsOfOrganization, updateCollection,
   type CollectionRow,
@@ -38,16 +38,6 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return collectionView(collection, await contentRole(db, userId, collection), base);
   }
 
-  /** The caller may create under `parentId` (a collection of `orgId`, or the org's root). */
-  async function checkParent(userId: string, orgId: string, parentId: string | null, field: string): Promise<void> {
-    if (parentId === null) {
-      requireOrgRole(await memberRole(db, orgId, userId), 'org.createContent', orgId);
-      return;
-    }
-    const parent = await findCollection(db, parentId);
-    if (!parent || parent.org_id !== orgId) throw badRequest(`${field}: collection ${parentId} not found in organization ${orgId}`);
-    requireRole(await contentRole(db, userId, parent), 'collection.create', `collection ${parentId}`);
-  }
 
   app.get(
     '/orgs/:organizationId/collections',
@@ -96,7 +86,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const member = await memberRole(db, organizationId, request.caller.id);
       requireOrgRole(member, 'org.view', organizationId);
       const parentId = body.parent ?? null;
-      await checkParent(request.caller.id, organizationId, parentId, 'body.parent');
+      await requireCreateUnder(db, request.caller.id, organizationId, parentId, 'body.parent');
       const collection = await inTransaction(db, async (trx) => {
         await lockContentTree(trx, organizationId);
         // The parent may have been deleted or transferred since it was checked.
@@ -196,7 +186,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.move');
       const body = request.body;
       const parentId = body.parent === undefined ? collection.parent_id : body.parent;
-      await checkParent(request.caller.id, collection.org_id, parentId, 'body.parent');
+      await requireCreateUnder(db, request.caller.id, collection.org_id, parentId, 'body.parent');
       await inTransaction(db, async (trx) => {
         await lockContentTree(trx, collection.org_id);
         // Read again under the lock: a concurrent move may have changed the tree since the checks above.

@@ -5,7 +5,7 @@ import {
   CreateSpace, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, MoveContent, Space,
   TransferContent, UpdateSpace, badRequest, type Action, type Role,
 } from '../../model/index.js';
-import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver } from '../auth/access.js';
+import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver, requireCreateUnder } from '../auth/access.js';
 import { findCollection } from '../store/collections.js';
 import { findSpace, listSpacesOfOrganization, type SpaceRow } from '../store/spaces.js';
 import { addSpace, changeSpace, copySpace, moveSpace, restoreSpace, transferSpace } from '../store/space-tree.js';
@@ -155,7 +155,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/spaces/:spaceId/duplicate', { schema: { params: SpaceParams, response: { 201: Space } } }, async (request, reply) => {
     const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.duplicate');
-    await checkParent(request.caller.id, space.org_id, space.parent_id, 'parent');
+    await requireCreateUnder(db, request.caller.id, space.org_id, space.parent_id, 'parent');
     // The title is cut, not the suffix, so a copy of a long title still reads as a copy.
     const suffix = ' (copy)';
     const title = [...space.title].slice(0, MAX_TITLE - suffix.length).join('') + suffix;
@@ -171,7 +171,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.move');
       const body = request.body;
-      await checkParent(request.caller.id, space.org_id, body.parent === undefined ? space.parent_id : body.parent, 'body.parent');
+      await requireCreateUnder(db, request.caller.id, space.org_id, body.parent === undefined ? space.parent_id : body.parent, 'body.parent');
       await moveSpace(db, space, { parentId: body.parent, position: body.position }, now());
       return respond(request.caller.id, space.id, baseUrl(request));
     },
@@ -187,22 +187,12 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!target || target.role !== 'admin') {
         throw new DocsyncError('forbidden', `body.organization: you cannot administer organization ${organization}`);
       }
-      await checkParent(request.caller.id, organization, collection ?? null, 'body.collection');
+      await requireCreateUnder(db, request.caller.id, organization, collection ?? null, 'body.collection');
       await transferSpace(db, space, { orgId: organization, parentId: collection ?? null }, now());
       return respond(request.caller.id, space.id, baseUrl(request));
     },
   );
 
-  /** A parent collection must exist in `orgId` and the caller must be able to create in it. */
-  async function checkParent(userId: string, orgId: string, parentId: string | null, field: string): Promise<void> {
-    if (parentId === null) {
-      requireOrgRole(await memberRole(db, orgId, userId), 'org.createContent', orgId);
-      return;
-    }
-    const parent = await findCollection(db, parentId);
-    if (!parent || parent.org_id !== orgId) throw badRequest(`${field}: collection ${parentId} not found in organization ${orgId}`);
-    requireRole(await contentRole(db, userId, parent), 'collection.create', `collection ${parentId}`);
-  }
 
   async function respond(userId: string, spaceId: string, base: string) {
     const space = await findSpace(db, spaceId);
