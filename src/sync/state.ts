@@ -1,0 +1,60 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DocsyncError } from '../model/index.js';
+
+/** Where a workspace syncs to. */
+export interface Binding {
+  apiUrl: string;
+  spaceId: string;
+}
+
+/** What docsync last synced on one local branch. */
+export interface BranchState {
+  /** The change request the branch maps to; absent for `main`. */
+  changeRequestId?: string;
+  changeRequestNumber?: number;
+  /** Remote revision the branch was last synced with. */
+  remoteRevision: string;
+  /** Local commit holding exactly that remote revision's content. */
+  syncedCommit: string;
+  /** Git path of each page at that point, by page id: how files find their page again. */
+  pages: Record<string, string>;
+}
+
+export interface WorkspaceState {
+  version: 1;
+  binding: Binding;
+  branches: Record<string, BranchState>;
+}
+
+/** `.git/docsync/`: never committed, so state never travels with a push to a git host. */
+export const stateDir = (workspace: string) => join(workspace, '.git', 'docsync');
+const statePath = (workspace: string) => join(stateDir(workspace), 'state.json');
+
+export async function readState(workspace: string): Promise<WorkspaceState> {
+  let text: string;
+  try {
+    text = await readFile(statePath(workspace), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new DocsyncError('not_found', `${workspace} is not a docsync workspace (no .git/docsync/state.json); run docsync clone first`);
+    }
+    throw error;
+  }
+  try {
+    const state = JSON.parse(text) as WorkspaceState;
+    if (state.version !== 1 || typeof state.binding?.spaceId !== 'string') throw new Error('unknown layout');
+    return state;
+  } catch (error) {
+    throw new DocsyncError('invalid_request', `${statePath(workspace)} is damaged (${(error as Error).message}); clone the space again`);
+  }
+}
+
+/** Writes the state atomically: a crash leaves the old state or the new one, never half of one. */
+export async function writeState(workspace: string, state: WorkspaceState): Promise<void> {
+  await mkdir(stateDir(workspace), { recursive: true });
+  const target = statePath(workspace);
+  const temporary = `${target}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, 'utf8');
+  await rename(temporary, target);
+}
