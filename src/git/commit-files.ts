@@ -1,0 +1,63 @@
+import * as git from 'isomorphic-git';
+import { notFoundAs, repo } from './repo.js';
+import { fullRef, readRef, updateRef } from './update-ref.js';
+import { type FileMap, writeFileTree } from './write-tree.js';
+import { checkBranchName } from './paths.js';
+
+export interface Person {
+  name: string;
+  email: string;
+}
+
+export interface CommitFilesOptions {
+  /** Branch to move (`main`, `cr/12-intro`), or a full ref name starting with `refs/`. */
+  branch: string;
+  /**
+   * The first parent, and the commit the branch must point at for the move to happen.
+   * `null`: a root commit, and the branch must not exist yet. Omitted: the branch's current
+   * commit (or none), still checked again when the branch moves.
+   */
+  parent?: string | null;
+  /** Further parents, for a merge commit (for example the remote head merged into local work). */
+  mergeParents?: readonly string[];
+  /** The whole content of the commit: every file, by path. */
+  files: FileMap;
+  message: string;
+  author: Person;
+  /** @default author */
+  committer?: Person;
+  /** Seconds since the epoch, UTC. @default now */
+  timestamp?: number;
+}
+
+/**
+ * Writes a commit whose tree is exactly `files`, then moves `branch` to it with
+ * compare-and-swap. The index and the working tree are not touched, even when `branch` is
+ * checked out (bring the working tree along with checkoutBranch).
+ *
+ * Throws `ref-moved` when the branch no longer points at `parent` (the commit object is then
+ * written but unreferenced, which is harmless), `not-found` for an unknown parent,
+ * `invalid-path` for a path that is not a clean relative path.
+ * @returns the new commit's oid.
+ */
+export async function commitFiles(dir: string, options: CommitFilesOptions): Promise<string> {
+  const r = await repo(dir);
+  const ref = fullRef(options.branch);
+  if (!options.branch.startsWith('refs/')) checkBranchName(options.branch);
+  const expected = options.parent === undefined ? await readRef(r, ref) : options.parent;
+  const parents = [...(expected === null ? [] : [expected]), ...(options.mergeParents ?? [])];
+  for (const oid of parents) {
+    await notFoundAs(r, `parent commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
+  }
+  const tree = await writeFileTree(r, options.files);
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const author = { ...options.author, timestamp, timezoneOffset: 0 };
+  const committer = { ...(options.committer ?? options.author), timestamp, timezoneOffset: 0 };
+  const oid = await git.writeCommit({
+    fs: r.fs,
+    gitdir: r.gitdir,
+    commit: { tree, parent: parents, author, committer, message: options.message },
+  });
+  await updateRef(r, ref, expected, oid);
+  return oid;
+}

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import * as git from 'isomorphic-git';
+import { GitError } from './errors.js';
+
+/**
+ * What every isomorphic-git call needs: node's fs and the repository paths. `cache` is shared by
+ * the calls of one operation so that pack indexes are parsed once, not once per object.
+ */
+export interface Repo {
+  fs: typeof fs;
+  dir: string;
+  gitdir: string;
+  cache: object;
+}
+
+/** The repository whose working tree is `dir`; throws `not-a-repo` naming `dir` when `.git` is missing. */
+export async function repo(dir: string): Promise<Repo> {
+  const root = resolve(dir);
+  const gitdir = join(root, '.git');
+  const info = await stat(gitdir).catch(() => undefined);
+  if (!info?.isDirectory()) throw new GitError('not-a-repo', `not a git repository: ${root} (no .git folder)`, { dir: root });
+  return { fs, dir: root, gitdir, cache: {} };
+}
+
+/**
+ * Creates a repository in `dir` (and `dir` itself when missing) with HEAD on `defaultBranch`,
+ * which has no commit yet. Running it on an existing repository changes nothing.
+ * @returns the absolute path of the working tree.
+ */
+export async function initRepo(dir: string, options: { defaultBranch?: string } = {}): Promise<string> {
+  const root = resolve(dir);
+  await mkdir(root, { recursive: true });
+  await git.init({ fs, dir: root, defaultBranch: options.defaultBranch ?? 'main' });
+  return root;
+}
+
+/**
+ * Finds the repository that contains `dir` (the folder itself or its nearest parent with a
+ * `.git` folder), as `git` does from a subfolder.
+ * @returns the absolute path of the working tree.
+ */
+export async function openRepo(dir: string): Promise<string> {
+  const start = resolve(dir);
+  try {
+    const root = await git.findRoot({ fs, filepath: start });
+    return (await repo(root)).dir;
+  } catch (error) {
+    if (error instanceof GitError) throw error;
+    throw new GitError('not-a-repo', `not a git repository (or any parent up to /): ${start}`, { dir: start }, { cause: error });
+  }
+}
+
+/**
+ * Runs an isomorphic-git call, turning its "not found" into ours with a message that names what
+ * was looked for and where, since isomorphic-git's names only the missing object.
+ */
+export async function notFoundAs<T>(r: Repo, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof git.Errors.NotFoundError) {
+      throw new GitError('not-found', `${what} not found in ${r.dir}`, { dir: r.dir, what }, { cause: error });
+    }
+    throw error;
+  }
+}
