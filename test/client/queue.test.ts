@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientError, createClient } from '../../src/client/index.js';
+import { httpFixture, json } from './http-fixture.js';
+
+describe('client queue', () => {
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const o of open.splice(0).reverse()) await o.close();
+  });
+
+  /**
+   * A server that holds each request until `bound` are in flight (or a short grace period ends),
+   * so a client that respected no bound would show more than `bound` at once.
+   */
+  async function countingServer(bound: number) {
+    let inFlight = 0;
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    const server = await httpFixture(async (_req, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        setTimeout(resolve, 30);
+        if (inFlight >= bound) for (const release of waiting.splice(0)) release();
+      });
+      inFlight -= 1;
+      json(res, 200, { ok: true });
+    });
+    open.push(server);
+    return { server, most: () => most };
+  }
+
+  it.each([1, 3, 8])('keeps at most %i requests in flight', async (concurrency) => {
+    const { server, most } = await countingServer(concurrency);
+    const client = createClient({ baseUrl: server.url, token: 't', concurrency });
+    open.push(client);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => client.request({ method: 'GET', path: `/v1/r/${i}` })));
+    expect(server.seen).toHaveLength(40);
+    expect(most()).toBeLessThanOrEqual(concurrency);
+    expect(most()).toBe(concurrency);
+  });
+
+  it('defaults to 8 in flight', async () => {
+    const { server, most } = await countingServer(8);
+    const client = createClient({ baseUrl: server.url, token: 't' });
+    open.push(client);
+    await Promise.all(Array.from({ length: 30 }, () => client.request({ method: 'GET', path: '/v1/r' })));
+    expect(most()).toBe(8);
+  });
+
+  it('starts at most requestsPerSecond requests in the first second', async () => {
+    const arrivals: number[] = [];
+    const server = await httpFixture((_req, res) => {
+      arrivals.push(performance.now());
+      json(res, 200, { ok: true });
+    });
+    const client = createClient({ baseUrl: server.url, token: 't', requestsPerSecond: 3 });
+    open.push(server, client);
+    await Promise.all(Array.from({ length: 7 }, () => client.request({ method: 'GET', path: '/v1/r' })));
+    expect(arrivals).toHaveLength(7);
+    // The cap admits 3 per one-second interval: 3 arrive in the first burst, the rest a second or more later.
+    const first = arrivals[0]!;
+    expect(arrivals.filter((t) => t - first < 500)).toHaveLength(3);
+    expect(arrivals.filter((t) => t - first < 1500)).toHaveLength(6);
+  });
+
+  it.each([
+    [{ concurrency: 0 }, /`concurrency` must be a whole number of at least 1, got 0/],
+    [{ concurrency: 2.5 }, /`concurrency`.*got 2.5/],
+    [{ requestsPerSecond: -1 }, /`requestsPerSecond`.*got -1/],
+    [{ retries: -1 }, /`retries`.*got -1/],
+    [{ baseUrl: 'ftp://x' }, /`baseUrl` must be an http\(s\) URL/],
+    [{ baseUrl: 'http://user:pw@host' }, /must not hold a user name or password/],
+    [{ token: '' }, /`token` must be a non-empty string/],
+    [{ token: 'abc\r\nX-Evil: 1' }, /`token` must not contain/],
+  ])('refuses bad options %j with a message naming the option', (bad, message) => {
+    const build = () => createClient({ baseUrl: 'http://127.0.0.1:1', token: 't', ...bad });
+    expect(build).toThrow(ClientError);
+    expect(build).toThrow(message);
+  });
+
+  it('keeps the token out of option errors', () => {
+    try {
+      createClient({ baseUrl: 'http://127.0.0.1:1', token: 'sekrit\nvalue' });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).not.toContain('sekrit');
+    }
+  });
+});
