@@ -9,8 +9,9 @@ const page = (n: number, extra: Partial<Extract<ContentChange, { operation: 'ins
 const file = (name: string, extra: Partial<InsertFileItem> = {}): InsertFileItem => ({ name, contentType: 'image/png', base64: 'AAEC', ...extra });
 
 /** The changes with each insert_files opened into its files, each tagged with the change it came from. */
-function atoms(changes: readonly ContentChange[]) {
-  return changes.flatMap((change, index) =>
+type Atom = { index: number; atom: { file: InsertFileItem } | { change: ContentChange } };
+function atoms(changes: readonly ContentChange[]): Atom[] {
+  return changes.flatMap((change, index): Atom[] =>
     change.operation === 'insert_files' ? change.files.map((f) => ({ index, atom: { file: f } })) : [{ index, atom: { change } }],
   );
 }
