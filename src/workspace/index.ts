@@ -1,0 +1,14 @@
+export type * from './types.js';
+export { DEFAULT_SUMMARY_TITLE } from './types.js';
+export { formatProblem, type ProblemCode, type WorkspaceProblem } from './problems.js';
+export { readFolder, type ReadOptions, type ReadResult } from './read-folder.js';
+export { writeFolder, type WrittenFolder } from './write-folder.js';
+export { loadFolder, saveFolder } from './disk.js';
+export { parseSummary, renderSummary, type Summary, type SummaryItem, type SummaryGroup } from './summary.js';
+export { splitFrontMatter, renderFrontMatter } from './front-matter.js';
+export { readPageMeta, renderPageMeta, KEY_ORDER } from './page-meta.js';
+export { parsePageFile, renderPageFile } from './page-file.js';
+export { parseGitbookYaml, renderGitbookYaml } from './gitbook-yaml.js';
+export { parseVars, renderVars } from './vars.js';
+export { parseInclude, renderInclude } from './includes.js';
+export { contentTypeOf } from './assets.js';

@@ -1,0 +1,43 @@
+/** Folder paths: `/`-separated, relative to the folder root, no `.` or `..` parts. */
+
+export const ASSETS = '.gitbook/assets/';
+export const INCLUDES = '.gitbook/includes/';
+
+export function dirOf(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at < 0 ? '' : path.slice(0, at);
+}
+
+/** `to` as a link written in the file `from` (`../.gitbook/assets/a.png`). */
+export function relativePath(from: string, to: string): string {
+  const fromParts = dirOf(from).split('/').filter((p) => p !== '');
+  const toParts = to.split('/');
+  let same = 0;
+  while (same < fromParts.length && same < toParts.length - 1 && fromParts[same] === toParts[same]) same += 1;
+  return [...fromParts.slice(same).map(() => '..'), ...toParts.slice(same)].join('/');
+}
+
+/** A link target written in the file `from`, as a folder path; undefined when it leaves the folder. */
+export function resolvePath(from: string, target: string): string | undefined {
+  const parts = target.startsWith('/') ? [] : dirOf(from).split('/').filter((p) => p !== '');
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** Percent-decoding that keeps text which is not valid percent-encoding as written. */
+export function decodePath(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A URL (any scheme) rather than a path. */
+export const isUrl = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');

@@ -1,0 +1,66 @@
+import type { TreePage } from '../model/index.js';
+import { pagePaths } from '../content/index.js';
+import type { WorkspacePage } from './types.js';
+
+/** `guides/install.md` → `install`; `guides/README.md` → `guides`; the root README → undefined. */
+export function slugOfPath(path: string): string | undefined {
+  const parts = path.split('/');
+  const name = parts.at(-1)!;
+  if (/^readme\.md$/i.test(name)) return parts.at(-2);
+  return name.replace(/\.md$/i, '');
+}
+
+const toTree = (page: WorkspacePage): TreePage => ({
+  id: page.id,
+  type: page.type,
+  title: page.title,
+  slug: page.type === 'link' ? '' : page.slug,
+  pages: page.type === 'link' ? [] : page.pages.map(toTree),
+});
+
+/**
+ * The file of every document page under the Git Sync path rules (`pagePaths`), the first
+ * document page at `readme`: page id → path relative to the root.
+ */
+export function canonicalPaths(pages: readonly WorkspacePage[], readme: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  let first = true;
+  for (const [id, p] of pagePaths(pages.map(toTree))) {
+    if (p.gitPath === undefined) continue;
+    paths.set(id, first ? readme : p.gitPath);
+    first = false;
+  }
+  return paths;
+}
+
+/** Every page, depth first, with its parent. */
+export function* walkPages(pages: readonly WorkspacePage[], parent?: WorkspacePage): Generator<[WorkspacePage, WorkspacePage | undefined]> {
+  for (const page of pages) {
+    yield [page, parent];
+    if (page.type !== 'link') yield* walkPages(page.pages, page);
+  }
+}
+
+/**
+ * Keys that name a page by where it is in a folder, for the path index: a document's file, a
+ * group's `group:<slug>`, a link's `link:<parent key>:<href>` (`~2`, `~3` for repeats).
+ */
+export function pageKeys(pages: readonly WorkspacePage[], fileOf: (id: string) => string | undefined): Map<string, string> {
+  const keys = new Map<string, string>();
+  const taken = new Set<string>();
+  const visit = (list: readonly WorkspacePage[], parentKey: string) => {
+    for (const page of list) {
+      let key = page.type === 'document' ? (fileOf(page.id) ?? `page:${page.id}`) : page.type === 'group' ? `group:${page.slug}` : `link:${parentKey}:${page.href}`;
+      if (taken.has(key)) {
+        let n = 2;
+        while (taken.has(`${key}~${n}`)) n += 1;
+        key = `${key}~${n}`;
+      }
+      taken.add(key);
+      keys.set(page.id, key);
+      if (page.type !== 'link') visit(page.pages, key);
+    }
+  };
+  visit(pages, '');
+  return keys;
+}
