@@ -71,6 +71,7 @@ export function redact(text: string, secret: string | undefined): string {
   return out;
 }
 
+/** True for an ApiError (of `status`, when given): the check callers use instead of reading messages. */
 export function isApiError(value: unknown, status?: number): value is ApiError {
   return value instanceof ApiError && (status === undefined || value.status === status);
 }

@@ -28,6 +28,7 @@ export function withQueue(send: Send, queue: PQueue): Send {
   return (request) => queue.add(() => send(request), { throwOnTimeout: true });
 }
 
+/** The `code` of a transport error or of its `cause` chain (undici wraps some system errors). */
 export function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
@@ -35,6 +36,7 @@ export function errorCode(error: unknown): string | undefined {
   return errorCode((error as { cause?: unknown }).cause);
 }
 
+/** A request that may be sent twice: by its method, or because the caller said so. */
 export const isIdempotent = (request: ApiRequest) => request.idempotent === true || IDEMPOTENT_METHODS.includes(request.method);
 
 /** Retries what the policy says may be retried; answers of any status come back as they are. */
@@ -101,7 +103,7 @@ export function createRequest(send: Send, token: string, now: () => number = Dat
       throw new ConnectionError(describe(request), errorCode(error), redact(text, token), error);
     }
     if (answer.status >= 400) {
-      const retryAfter = serverDelay(answer.headers, now());
+      const retryAfter = serverDelay(answer.headers, now(), answer.status);
       throw new ApiError(answer.status, redact(failureMessage(answer), token), {
         request: describe(request),
         ...(retryAfter !== undefined ? { retryAfter } : {}),

@@ -57,6 +57,7 @@ export interface RetryContext {
   random: number;
 }
 
+/** One header's value; undici gives lower-case names and arrays for repeated headers. */
 export function header(headers: HeaderMap, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
@@ -64,17 +65,19 @@ export function header(headers: HeaderMap, name: string): string | undefined {
 
 /**
  * Milliseconds the server asked the client to wait: `Retry-After` (seconds or an HTTP date),
- * else `X-RateLimit-Reset` (epoch seconds, as GitBook documents it; a value below 10^9 cannot be
- * a date after 2001 and is read as seconds from now, as some servers send it). Undefined if neither.
+ * else, on a 429, `X-RateLimit-Reset` (epoch seconds, as GitBook documents it; a value below 10^9
+ * cannot be a date after 2001 and is read as seconds from now, as some servers send it). GitBook
+ * sends the reset time on every answer; it says when the rate window ends, which matters only to
+ * an answer that was rate limited. Undefined if the server named no delay.
  */
-export function serverDelay(headers: HeaderMap, now: number): number | undefined {
+export function serverDelay(headers: HeaderMap, now: number, status: number): number | undefined {
   const retryAfter = header(headers, 'retry-after')?.trim();
   if (retryAfter) {
     if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  const reset = header(headers, 'x-ratelimit-reset')?.trim();
+  const reset = status === 429 ? header(headers, 'x-ratelimit-reset')?.trim() : undefined;
   if (reset && /^\d+(\.\d+)?$/.test(reset)) {
     const seconds = Number(reset);
     return seconds < 1e9 ? Math.round(seconds * 1000) : Math.max(0, Math.round(seconds * 1000 - now));
@@ -101,7 +104,7 @@ function retryable(policy: RetryPolicy, outcome: AttemptOutcome, idempotent: boo
 export function retryDelay(policy: RetryPolicy, outcome: AttemptOutcome, context: RetryContext): number | undefined {
   if (context.retried >= policy.retries) return undefined;
   if (!retryable(policy, outcome, context.idempotent)) return undefined;
-  const asked = outcome.kind === 'response' ? serverDelay(outcome.headers, context.now) : undefined;
+  const asked = outcome.kind === 'response' ? serverDelay(outcome.headers, context.now, outcome.status) : undefined;
   if (asked !== undefined) return Math.min(asked, policy.maxDelay);
   const ceiling = Math.min(policy.maxDelay, policy.baseDelay * 2 ** context.retried);
   return Math.floor(context.random * ceiling);

@@ -53,13 +53,16 @@ describe('retry policy', () => {
   });
 
   it('reads the server delay forms', () => {
-    expect(serverDelay({ 'retry-after': '0' }, NOW)).toBe(0);
-    expect(serverDelay({ 'retry-after': '1.5' }, NOW)).toBe(1500);
-    expect(serverDelay({ 'retry-after': 'Sat, 01 Mar 2025 12:00:30 GMT' }, NOW)).toBe(30_000);
-    expect(serverDelay({ 'retry-after': 'Sat, 01 Mar 2025 11:00:00 GMT' }, NOW)).toBe(0);
-    expect(serverDelay({ 'retry-after': 'soon' }, NOW)).toBeUndefined();
-    expect(serverDelay({ 'x-ratelimit-reset': String(NOW / 1000 - 5) }, NOW)).toBe(0);
-    expect(serverDelay({ 'x-ratelimit-reset': '20' }, NOW)).toBe(20_000);
-    expect(serverDelay({}, NOW)).toBeUndefined();
+    expect(serverDelay({ 'retry-after': '0' }, NOW, 429)).toBe(0);
+    expect(serverDelay({ 'retry-after': '1.5' }, NOW, 429)).toBe(1500);
+    expect(serverDelay({ 'retry-after': 'Sat, 01 Mar 2025 12:00:30 GMT' }, NOW, 429)).toBe(30_000);
+    expect(serverDelay({ 'retry-after': 'Sat, 01 Mar 2025 11:00:00 GMT' }, NOW, 429)).toBe(0);
+    expect(serverDelay({ 'retry-after': 'soon' }, NOW, 429)).toBeUndefined();
+    expect(serverDelay({ 'x-ratelimit-reset': String(NOW / 1000 - 5) }, NOW, 429)).toBe(0);
+    expect(serverDelay({ 'x-ratelimit-reset': '20' }, NOW, 429)).toBe(20_000);
+    expect(serverDelay({}, NOW, 429)).toBeUndefined();
+    // The reset time is the rate window's: it says nothing to a 503.
+    expect(serverDelay({ 'x-ratelimit-reset': '20' }, NOW, 503)).toBeUndefined();
+    expect(serverDelay({ 'retry-after': '2', 'x-ratelimit-reset': '20' }, NOW, 503)).toBe(2000);
   });
 });

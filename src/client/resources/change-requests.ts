@@ -26,6 +26,7 @@ async function mergeLike<R extends 'merge' | 'update'>(request: Request, req: Ap
   });
 }
 
+/** Change requests of a space: `/v1/spaces/{id}/change-requests`. */
 export function changeRequestsResource(request: Request) {
   const base = (spaceId: string) => `/v1/spaces/${seg(spaceId)}/change-requests`;
   const one = (spaceId: string, cr: string | number) => `${base(spaceId)}/${seg(cr)}`;

@@ -13,6 +13,7 @@ export interface ContentWriteResult {
 
 type Answer = ChangeRequest | { changeRequest: ChangeRequest; changes: ContentChangeOutcome[]; insertedFiles?: RevisionFile[] };
 
+/** The published content batch endpoint. */
 export function contentWriteResource(request: Request) {
   return {
     /**

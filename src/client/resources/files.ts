@@ -3,6 +3,7 @@ import { paginate, type ListPage } from '../paginate.js';
 import type { Request } from '../request.js';
 import { scopePath, seg, type ContentScope } from './paths.js';
 
+/** Files of a content scope and their bytes. */
 export function filesResource(request: Request) {
   return {
     /** Every file of a scope (`GET .../files`, paged at 1000). */

@@ -3,6 +3,7 @@ import { paginate, type ListPage } from '../paginate.js';
 import type { Request } from '../request.js';
 import { seg } from './paths.js';
 
+/** Spaces: listed and created per organization, read by id. */
 export function spacesResource(request: Request) {
   return {
     /** Every space of an organization the caller can see (`GET /v1/orgs/{id}/spaces`, paged at 1000). */
