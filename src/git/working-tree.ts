@@ -1,5 +1,5 @@
 import { mkdir, realpath, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as git from 'isomorphic-git';
 import { GitError } from './errors.js';
@@ -60,7 +60,7 @@ export async function writeWorkingFiles(dir: string, files: ReadonlyMap<string, 
     const temporary = join(real, `.${randomBytes(6).toString('hex')}.docsync-tmp`);
     try {
       await writeFile(temporary, content);
-      await rename(temporary, join(real, target.slice(parent.length + 1)));
+      await rename(temporary, join(real, basename(target)));
     } finally {
       await rm(temporary, { force: true });
     }

@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import * as git from 'isomorphic-git';
 import type { TreeEntry } from 'isomorphic-git';
 import { GitError } from './errors.js';
@@ -53,11 +57,27 @@ async function writeFolder(r: Repo, folder: Folder): Promise<string> {
   const blobs = [...folder.files];
   for (let i = 0; i < blobs.length; i += PARALLEL_BLOBS) {
     const chunk = blobs.slice(i, i + PARALLEL_BLOBS);
-    const oids = await Promise.all(chunk.map(([, blob]) => git.writeBlob({ fs: r.fs, gitdir: r.gitdir, blob })));
+    const oids = await Promise.all(chunk.map(([, blob]) => writeBlob(r, blob)));
     chunk.forEach(([path], j) => entries.push({ mode: '100644', path, oid: oids[j]!, type: 'blob' }));
   }
   for (const [path, child] of folder.folders) {
     entries.push({ mode: '040000', path, oid: await writeFolder(r, child), type: 'tree' });
   }
   return git.writeTree({ fs: r.fs, gitdir: r.gitdir, tree: entries });
+}
+
+/**
+ * isomorphic-git's writeBlob, with hashing and compression done by node's native crypto and
+ * zlib: about three times faster on a clone of thousands of pages (isomorphic-git compresses
+ * through web streams). isomorphic-git still stores the object, so the repository layout is
+ * its own; the oid is git's blob oid either way (sha1 of "blob <size>\0" and the bytes).
+ */
+async function writeBlob(r: Repo, blob: Uint8Array): Promise<string> {
+  const wrapped = Buffer.concat([Buffer.from(`blob ${blob.length}\0`), blob]);
+  const oid = createHash('sha1').update(wrapped).digest('hex');
+  // Most blobs of a pull's commit are already stored: skip compressing those (loose objects
+  // only; a blob that exists only in a pack is written again loose, which git tolerates).
+  if (await access(join(r.gitdir, 'objects', oid.slice(0, 2), oid.slice(2))).then(() => true, () => false)) return oid;
+  await git.writeObject({ fs: r.fs, gitdir: r.gitdir, type: 'blob', object: deflateSync(wrapped), format: 'deflated', oid });
+  return oid;
 }
