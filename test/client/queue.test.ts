@@ -9,20 +9,23 @@ describe('client queue', () => {
   });
 
   /**
-   * A server that holds each request until `bound` are in flight (or a short grace period ends),
-   * so a client that respected no bound would show more than `bound` at once.
+   * A server that holds each request until `bound` are in flight (or the last of `total` has
+   * arrived, or a long grace period ends), so a client that respected no bound would show more
+   * than `bound` at once, and one that respects it shows exactly `bound`.
    */
-  async function countingServer(bound: number) {
+  async function countingServer(bound: number, total: number) {
     let inFlight = 0;
     let most = 0;
+    let arrived = 0;
     const waiting: (() => void)[] = [];
     const server = await httpFixture(async (_req, res) => {
       inFlight += 1;
+      arrived += 1;
       most = Math.max(most, inFlight);
       await new Promise<void>((resolve) => {
         waiting.push(resolve);
-        setTimeout(resolve, 30);
-        if (inFlight >= bound) for (const release of waiting.splice(0)) release();
+        setTimeout(resolve, 5_000);
+        if (inFlight >= bound || arrived === total) for (const release of waiting.splice(0)) release();
       });
       inFlight -= 1;
       json(res, 200, { ok: true });
@@ -32,7 +35,7 @@ describe('client queue', () => {
   }
 
   it.each([1, 3, 8])('keeps at most %i requests in flight', async (concurrency) => {
-    const { server, most } = await countingServer(concurrency);
+    const { server, most } = await countingServer(concurrency, 40);
     const client = createClient({ baseUrl: server.url, token: 't', concurrency });
     open.push(client);
     await Promise.all(Array.from({ length: 40 }, (_, i) => client.request({ method: 'GET', path: `/v1/r/${i}` })));
@@ -42,7 +45,7 @@ describe('client queue', () => {
   });
 
   it('defaults to 8 in flight', async () => {
-    const { server, most } = await countingServer(8);
+    const { server, most } = await countingServer(8, 30);
     const client = createClient({ baseUrl: server.url, token: 't' });
     open.push(client);
     await Promise.all(Array.from({ length: 30 }, () => client.request({ method: 'GET', path: '/v1/r' })));
@@ -59,10 +62,10 @@ describe('client queue', () => {
     open.push(server, client);
     await Promise.all(Array.from({ length: 7 }, () => client.request({ method: 'GET', path: '/v1/r' })));
     expect(arrivals).toHaveLength(7);
-    // The cap admits 3 per one-second interval: 3 arrive in the first burst, the rest a second or more later.
+    // The cap admits 3 per one-second interval: 3 in the first, at most 6 before the third begins.
     const first = arrivals[0]!;
-    expect(arrivals.filter((t) => t - first < 500)).toHaveLength(3);
-    expect(arrivals.filter((t) => t - first < 1500)).toHaveLength(6);
+    expect(arrivals.filter((t) => t - first < 900)).toHaveLength(3);
+    expect(arrivals.filter((t) => t - first < 1900).length).toBeLessThanOrEqual(6);
   });
 
   it.each([
