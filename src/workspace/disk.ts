@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { WorkspaceError } from './errors.js';
 import type { FileMap } from './types.js';
 
 const TEXT = /\.(md|ya?ml)$/i;
@@ -35,7 +36,7 @@ export async function saveFolder(dir: string, files: FileMap): Promise<void> {
   for (const [path, value] of files) {
     const target = join(dir, ...path.split('/'));
     if (path.split('/').some((p) => p === '..' || p === '') || relative(dir, target).startsWith('..')) {
-      throw new Error(`saveFolder: path \`${path}\` leaves the folder ${dir}`);
+      throw new WorkspaceError('path_outside_folder', `saveFolder: path \`${path}\` leaves the folder ${dir}`);
     }
     await mkdir(dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;

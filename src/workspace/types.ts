@@ -110,3 +110,6 @@ export interface WorkspaceIndex {
 }
 
 export const DEFAULT_SUMMARY_TITLE = 'Table of contents';
+
+/** Settings of a folder docsync creates: GitBook's own defaults, as its Git Sync writes them. */
+export const NEW_FOLDER_SETTINGS: FolderSettings = { root: './', summaryTitle: DEFAULT_SUMMARY_TITLE };
