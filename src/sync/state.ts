@@ -17,8 +17,8 @@ export interface BranchState {
   remoteRevision: string;
   /** Local commit holding exactly that remote revision's content. */
   syncedCommit: string;
-  /** Git path of each page at that point, by page id: how files find their page again. */
-  pages: Record<string, string>;
+  /** Ids by place at that point (workspace `WorkspaceIndex`): how files find their page again. */
+  index: { pages: Record<string, string>; files: Record<string, string>; includes: Record<string, string> };
 }
 
 export interface WorkspaceState {

@@ -17,7 +17,7 @@ describe('workspace state', () => {
   const state: WorkspaceState = {
     version: 1,
     binding: { apiUrl: 'http://127.0.0.1:1', spaceId: 'space1' },
-    branches: { main: { remoteRevision: 'r1', syncedCommit: 'c'.repeat(40), pages: { p1: 'README.md' } } },
+    branches: { main: { remoteRevision: 'r1', syncedCommit: 'c'.repeat(40), index: { pages: { 'README.md': 'p1' }, files: {}, includes: {} } } },
   };
 
   it('round-trips through .git/docsync/state.json', async () => {

@@ -1,0 +1,83 @@
+import { existsSync, readdirSync } from 'node:fs';
+import type { Client } from '../client/index.js';
+import { DocsyncError, type ChangeRequest } from '../model/index.js';
+import { checkoutBranch, commitFiles, initRepo, type Person } from '../git/index.js';
+import type { WorkspaceProblem } from '../workspace/index.js';
+import { fetchContent } from './remote-content.js';
+import { snapshotOf } from './snapshot.js';
+import { changeRequestBranch, remoteRef } from './branch-names.js';
+import { writeState, type BranchState, type WorkspaceState } from './state.js';
+
+export const DOCSYNC_AUTHOR: Person = { name: 'docsync', email: 'docsync@localhost' };
+
+export interface CloneOptions {
+  client: Client;
+  apiUrl: string;
+  spaceId: string;
+  dir: string;
+  /** Called as pages and files arrive: what `docsync clone` shows on a terminal. */
+  onProgress?: (event: { stage: string; done: number; total: number }) => void;
+}
+
+export interface CloneResult {
+  dir: string;
+  spaceTitle: string;
+  revision: string;
+  branches: { branch: string; changeRequest?: number; revision: string; commit: string }[];
+  problems: WorkspaceProblem[];
+  requests: number;
+}
+
+/**
+ * Clones a space into a new git repository: `main` holds the space's live content (one commit
+ * whose message names the revision), and each open change request gets a branch
+ * `cr/<number>-<subject>` with one commit on top of its base. The sync state goes to
+ * `.git/docsync/` so pull and push know what each branch last synced.
+ */
+export async function clone(options: CloneOptions): Promise<CloneResult> {
+  const { client, dir, spaceId } = options;
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    throw new DocsyncError('conflict', `${dir} exists and is not empty; clone into a new folder`);
+  }
+  const space = await client.spaces.get(spaceId);
+  const main = snapshotOf(await fetchContent(client, { space: spaceId }, (done, total) => options.onProgress?.({ stage: 'files', done, total })));
+  await initRepo(dir, { defaultBranch: 'main' });
+  const commit = (branch: string, parent: string | null, files: Map<string, Uint8Array>, message: string, mergeParents?: string[]) =>
+    commitFiles(dir, { branch, parent, files, message, author: DOCSYNC_AUTHOR, ...(mergeParents ? { mergeParents } : {}) });
+
+  const mainCommit = await commit('main', null, main.files, `docsync: ${space.title || spaceId} at revision ${main.revision}`);
+  const branches: Record<string, BranchState> = {
+    main: { remoteRevision: main.revision, syncedCommit: mainCommit, index: main.index },
+  };
+  const result: CloneResult = {
+    dir, spaceTitle: space.title, revision: main.revision, branches: [{ branch: 'main', revision: main.revision, commit: mainCommit }],
+    problems: [...main.problems], requests: 0,
+  };
+
+  const open: ChangeRequest[] = [];
+  for await (const cr of client.changeRequests.list(spaceId, { status: 'open' })) open.push(cr);
+  let done = 0;
+  for (const cr of open) {
+    options.onProgress?.({ stage: 'change requests', done, total: open.length });
+    const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
+    let parent = mainCommit;
+    if (base !== main.revision) {
+      const baseSnapshot = snapshotOf(await fetchContent(client, { space: spaceId, revision: base }));
+      parent = await commit(remoteRef(`base/${cr.number}`), null, baseSnapshot.files, `docsync: base of change request #${cr.number} (revision ${base})`);
+    }
+    const snapshot = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: cr.id }));
+    const branch = changeRequestBranch(cr.number, cr.subject);
+    const crCommit = await commit(branch, null, snapshot.files, `docsync: change request #${cr.number} ${cr.subject} at revision ${snapshot.revision}`, [parent]);
+    branches[branch] = { changeRequestId: cr.id, changeRequestNumber: cr.number, remoteRevision: snapshot.revision, syncedCommit: crCommit, index: snapshot.index };
+    result.branches.push({ branch, changeRequest: cr.number, revision: snapshot.revision, commit: crCommit });
+    result.problems.push(...snapshot.problems);
+    done += 1;
+  }
+  options.onProgress?.({ stage: 'change requests', done, total: open.length });
+
+  await checkoutBranch(dir, 'main', { force: true });
+  const state: WorkspaceState = { version: 1, binding: { apiUrl: options.apiUrl, spaceId }, branches };
+  await writeState(dir, state);
+  result.requests = client.stats.requests;
+  return result;
+}
