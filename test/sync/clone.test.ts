@@ -11,7 +11,8 @@ import { fetchContent } from '../../src/sync/remote-content.js';
 import { snapshotOf } from '../../src/sync/snapshot.js';
 import { loadFolder } from '../../src/workspace/index.js';
 
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+const git = (dir: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Writer', '-c', 'user.email=writer@example.test', ...args], { cwd: dir, encoding: 'utf8' });
 
 describe('clone', () => {
   let s: TestServer;
