@@ -70,6 +70,49 @@ function addAdminCommands(program: Command): void {
     });
 }
 
+function addSyncCommands(program: Command): void {
+  program
+    .command('login')
+    .description('store the API URL and a token (from DOCSYNC_TOKEN or a hidden prompt) for the sync commands')
+    .requiredOption('--api <url>', 'API base URL, e.g. http://127.0.0.1:8080')
+    .option('--json', 'print the result as JSON')
+    .action(async (options) => {
+      const { loginCommand } = await import('./commands/login.js');
+      await loginCommand(options);
+    });
+
+  program
+    .command('clone')
+    .description('clone a space into a new git repository: main is the live content, a branch per open change request')
+    .argument('<space>', 'space id or its app URL')
+    .argument('[dir]', 'folder to create (default: the space title as a slug)')
+    .option('--json', 'print the result as JSON')
+    .action(async (space: string, dir: string | undefined, options) => {
+      const { cloneCommand } = await import('./commands/clone.js');
+      await cloneCommand(space, dir, options);
+    });
+
+  program
+    .command('pull')
+    .description('bring main and every tracked change request branch to the remote head, merging into local work')
+    .option('--dir <dir>', 'the workspace', '.')
+    .option('--json', 'print the result as JSON')
+    .action(async (options) => {
+      const { pullCommand } = await import('./commands/pull.js');
+      await pullCommand(options);
+    });
+
+  program
+    .command('status')
+    .description('per branch: local changes not yet pushed, remote changes not yet pulled')
+    .option('--dir <dir>', 'the workspace', '.')
+    .option('--json', 'print the result as JSON')
+    .action(async (options) => {
+      const { statusCommand } = await import('./commands/status.js');
+      await statusCommand(options);
+    });
+}
+
 /**
  * The docsync program. Each action imports its command lazily, so `docsync --help` and the sync
  * verbs never load the server's dependencies.
@@ -94,6 +137,7 @@ export function buildProgram(): Command {
     });
 
   addAdminCommands(program);
+  addSyncCommands(program);
   return program;
 }
 
