@@ -4,6 +4,7 @@
 import Fastify from 'fastify';
 import { performance } from 'node:perf_hooks';
 import type { RunningServer } from '../../src/server/serve.js';
+import { benchClone } from './clone.js';
 
 const TOKEN = 'bench-token';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -88,6 +89,8 @@ export async function benchContent(server: RunningServer, org: string): Promise<
   const bareRate = await readRate(bareUrl, rounds);
   const apiRate = await readRate(pageUrl, rounds);
   await bare.close();
+
+  await benchClone(server, TOKEN, big.spaceId, 5000);
 
   console.log(`\ncontent engine, space of 5,000 pages (built with 150 batches + merge in ${(buildMs / 1000).toFixed(1)} s)`);
   console.log(`  bytes stored per one-page edit      ${Math.round(bigEdit.bytesPerEdit)} B (10-page space: ${Math.round(smallEdit.bytesPerEdit)} B)`);
