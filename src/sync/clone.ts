@@ -1,14 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { Client } from '../client/index.js';
 import { DocsyncError, type ChangeRequest } from '../model/index.js';
-import { checkoutBranch, commitFiles, initRepo, type Person } from '../git/index.js';
+import { checkoutBranch, commitFiles, initRepo } from '../git/index.js';
+import { DOCSYNC_AUTHOR } from './author.js';
+import { trackChangeRequest } from './track-change-request.js';
 import type { WorkspaceProblem } from '../workspace/index.js';
 import { fetchContent } from './remote-content.js';
 import { snapshotOf } from './snapshot.js';
-import { changeRequestBranch, remoteRef } from './branch-names.js';
 import { writeState, type BranchState, type WorkspaceState } from './state.js';
 
-export const DOCSYNC_AUTHOR: Person = { name: 'docsync', email: 'docsync@localhost' };
+export { DOCSYNC_AUTHOR };
 
 export interface CloneOptions {
   client: Client;
@@ -42,10 +43,7 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   const space = await client.spaces.get(spaceId);
   const main = snapshotOf(await fetchContent(client, { space: spaceId }, (done, total) => options.onProgress?.({ stage: 'files', done, total })));
   await initRepo(dir, { defaultBranch: 'main' });
-  const commit = (branch: string, parent: string | null, files: Map<string, Uint8Array>, message: string, mergeParents?: string[]) =>
-    commitFiles(dir, { branch, parent, files, message, author: DOCSYNC_AUTHOR, ...(mergeParents ? { mergeParents } : {}) });
-
-  const mainCommit = await commit('main', null, main.files, `docsync: ${space.title || spaceId} at revision ${main.revision}`);
+  const mainCommit = await commitFiles(dir, { branch: 'main', parent: null, files: main.files, message: `docsync: ${space.title || spaceId} at revision ${main.revision}`, author: DOCSYNC_AUTHOR });
   const branches: Record<string, BranchState> = {
     main: { remoteRevision: main.revision, syncedCommit: mainCommit, index: main.index },
   };
@@ -59,18 +57,10 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   let done = 0;
   for (const cr of open) {
     options.onProgress?.({ stage: 'change requests', done, total: open.length });
-    const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
-    let parent = mainCommit;
-    if (base !== main.revision) {
-      const baseSnapshot = snapshotOf(await fetchContent(client, { space: spaceId, revision: base }));
-      parent = await commit(remoteRef(`base/${cr.number}`), null, baseSnapshot.files, `docsync: base of change request #${cr.number} (revision ${base})`);
-    }
-    const snapshot = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: cr.id }));
-    const branch = changeRequestBranch(cr.number, cr.subject);
-    const crCommit = await commit(branch, null, snapshot.files, `docsync: change request #${cr.number} ${cr.subject} at revision ${snapshot.revision}`, [parent]);
-    branches[branch] = { changeRequestId: cr.id, changeRequestNumber: cr.number, remoteRevision: snapshot.revision, syncedCommit: crCommit, index: snapshot.index };
-    result.branches.push({ branch, changeRequest: cr.number, revision: snapshot.revision, commit: crCommit });
-    result.problems.push(...snapshot.problems);
+    const tracked = await trackChangeRequest(client, dir, spaceId, cr, { revision: main.revision, commit: mainCommit });
+    branches[tracked.branch] = tracked.state;
+    result.branches.push({ branch: tracked.branch, changeRequest: cr.number, revision: tracked.state.remoteRevision, commit: tracked.commit });
+    result.problems.push(...tracked.problems);
     done += 1;
   }
   options.onProgress?.({ stage: 'change requests', done, total: open.length });

@@ -7,7 +7,9 @@ import { fetchContent } from './remote-content.js';
 import { snapshotOf } from './snapshot.js';
 import { mergeFiles } from './merge-files.js';
 import { remoteHead } from './remote-heads.js';
-import { DOCSYNC_AUTHOR } from './clone.js';
+import { DOCSYNC_AUTHOR } from './author.js';
+import { trackChangeRequest } from './track-change-request.js';
+import type { ChangeRequest } from '../model/index.js';
 import { readState, writeState } from './state.js';
 
 export interface BranchPull {
@@ -21,6 +23,8 @@ export interface BranchPull {
   conflicts: string[];
   /** The commit that saved uncommitted edits before the pull, when there were any. */
   savedLocalEdits?: string;
+  /** A new branch for a change request opened on the platform since the last sync. */
+  created?: boolean;
 }
 
 /**
@@ -80,6 +84,19 @@ export async function pull(client: Client, dir: string): Promise<BranchPull[]> {
     state.branches[branch] = { ...synced, remoteRevision: snapshot.revision, syncedCommit: remoteCommit, index: snapshot.index };
     await writeState(dir, state);
     results.push({ branch, from: synced.remoteRevision, to: snapshot.revision, changes, conflicts, ...(savedLocalEdits ? { savedLocalEdits } : {}) });
+  }
+  // Change requests opened on the platform since the last pull get their branch too.
+  const tracked = new Set(Object.values(state.branches).map((b) => b.changeRequestId).filter((id) => id !== undefined));
+  const main = state.branches.main;
+  if (main) {
+    const open: ChangeRequest[] = [];
+    for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: 'open' })) if (!tracked.has(cr.id)) open.push(cr);
+    for (const cr of open) {
+      const added = await trackChangeRequest(client, dir, state.binding.spaceId, cr, { revision: main.remoteRevision, commit: main.syncedCommit });
+      state.branches[added.branch] = added.state;
+      await writeState(dir, state);
+      results.push({ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true });
+    }
   }
   return results;
 }

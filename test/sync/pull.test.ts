@@ -102,6 +102,20 @@ describe('pull', () => {
     expect(git(t.dir, 'log', '-1', '--format=%s', 'main')).toContain('with conflicts in README.md');
   });
 
+  it('makes a branch for a change request opened after the clone', async () => {
+    const t = await clonedSpace('late-cr');
+    const cr = (await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests`, { body: { subject: 'Late idea' } })).body;
+    expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'insert_page', title: 'Idea', document: { markdown: '# Idea\n\nLater.\n' } }] } })).status).toBe(200);
+    const results = await pull(client, t.dir);
+    const branch = `cr/${cr.number}-late-idea`;
+    expect(results.find((r) => r.branch === branch)).toMatchObject({ created: true, conflicts: [] });
+    expect(git(t.dir, 'show', `${branch}:idea.md`)).toBe('# Idea\n\nLater.\n');
+    expect(git(t.dir, 'rev-parse', `${branch}^`).trim()).toBe(git(t.dir, 'rev-parse', 'main').trim());
+    expect((await readState(t.dir)).branches[branch]).toMatchObject({ changeRequestId: cr.id, changeRequestNumber: cr.number });
+    // A second pull finds the branch tracked and up to date.
+    expect((await pull(client, t.dir)).find((r) => r.branch === branch)).toMatchObject({ changes: [], conflicts: [] });
+  });
+
   it('pulls a change request branch', async () => {
     const t = await clonedSpace('with-cr');
     const cr = (await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests`, { body: { subject: 'Draft' } })).body;

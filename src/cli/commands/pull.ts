@@ -11,6 +11,7 @@ export async function pullCommand(options: OutputOptions & { dir?: string }): Pr
   try {
     const results = await pull(client, dir);
     printRows(options, results, (r) => {
+      if (r.created) return `${r.branch}: new branch for a change request opened on the platform (revision ${r.to})`;
       if (r.from === r.to) return `${r.branch}: up to date`;
       const changed = r.changes.map((c) => `${c.status} ${c.path}`).join(', ') || 'no file changes';
       const conflicts = r.conflicts.length > 0 ? `; CONFLICTS in ${r.conflicts.join(', ')} (resolve the markers, then commit)` : '';
