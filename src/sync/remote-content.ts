@@ -45,6 +45,10 @@ export function toWorkspacePage(page: RevisionPage): WorkspacePage {
   };
 }
 
+function everyDocumentHasMarkdown(pages: readonly RevisionPage[]): boolean {
+  return pages.every((page) => (page.type !== 'document' || typeof page.markdown === 'string') && everyDocumentHasMarkdown(page.pages ?? []));
+}
+
 /**
  * Everything of one scope (a space's live content, a change request, a revision) that the
  * folder carries: the page tree with each page's markdown (one request where the server offers
@@ -52,7 +56,8 @@ export function toWorkspacePage(page: RevisionPage): WorkspacePage {
  */
 export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (done: number, total: number) => void): Promise<RemoteContent> {
   const revision = await client.content.revision(scope);
-  const pages = await client.content.pages(scope, { markdown: true });
+  // Our server puts each page's markdown in the revision itself; elsewhere ask the pages listing.
+  const pages = everyDocumentHasMarkdown(revision.pages) ? revision.pages : await client.content.pages(scope, { markdown: true });
   const total = revision.files.length;
   let done = 0;
   onProgress?.(done, total);

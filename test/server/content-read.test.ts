@@ -68,8 +68,11 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
     expect(git('p-api')).toEqual({ oid: gitOid(MARKDOWN.api), path: 'reference/api.md' });
     // An empty page is an empty file, whose blob id git knows.
     expect(git('p-empty')).toEqual({ oid: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', path: 'empty.md' });
-    expect(pages.get('p-empty')!.document).toEqual({ object: 'document', data: {}, nodes: [] });
+    // A revision's pages carry their markdown (docs/api.md): the empty page's is empty.
+    expect(pages.get('p-empty')!.markdown).toBe('');
+    expect(pages.get('p-empty')).not.toHaveProperty('document');
     expect(pages.get('p-empty')).not.toHaveProperty('documentId');
+    expect(pages.get('p-intro')!.markdown).toBe(MARKDOWN.intro);
 
     const bare = await s.request('GET', `/v1/spaces/${spaceId}/content?metadata=false&computed=false`);
     expectSpec(bare, 'GET', '/spaces/{spaceId}/content', 200);

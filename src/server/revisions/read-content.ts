@@ -30,7 +30,7 @@ export interface RenderOptions {
 }
 
 // Rendering a JSON document parses markdown; a document is immutable per sha, so it is reused.
-const DOCUMENT_CACHE = 2_000;
+const DOCUMENT_CACHE = 10_000;
 const documents = new Map<string, JsonDocument>();
 const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };
 

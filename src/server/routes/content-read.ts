@@ -81,7 +81,9 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const { prefix, params: scopeParams, resolve } of SCOPES) {
     app.get(prefix, { schema: { params: scopeParams, querystring: ContentQuery, response: { 200: Revision } } }, async (request) => {
       const scope = await resolve(request, params(request));
-      const options = { metadata: request.query.metadata ?? true };
+      // Pages of a revision carry their markdown: the cheapest body the published Document
+      // accepts (a JSON tree would parse every page); docs/api.md, "Content reads".
+      const options = { metadata: request.query.metadata ?? true, format: 'markdown' as const };
       return revisionView(scope.revision, scope.tree, {
         pages: await renderPages(db, scope, scope.tree.pages, options),
         files: await renderFiles(db, scope, scope.tree.files, options),
