@@ -95,12 +95,22 @@ async function migrate(kysely: Kysely<Database>, schema: string | undefined): Pr
   // Kysely looks for its migration tables in every schema unless told which one: another schema's
   // tables (another server or test sharing the database) would make it skip creating its own.
   const migrator = new Migrator({ db: kysely, provider: migrationProvider, ...(schema !== undefined ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    // Kysely's migrator reads the catalog of every schema; another process dropping its own
+    // schema at that moment fails the read (3F000, 42P01) without touching ours: read again.
+    const code = (error as { code?: unknown }).code;
+    if (attempt < MIGRATION_ATTEMPTS && (code === '3F000' || code === '42P01')) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      continue;
+    }
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
 }
+
+const MIGRATION_ATTEMPTS = 10;
 
 async function currentSchema(kysely: Kysely<Database>): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(kysely);
