@@ -1,4 +1,4 @@
-import type { PageCover, PageLayout, VariableValue } from '../model/index.js';
+import type { PageMeta, VariableValue } from '../model/index.js';
 
 /**
  * A folder as bytes or text by path (`/`-separated, relative to the folder). Markdown and YAML
@@ -17,21 +17,10 @@ interface PageBase {
  * body as the API stores it: without the title heading, possibly opened by a front matter
  * block of keys the API has no field for (`tags`, `metaLinks`, keys docsync does not know).
  */
-export interface WorkspaceDocument extends PageBase {
+export interface WorkspaceDocument extends PageBase, Omit<PageMeta, 'href'> {
   type: 'document';
-  slug: string;
   /** GitBook's page link title: the sidebar label, `"..."` after the path in SUMMARY.md. */
   linkTitle?: string;
-  emoji?: string;
-  icon?: string;
-  description?: string;
-  hidden?: boolean;
-  noIndex?: boolean;
-  noRobotsIndex?: boolean;
-  layout?: PageLayout;
-  cover?: PageCover;
-  variables?: Record<string, VariableValue>;
-  condition?: string;
   markdown: string;
   /**
    * The page's file when it is not the one the Git Sync path rules give (a person put it
