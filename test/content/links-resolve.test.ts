@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContentTree } from '../../src/model/index.js';
-import { indexRevision, joinPath, linkStats, listLinks, resolveLink, targetKey, type ResolveContext } from '../../src/content/links/index.js';
+import { indexRevision, linkStats, listLinks, resolveLink, targetKey, type ResolveContext } from '../../src/content/links/index.js';
+import { joinPath } from '../../src/content/tree/paths.js';
 import { pagePaths } from '../../src/content/tree/paths.js';
 import { walkPages } from '../../src/content/tree/page-tree.js';
 import { treeArb } from './tree-arbitraries.js';

@@ -1,7 +1,7 @@
 import type { ContentTree } from '../../model/index.js';
 import { ASSETS_DIR } from '../../model/index.js';
 import { classifyLink } from '../markdown/links.js';
-import { pagePaths } from '../tree/paths.js';
+import { dirOf, joinPath, pagePaths } from '../tree/paths.js';
 import type { LinkDecision } from './link-rewrite.js';
 
 /**
@@ -76,19 +76,7 @@ export function linkScope(tree: ContentTree, refs: Map<string, Target>): LinkSco
 }
 
 /** `a/b/../c` to `a/c`; undefined when the path climbs out of the space. */
-export function normalisePath(path: string): string | undefined {
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(segment);
-  }
-  return out.join('/');
-}
-
-const dirOf = (gitPath: string) => (gitPath.includes('/') ? gitPath.slice(0, gitPath.lastIndexOf('/')) : '');
+export const normalisePath = (path: string): string | undefined => joinPath('', path);
 
 function byFilePath(scope: LinkScope, path: string, anchor: string | undefined): Target | undefined {
   const page = scope.byGitPath.get(path) ?? (path.endsWith('.md') ? undefined : scope.byGitPath.get(path === '' ? 'README.md' : `${path}/README.md`) ?? scope.byGitPath.get(`${path}.md`));
@@ -130,7 +118,7 @@ export function resolveLink(url: string, fromGitPath: string, scope: LinkScope, 
       const bare = path.replace(/^\.\//, '');
       const ref = scope.refs.get(bare.endsWith('.md') ? bare.slice(0, -3) : bare) ?? scope.refs.get(bare);
       if (ref) return decide(ref.kind === 'page' && anchor !== undefined ? { ...ref, anchor } : ref);
-      const resolved = normalisePath(`${dirOf(fromGitPath)}/${path}`);
+      const resolved = joinPath(dirOf(fromGitPath), path);
       return decide(resolved === undefined ? undefined : byFilePath(scope, resolved, anchor));
     }
   }

@@ -1,6 +1,7 @@
 import type { LinkStatus } from '../../model/index.js';
 import { classifyLink } from '../markdown/links.js';
 import type { RevisionIndex } from './revision-index.js';
+import { dirOf, joinPath } from '../tree/paths.js';
 
 /** What a link points at once resolved against a revision. */
 export type LinkTargetRef =
@@ -26,23 +27,6 @@ export interface ResolveContext {
 
 const ASSETS = '.gitbook/assets/';
 
-/**
- * Joins a relative path onto a folder, resolving `.` and `..`. Undefined when `..` climbs out
- * of the space's root: such a link cannot name anything in the revision.
- */
-export function joinPath(dir: string, relative: string): string | undefined {
-  const parts = dir === '' ? [] : dir.split('/');
-  for (const segment of relative.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(segment);
-  }
-  return parts.join('/');
-}
-
-const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
 function pageTarget(ctx: ResolveContext, pageId: string, anchor: string | undefined, written: string): LinkResolution {
   if (!ctx.index.pageById.has(pageId)) return broken(written);

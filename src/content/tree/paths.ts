@@ -43,3 +43,22 @@ function computePaths(pages: readonly TreePage[]): Map<string, PagePaths> {
   visit(pages, []);
   return result;
 }
+
+/** The folder of a file path (`guides/install.md` → `guides`; a top-level file → ``). */
+export const dirOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+/**
+ * Joins a relative path onto a folder of the space, resolving `.` and `..`. Undefined when `..`
+ * climbs out of the space's root: such a path names nothing in it.
+ */
+export function joinPath(dir: string, relative: string): string | undefined {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join('/');
+}
