@@ -11,7 +11,7 @@ import {
   type CollectionRow,
 } from '../store/collections.js';
 import { listSpacesOfCollection } from '../store/spaces.js';
-import { lockContentTree, placeAmong, placementOf, siblings, writeOrder } from '../store/positions.js';
+import { lockContentTree, placeItem, siblings, writeOrder } from '../store/positions.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { collectionView } from '../views/collection.js';
 import { defaultLevelRow, spaceView } from '../views/space.js';
@@ -195,17 +195,8 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (parentId !== null && (await isInSubtree(trx, fresh.id, parentId))) {
           throw badRequest(`body.parent: collection ${parentId} is ${parentId === fresh.id ? 'the collection itself' : 'inside the collection being moved'}; a collection cannot become its own ancestor`);
         }
-        const current = await siblings(trx, fresh.org_id, parentId);
-        const others = current.filter((s) => !(s.type === 'collection' && s.id === fresh.id));
-        const order = placeAmong(others, { type: 'collection', id: fresh.id }, placementOf(body.position));
-        if (typeof order === 'string') throw badRequest(order);
-        const unchanged =
-          parentId === fresh.parent_id &&
-          order.length === current.length &&
-          order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
-        if (unchanged) throw new DocsyncError('conflict', `moving collection ${fresh.id} there would not change anything`);
+        await placeItem(trx, { orgId: fresh.org_id, parentId, previousParentId: fresh.parent_id }, { type: 'collection', id: fresh.id }, body.position);
         await trx.updateTable('collections').set({ parent_id: parentId, updated_at: now() }).where('id', '=', fresh.id).execute();
-        await writeOrder(trx, order, current);
       });
       return respond(request.caller.id, collection.id, baseUrl(request));
     },

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ContentPointer, ContentPosition } from '../../model/index.js';
+import { DocsyncError, badRequest, type ContentPointer, type ContentPosition } from '../../model/index.js';
 import type { Database } from './schema.js';
 
 /** A space or collection among the children of one parent (a collection, or the org's root). */
@@ -102,4 +102,27 @@ export function placementOf(position: ContentPosition | undefined): Placement | 
     ...(position.before ? { before: pointer(position.before) } : {}),
     ...(position.after ? { after: pointer(position.after) } : {}),
   };
+}
+
+/**
+ * Puts `item` among the children of `parentId` where `position` says (last when absent) and
+ * writes the new order. A placement that names no sibling is a 400; one that would leave the
+ * item where it is (same parent, same place) is the 409 the published spec declares.
+ */
+export async function placeItem(
+  db: Kysely<Database>,
+  target: { orgId: string; parentId: string | null; previousParentId: string | null },
+  item: Pointer,
+  position: ContentPosition | undefined,
+): Promise<void> {
+  const current = await siblings(db, target.orgId, target.parentId);
+  const others = current.filter((s) => !(s.type === item.type && s.id === item.id));
+  const order = placeAmong(others, item, placementOf(position));
+  if (typeof order === 'string') throw badRequest(order);
+  const unchanged =
+    target.parentId === target.previousParentId &&
+    order.length === current.length &&
+    order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
+  if (unchanged) throw new DocsyncError('conflict', `moving ${item.type} ${item.id} there would not change anything`);
+  await writeOrder(db, order, current);
 }

@@ -3,7 +3,7 @@ import { DocsyncError, badRequest, restoreDeadline, type ContentPosition } from 
 import type { Database } from './schema.js';
 import { inTransaction } from './transaction.js';
 import { findCollection } from './collections.js';
-import { lockContentTree, nextPosition, placeAmong, placementOf, siblings, writeOrder } from './positions.js';
+import { lockContentTree, nextPosition, placeItem, siblings, writeOrder } from './positions.js';
 import { createSpace, duplicateSpace, findSpace, updateSpace, type NewSpace, type SpaceRow } from './spaces.js';
 
 /*
@@ -87,17 +87,8 @@ export function moveSpace(
     const parentId = target.parentId === undefined ? fresh.parent_id : target.parentId;
     await requireLiveParent(trx, fresh.org_id, parentId, 'body.parent');
     requireParentForVisibility(fresh.visibility, parentId, 'body.parent');
-    const current = await siblings(trx, fresh.org_id, parentId);
-    const others = current.filter((s) => !(s.type === 'space' && s.id === fresh.id));
-    const order = placeAmong(others, { type: 'space', id: fresh.id }, placementOf(target.position));
-    if (typeof order === 'string') throw badRequest(order);
-    const unchanged =
-      parentId === fresh.parent_id &&
-      order.length === current.length &&
-      order.every((p, i) => p.type === current[i]!.type && p.id === current[i]!.id);
-    if (unchanged) throw new DocsyncError('conflict', `moving space ${fresh.id} there would not change anything`);
+    await placeItem(trx, { orgId: fresh.org_id, parentId, previousParentId: fresh.parent_id }, { type: 'space', id: fresh.id }, target.position);
     await updateSpace(trx, fresh.id, { parent_id: parentId, updated_at: now });
-    await writeOrder(trx, order, current);
   });
 }
 
