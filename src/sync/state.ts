@@ -19,6 +19,12 @@ export interface BranchState {
   syncedCommit: string;
   /** Ids by place at that point (workspace `WorkspaceIndex`): how files find their page again. */
   index: { pages: Record<string, string>; files: Record<string, string>; includes: Record<string, string> };
+  /**
+   * Set once the change request was merged or archived: pull no longer follows the branch, and
+   * the entry stays so that `docsync cr open` can follow it again from where it was. The git
+   * branch itself is never deleted.
+   */
+  closed?: 'merged' | 'archived';
 }
 
 export interface WorkspaceState {
@@ -26,6 +32,9 @@ export interface WorkspaceState {
   binding: Binding;
   branches: Record<string, BranchState>;
 }
+
+/** True while pull follows the branch: `main`, and change requests neither merged nor archived. */
+export const isFollowed = (branch: BranchState): boolean => branch.closed === undefined;
 
 /** `.git/docsync/`: never committed, so state never travels with a push to a git host. */
 export const stateDir = (workspace: string) => join(workspace, '.git', 'docsync');
