@@ -10,7 +10,7 @@ import { remoteHead } from './remote-heads.js';
 import { DOCSYNC_AUTHOR } from './author.js';
 import { trackChangeRequest } from './track-change-request.js';
 import type { ChangeRequest } from '../model/index.js';
-import { readState, writeState } from './state.js';
+import { isFollowed, readState, writeState, type BranchState, type WorkspaceState } from './state.js';
 
 export interface BranchPull {
   branch: string;
@@ -25,78 +25,132 @@ export interface BranchPull {
   savedLocalEdits?: string;
   /** A new branch for a change request opened on the platform since the last sync. */
   created?: boolean;
+  /** The change request was merged or archived on the platform: pull stops following the branch. */
+  closed?: 'merged' | 'archived';
+  /** An archived change request opened again on the platform: pull follows its branch again. */
+  reopened?: boolean;
 }
 
+export interface PullOptions {
+  /**
+   * Only these branches, and no new branches for change requests opened since the last sync:
+   * what merge and update use to pull what they changed. @default every followed branch
+   */
+  branches?: readonly string[];
+}
+
+function selected(state: WorkspaceState, only: readonly string[] | undefined): string[] {
+  if (only === undefined) return Object.keys(state.branches).filter((b) => isFollowed(state.branches[b]!));
+  for (const branch of only) {
+    const synced = state.branches[branch];
+    if (!synced) throw new DocsyncError('not_found', `branch ${branch} is not tracked by docsync`);
+    if (!isFollowed(synced)) throw new DocsyncError('conflict', `branch ${branch} is no longer followed (its change request is ${synced.closed}); run docsync cr open ${branch} to follow it again`);
+  }
+  return [...only];
+}
+
+const closedBy = (status: string | undefined) => (status === 'merged' || status === 'archived' ? status : undefined);
+
 /**
- * Brings every tracked branch to its remote head. The remote content becomes a commit on top of
- * the last synced one; local commits are merged with it three-way (the last synced content is
- * the base), file by file and line by line. Uncommitted edits on the checked-out branch are
- * committed first, so nothing local is ever overwritten without being recoverable with git.
- * Conflicting lines are left with git-style markers.
+ * Brings every followed branch (or only `options.branches`) to its remote head. The remote
+ * content becomes a commit on top of the last synced one; local commits are merged with it
+ * three-way (the last synced content is the base), file by file and line by line. Uncommitted
+ * edits on the checked-out branch are committed first, so nothing local is ever overwritten
+ * without being recoverable with git. Conflicting lines are left with git-style markers.
+ * A branch whose change request was merged or archived on the platform is pulled one last time
+ * and then no longer followed; one opened again is followed again.
  */
-export async function pull(client: Client, dir: string): Promise<BranchPull[]> {
+export async function pull(client: Client, dir: string, options: PullOptions = {}): Promise<BranchPull[]> {
   const state = await readState(dir);
   const checkedOut = await currentBranch(dir);
   const results: BranchPull[] = [];
-  for (const [branch, synced] of Object.entries(state.branches)) {
-    const head = await remoteHead(client, state.binding.spaceId, synced);
-    if (head.revision === synced.remoteRevision) {
-      results.push({ branch, from: synced.remoteRevision, to: head.revision, changes: [], conflicts: [] });
+  for (const branch of selected(state, options.branches)) results.push(await pullBranch(client, dir, state, branch, checkedOut));
+  if (options.branches === undefined) results.push(...(await followOpened(client, dir, state, checkedOut)));
+  return results;
+}
+
+async function pullBranch(client: Client, dir: string, state: WorkspaceState, branch: string, checkedOut: string | null): Promise<BranchPull> {
+  const synced = state.branches[branch]!;
+  const head = await remoteHead(client, state.binding.spaceId, synced);
+  const closed = closedBy(head.status);
+  const done = async (next: BranchState, result: BranchPull): Promise<BranchPull> => {
+    state.branches[branch] = closed ? { ...next, closed } : next;
+    if (closed || next !== synced) await writeState(dir, state);
+    return closed ? { ...result, closed } : result;
+  };
+  if (head.revision === synced.remoteRevision) {
+    return done(synced, { branch, from: synced.remoteRevision, to: head.revision, changes: [], conflicts: [] });
+  }
+  const local = await branchOid(dir, branch);
+  if (local === null) throw new DocsyncError('not_found', `branch ${branch} is tracked by docsync but missing from the repository`);
+  let savedLocalEdits: string | undefined;
+  if (branch === checkedOut && (await workingTreeChanges(dir)).length > 0) {
+    savedLocalEdits = (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;
+  }
+  const ours = (await branchOid(dir, branch))!;
+  const snapshot = snapshotOf(await fetchContent(client, head.scope));
+  const remoteCommit = await commitFiles(dir, {
+    branch: `refs/docsync/remote/${branch}`,
+    parent: synced.syncedCommit,
+    files: snapshot.files,
+    message: `docsync: remote ${branch} at revision ${snapshot.revision}`,
+    author: DOCSYNC_AUTHOR,
+  }).catch(async (error: unknown) => {
+    // The keep-alive ref of an earlier pull points elsewhere: start it again from here.
+    if ((error as { code?: string }).code !== 'ref-moved') throw error;
+    const current = await branchOid(dir, `refs/docsync/remote/${branch}`);
+    return commitFiles(dir, {
+      branch: `refs/docsync/remote/${branch}`, parent: current, mergeParents: [synced.syncedCommit], files: snapshot.files,
+      message: `docsync: remote ${branch} at revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR,
+    });
+  });
+  const changes = await diffTrees(dir, synced.syncedCommit, remoteCommit);
+  let conflicts: string[] = [];
+  if (ours === synced.syncedCommit) {
+    // No local work: the branch simply takes the remote content.
+    await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: snapshot.files, message: `docsync: pull revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR });
+  } else {
+    const merged = mergeFiles(await readTreeFiles(dir, synced.syncedCommit), await readTreeFiles(dir, ours), snapshot.files);
+    conflicts = merged.conflicts;
+    const message = conflicts.length === 0
+      ? `docsync: merge remote revision ${snapshot.revision}`
+      : `docsync: merge remote revision ${snapshot.revision}, with conflicts in ${conflicts.join(', ')}`;
+    await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: merged.files, message, author: DOCSYNC_AUTHOR });
+  }
+  if (branch === checkedOut) await checkoutBranch(dir, branch, { force: true });
+  return done(
+    { ...synced, remoteRevision: snapshot.revision, syncedCommit: remoteCommit, index: snapshot.index },
+    { branch, from: synced.remoteRevision, to: snapshot.revision, changes, conflicts, ...(savedLocalEdits ? { savedLocalEdits } : {}) },
+  );
+}
+
+/**
+ * Change requests open on the platform that pull does not follow: a new one gets its branch; an
+ * archived one opened again is followed again from its last synced state, then pulled.
+ */
+async function followOpened(client: Client, dir: string, state: WorkspaceState, checkedOut: string | null): Promise<BranchPull[]> {
+  const main = state.branches.main;
+  if (!main) return [];
+  const byId = new Map(Object.entries(state.branches).filter(([, b]) => b.changeRequestId !== undefined).map(([name, b]) => [b.changeRequestId!, name]));
+  const open: ChangeRequest[] = [];
+  for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: 'open' })) {
+    const known = byId.get(cr.id);
+    if (known === undefined || !isFollowed(state.branches[known]!)) open.push(cr);
+  }
+  const results: BranchPull[] = [];
+  for (const cr of open) {
+    const known = byId.get(cr.id);
+    if (known !== undefined) {
+      const { closed: _closed, ...followed } = state.branches[known]!;
+      state.branches[known] = followed;
+      await writeState(dir, state);
+      results.push({ ...(await pullBranch(client, dir, state, known, checkedOut)), reopened: true });
       continue;
     }
-    const local = await branchOid(dir, branch);
-    if (local === null) throw new DocsyncError('not_found', `branch ${branch} is tracked by docsync but missing from the repository`);
-    let savedLocalEdits: string | undefined;
-    if (branch === checkedOut && (await workingTreeChanges(dir)).length > 0) {
-      savedLocalEdits = (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;
-    }
-    const ours = (await branchOid(dir, branch))!;
-    const snapshot = snapshotOf(await fetchContent(client, head.scope));
-    const remoteCommit = await commitFiles(dir, {
-      branch: `refs/docsync/remote/${branch}`,
-      parent: synced.syncedCommit,
-      files: snapshot.files,
-      message: `docsync: remote ${branch} at revision ${snapshot.revision}`,
-      author: DOCSYNC_AUTHOR,
-    }).catch(async (error: unknown) => {
-      // The keep-alive ref of an earlier pull points elsewhere: start it again from here.
-      if ((error as { code?: string }).code !== 'ref-moved') throw error;
-      const current = await branchOid(dir, `refs/docsync/remote/${branch}`);
-      return commitFiles(dir, {
-        branch: `refs/docsync/remote/${branch}`, parent: current, mergeParents: [synced.syncedCommit], files: snapshot.files,
-        message: `docsync: remote ${branch} at revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR,
-      });
-    });
-    const changes = await diffTrees(dir, synced.syncedCommit, remoteCommit);
-    let conflicts: string[] = [];
-    if (ours === synced.syncedCommit) {
-      // No local work: the branch simply takes the remote content.
-      await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: snapshot.files, message: `docsync: pull revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR });
-    } else {
-      const merged = mergeFiles(await readTreeFiles(dir, synced.syncedCommit), await readTreeFiles(dir, ours), snapshot.files);
-      conflicts = merged.conflicts;
-      const message = conflicts.length === 0
-        ? `docsync: merge remote revision ${snapshot.revision}`
-        : `docsync: merge remote revision ${snapshot.revision}, with conflicts in ${conflicts.join(', ')}`;
-      await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: merged.files, message, author: DOCSYNC_AUTHOR });
-    }
-    if (branch === checkedOut) await checkoutBranch(dir, branch, { force: true });
-    state.branches[branch] = { ...synced, remoteRevision: snapshot.revision, syncedCommit: remoteCommit, index: snapshot.index };
+    const added = await trackChangeRequest(client, dir, state.binding.spaceId, cr, { revision: main.remoteRevision, commit: main.syncedCommit });
+    state.branches[added.branch] = added.state;
     await writeState(dir, state);
-    results.push({ branch, from: synced.remoteRevision, to: snapshot.revision, changes, conflicts, ...(savedLocalEdits ? { savedLocalEdits } : {}) });
-  }
-  // Change requests opened on the platform since the last pull get their branch too.
-  const tracked = new Set(Object.values(state.branches).map((b) => b.changeRequestId).filter((id) => id !== undefined));
-  const main = state.branches.main;
-  if (main) {
-    const open: ChangeRequest[] = [];
-    for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: 'open' })) if (!tracked.has(cr.id)) open.push(cr);
-    for (const cr of open) {
-      const added = await trackChangeRequest(client, dir, state.binding.spaceId, cr, { revision: main.remoteRevision, commit: main.syncedCommit });
-      state.branches[added.branch] = added.state;
-      await writeState(dir, state);
-      results.push({ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true });
-    }
+    results.push({ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true });
   }
   return results;
 }
