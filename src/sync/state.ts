@@ -25,6 +25,11 @@ export interface BranchState {
    * branch itself is never deleted.
    */
   closed?: 'merged' | 'archived';
+  /**
+   * `main` only: the change request that commits made on `main` go to (main itself moves only
+   * by merges), with what was last synced with it. Dropped once it is merged or archived.
+   */
+  outbox?: BranchState;
 }
 
 export interface WorkspaceState {
