@@ -1,0 +1,65 @@
+import { isApiError, type Client } from '../client/index.js';
+import { DocsyncError } from '../model/index.js';
+import { locateConflicts, parseConflicts, type RemoteConflict } from './merge-conflicts.js';
+import { pull, type BranchPull } from './pull.js';
+import { readState, writeState } from './state.js';
+import { targetBranch } from './target-branch.js';
+import { unpushedChanges } from './unpushed.js';
+
+/** What `merge` did: merged (main pulled), or refused by the platform for conflicts. */
+export type BranchMerge =
+  | {
+    kind: 'merged';
+    branch: string;
+    changeRequest: number;
+    /** Main's revision after the merge. */
+    revision: string;
+    /** The change request had been merged already (on the platform): nothing was merged now. */
+    already: boolean;
+    /** The pull of `main` that followed. */
+    pulled: BranchPull[];
+  }
+  | { kind: 'conflict'; branch: string; changeRequest: number; message: string; conflicts: RemoteConflict[] };
+
+/**
+ * Merges the change request of `branch` (default: the checked-out branch) into the space's main
+ * content through the API, then pulls `main`. The branch is then no longer followed by pull
+ * (state `closed: "merged"`); the git branch stays. Refuses, before anything is sent, a branch
+ * holding changes not pushed yet, so the platform never merges content older than the branch.
+ * A merge the platform refuses for conflicts (409, or the hosted API's `result: "conflicts"`)
+ * is a `conflict` value naming the pages, and changes nothing.
+ */
+export async function merge(client: Client, dir: string, branch?: string): Promise<BranchMerge> {
+  const state = await readState(dir);
+  const target = await targetBranch(dir, state, branch, 'merge');
+  const { spaceId } = state.binding;
+  const cr = await client.changeRequests.get(spaceId, target.changeRequestId);
+  const base = { branch: target.branch, changeRequest: cr.number };
+  if (cr.status === 'archived') {
+    throw new DocsyncError('invalid_request', `change request #${cr.number} of ${target.branch} is archived; run docsync cr open ${target.branch} first`);
+  }
+  let revision = cr.revisionMerged ?? '';
+  const already = cr.status === 'merged';
+  if (!already) {
+    const unpushed = await unpushedChanges(dir, target.branch, target.synced);
+    const paths = [...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path);
+    if (paths.length > 0) {
+      throw new DocsyncError(
+        'invalid_request',
+        `${target.branch} has changes not pushed to change request #${cr.number} (${[...new Set(paths)].join(', ')}); push first (docsync push), then merge`,
+        { ...unpushed },
+      );
+    }
+    try {
+      revision = (await client.changeRequests.merge(spaceId, target.changeRequestId)).revision;
+    } catch (error) {
+      if (!isApiError(error, 409)) throw error;
+      const conflicts = locateConflicts(parseConflicts(error.message), [target.synced.index, state.branches.main?.index ?? target.synced.index]);
+      return { kind: 'conflict', ...base, message: error.message, conflicts };
+    }
+  }
+  state.branches[target.branch] = { ...target.synced, closed: 'merged' };
+  await writeState(dir, state);
+  const pulled = await pull(client, dir, { branches: ['main'] });
+  return { kind: 'merged', ...base, revision: revision || (pulled[0]?.to ?? ''), already, pulled };
+}
