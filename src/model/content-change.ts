@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Emoji } from './common.js';
 import { ChangeRequest } from './change-request.js';
 import { RevisionFile } from './file.js';
+import { PAGE_TYPES } from './page.js';
 
 /**
  * The published change-request content batch (`POST .../change-requests/{id}/content`): one
@@ -32,7 +33,15 @@ export const ChangeDocument = Type.Union([
 ]);
 export type ChangeDocument = Static<typeof ChangeDocument>;
 
-/** RevisionPageUpdate: page metadata settable on insert_page and update_page. */
+/** Longest page link title (published RevisionPageBase: 1 to 100 characters). */
+export const MAX_LINK_TITLE = 100;
+/** Longest `href` of a link page. */
+export const MAX_LINK_HREF = 2048;
+
+/**
+ * RevisionPageUpdate: page metadata settable on insert_page and update_page. `linkTitle` is a
+ * docsync extension (docs/api.md): the published spec returns it on pages but has no way to set it.
+ */
 const pageMetadata = {
   title: Type.Optional(Type.String({ minLength: 1 })),
   slug: Type.Optional(Type.String({ minLength: 0, maxLength: 100 })),
@@ -43,9 +52,21 @@ const pageMetadata = {
   noIndex: Type.Optional(Type.Boolean()),
   noRobotsIndex: Type.Optional(Type.Boolean()),
   condition: Type.Optional(Type.String()),
+  linkTitle: Type.Optional(Type.String({ maxLength: MAX_LINK_TITLE })),
 };
 export const PAGE_METADATA_FIELDS = Object.keys(pageMetadata) as (keyof typeof pageMetadata)[];
 
+export type InsertedPageType = (typeof PAGE_TYPES)[number];
+
+/** An enum, not a union of literals, so a wrong value is reported as one problem naming the field. */
+const PageTypeField = Type.Unsafe<InsertedPageType>({ type: 'string', enum: [...PAGE_TYPES] });
+/** Where a link page points; checked to be an absolute URL by the content layer, which names the change. */
+const Href = Type.String({ minLength: 1, maxLength: MAX_LINK_HREF });
+
+/**
+ * `type` (default `document`) and `href` are docsync extensions (docs/api.md): the published
+ * endpoint only makes documents, so groups and link pages could not be written.
+ */
 export const InsertPageChange = Type.Object(
   {
     operation: Type.Literal('insert_page'),
@@ -53,6 +74,8 @@ export const InsertPageChange = Type.Object(
     into: Type.Optional(Type.String()),
     at: Type.Optional(Type.Integer({ minimum: 0 })),
     ref: Type.Optional(Type.String({ minLength: 1 })),
+    type: Type.Optional(PageTypeField),
+    href: Type.Optional(Href),
     ...pageMetadata,
   },
   closed,
@@ -65,6 +88,8 @@ export const UpdatePageChange = Type.Object(
     document: Type.Optional(ChangeDocument),
     into: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     at: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Extension: a link page's new target. A page's type never changes, so there is no `type`. */
+    href: Type.Optional(Href),
     ...pageMetadata,
   },
   closed,

@@ -65,6 +65,7 @@ export const JsonDocument = Type.Object({
 const base = {
   id: Type.String(),
   title: Type.String(),
+  linkTitle: Type.Optional(Type.String()),
   emoji: Type.Optional(Type.String()),
   icon: Type.Optional(Type.String()),
   createdAt: Type.Optional(Type.String()),

@@ -44,6 +44,8 @@ export interface PageMeta {
   cover?: PageCover;
   variables?: Record<string, VariableValue>;
   condition?: string;
+  /** Document pages: GitBook's sidebar label (SUMMARY.md `[Title](page.md "Short")`); never empty. */
+  linkTitle?: string;
   /** Link pages: where they point. */
   href?: string;
 }
@@ -83,5 +85,5 @@ export interface ContentTree {
 
 export const PAGE_META_KEYS = [
   'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover',
-  'variables', 'condition', 'href',
+  'variables', 'condition', 'linkTitle', 'href',
 ] as const satisfies readonly (keyof PageMeta)[];

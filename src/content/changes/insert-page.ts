@@ -1,30 +1,43 @@
 import type { InsertPageChange, TreePage } from '../../model/index.js';
-import { findPage, insertPage } from '../tree/page-tree.js';
+import { insertPage } from '../tree/page-tree.js';
 import { slugify, uniqueSlug } from '../tree/slugs.js';
-import { readSubmittedDocument } from './document.js';
+import { readSubmittedDocument, type SubmittedDocument } from './document.js';
+import { checkNoDocument, checkParent, checkTypedFields } from './page-types.js';
 import { checkSlug, parkDocument, siblingSlugs, withMeta, type BatchState } from './state.js';
 import { fail } from './types.js';
 
 export const DEFAULT_TITLE = 'Untitled';
 
-/** Title: front matter, else the leading `# heading`, else `title`, else "Untitled". */
+/**
+ * Title: front matter, else the leading `# heading`, else `title`, else "Untitled". `type`
+ * (default `document`) makes a group or a link page instead: those take no document, and a
+ * link page has no slug (`''`, as the Git Sync layout gives it none) but an `href`.
+ */
 export function insertPageChange(state: BatchState, change: InsertPageChange, index: number): void {
   const id = state.pageIds.get(index)!;
+  const type = change.type ?? 'document';
   const parentId = change.into ?? null;
-  if (parentId !== null && !findPage(state.tree.pages, parentId)) fail(`into: page ${parentId} not found`);
-  const doc = readSubmittedDocument(change.document);
-  const title = doc.title ?? change.title ?? DEFAULT_TITLE;
-  let slug: string;
-  if (change.slug !== undefined) {
+  checkTypedFields(type, change);
+  if (type === 'link' && change.href === undefined) fail('href: a link page needs `href`, the absolute URL it points to');
+  checkParent(state.tree, type, parentId);
+  checkNoDocument(type, change.document);
+  const doc: SubmittedDocument | undefined = type === 'document' ? readSubmittedDocument(change.document) : undefined;
+  const title = doc?.title ?? change.title ?? DEFAULT_TITLE;
+  let slug = '';
+  if (type === 'link') {
+    // No slug to check: link pages have no path of their own.
+  } else if (change.slug !== undefined) {
     checkSlug(state.tree, change.slug, parentId, id);
     slug = change.slug;
   } else {
     slug = uniqueSlug(slugify(title), siblingSlugs(state.tree, parentId, id));
   }
   const now = state.ctx.now;
-  const page = withMeta({ id, type: 'document', title, slug, createdAt: now, updatedAt: now, pages: [] } satisfies TreePage, change, doc.meta);
+  const bare: TreePage = { id, type, title, slug, createdAt: now, updatedAt: now, pages: [] };
+  if (change.href !== undefined) bare.href = change.href;
+  const page = withMeta(bare, change, doc?.meta ?? {});
   state.tree = { ...state.tree, pages: insertPage(state.tree.pages, page, parentId, change.at)! };
   state.touched.add(id);
   if (change.ref !== undefined) state.createdRefs.set(id, change.ref);
-  parkDocument(state, id, doc.body);
+  if (doc) parkDocument(state, id, doc.body);
 }

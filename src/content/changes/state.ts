@@ -24,8 +24,9 @@ export interface BatchState {
 
 export const fileKey = (change: number, item: number) => `${change}/${item}`;
 
+/** Slugs the siblings hold; link pages hold none (they have no path of their own). */
 export function siblingSlugs(tree: ContentTree, parentId: string | null, except: string): Set<string> {
-  return new Set((childrenOf(tree.pages, parentId) ?? []).filter((p) => p.id !== except).map((p) => p.slug));
+  return new Set((childrenOf(tree.pages, parentId) ?? []).filter((p) => p.id !== except && p.type !== 'link').map((p) => p.slug));
 }
 
 /** An explicit slug: valid, and not taken by a sibling (409, like every duplicate slug). */
@@ -37,8 +38,8 @@ export function checkSlug(tree: ContentTree, slug: string, parentId: string | nu
   }
 }
 
-type MetaFields = Pick<InsertPageChange | UpdatePageChange, 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition'>;
-const CLEARABLE = ['emoji', 'icon', 'description', 'condition'] as const;
+type MetaFields = Pick<InsertPageChange | UpdatePageChange, 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition' | 'linkTitle'>;
+const CLEARABLE = ['emoji', 'icon', 'description', 'condition', 'linkTitle'] as const;
 const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 
 /** The operation's metadata fields, then front matter over them; `""` removes a text field. */

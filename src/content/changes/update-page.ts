@@ -1,32 +1,36 @@
 import type { UpdatePageChange } from '../../model/index.js';
-import { findPage, indexPages, isWithin, movePage, updatePage } from '../tree/page-tree.js';
+import { indexPages, isWithin, movePage, updatePage } from '../tree/page-tree.js';
 import { readSubmittedDocument } from './document.js';
+import { checkNoDocument, checkParent, checkTypedFields } from './page-types.js';
 import { checkSlug, parkDocument, withMeta, type BatchState } from './state.js';
 import { fail } from './types.js';
 
 /**
  * Moves (`into`: a page id, or null for the top level; `at` alone reorders among the current
  * siblings), then sets metadata and the document. The slug is kept unless given: renaming the
- * title does not move the page's URL. A kept slug taken in the new parent is a 409.
+ * title does not move the page's URL. A kept slug taken in the new parent is a 409. The page's
+ * type never changes; the fields and places it may take are those of its type (page-types.ts).
  */
 export function updatePageChange(state: BatchState, change: UpdatePageChange): void {
   const id = change.page;
   const place = indexPages(state.tree.pages).get(id);
   if (!place) return fail(`page ${id} not found`);
-  const doc = change.document === undefined ? undefined : readSubmittedDocument(change.document);
+  const type = place.page.type;
+  checkTypedFields(type, change);
+  checkNoDocument(type, change.document);
+  const doc = change.document === undefined || type !== 'document' ? undefined : readSubmittedDocument(change.document);
 
   let parentId = place.parentId;
   if (change.into !== undefined || change.at !== undefined) {
     parentId = change.into === undefined ? place.parentId : change.into;
-    if (parentId !== null) {
-      if (!findPage(state.tree.pages, parentId)) fail(`into: page ${parentId} not found`);
-      if (isWithin(state.tree.pages, id, parentId)) fail(`into: page ${id} cannot move into itself or one of its subpages (${parentId})`);
-    }
+    checkParent(state.tree, type, parentId);
+    if (parentId !== null && isWithin(state.tree.pages, id, parentId)) fail(`into: page ${id} cannot move into itself or one of its subpages (${parentId})`);
     const at = change.at ?? (parentId === place.parentId ? place.index : undefined);
     state.tree = { ...state.tree, pages: movePage(state.tree.pages, id, parentId, at)! };
   }
   const slug = change.slug ?? place.page.slug;
-  checkSlug(state.tree, slug, parentId, id);
+  // Link pages have no path, so no slug of theirs can clash.
+  if (type !== 'link') checkSlug(state.tree, slug, parentId, id);
 
   const title = doc?.title ?? change.title;
   state.tree = {
@@ -35,6 +39,7 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
       ...withMeta(page, change, doc?.meta ?? {}),
       slug,
       ...(title !== undefined ? { title } : {}),
+      ...(change.href !== undefined ? { href: change.href } : {}),
       updatedAt: state.ctx.now,
     }))!,
   };

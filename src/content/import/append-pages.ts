@@ -1,7 +1,7 @@
 import type { ContentTree, TreeFile, TreePage } from '../../model/index.js';
 import { readSubmittedDocument } from '../changes/document.js';
 import { ChangeFailure } from '../changes/types.js';
-import { slugify, uniqueSlug } from '../tree/slugs.js';
+import { slugProblem, slugify, uniqueSlug } from '../tree/slugs.js';
 import type { ImportOutcome, ImportedPage } from './types.js';
 
 export interface ImportContext {
@@ -41,13 +41,18 @@ export function appendImported(tree: ContentTree, pages: readonly ImportedPage[]
     count += 1;
     const doc = page.kind === 'document' ? readDocument(page) : undefined;
     const title = doc?.title ?? page.title;
-    const slug = uniqueSlug(slugify(page.slug ?? title), taken);
+    const id = ctx.newId();
+    const times = { createdAt: ctx.now, updatedAt: ctx.now };
+    // Link pages have no path of their own, hence no slug (as the batch endpoint makes them).
+    if (page.kind === 'link') return { id, slug: '', title, ...times, type: 'link', href: page.href ?? '', pages: [] };
+    const given = page.keepSlug && page.slug !== undefined && page.slug !== '' && slugProblem(page.slug) === undefined ? page.slug : undefined;
+    const slug = uniqueSlug(given ?? slugify(page.slug ?? title), taken);
     taken.add(slug);
-    const base = { id: ctx.newId(), slug, title, createdAt: ctx.now, updatedAt: ctx.now };
+    const base = { id, slug, title, ...times };
     const children = buildAll(page.pages);
-    if (page.kind === 'group') return { ...base, type: 'group', pages: children };
-    if (page.kind === 'link' || !doc) return { ...base, type: 'link', href: page.href ?? '', pages: [] };
+    if (page.kind === 'group' || !doc) return { ...base, type: 'group', pages: children };
     const built: TreePage = { ...doc.meta, ...base, type: 'document', pages: children };
+    if (page.linkTitle !== undefined && page.linkTitle !== '') built.linkTitle = page.linkTitle;
     if (doc.body !== '') {
       const sha = ctx.hash(doc.body);
       documents.set(sha, doc.body);

@@ -40,6 +40,20 @@ function documentPage(path: string, files: ReadonlyMap<string, string>, title?: 
   return slug === undefined ? page : { ...page, slug };
 }
 
+/** A group's slug: the first folder of its first page file in a folder (Git Sync's layout). */
+function groupFolder(pages: readonly ImportedPage[]): string | undefined {
+  for (const page of pages) {
+    if (page.kind === 'document' && page.source.includes('/')) return page.source.split('/')[0];
+    const inner = groupFolder(page.pages);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/**
+ * With SUMMARY.md the folder is GitBook's own (or written to its rules), so file and folder
+ * names are the slugs GitBook gave: they are kept as given (`detox-+-jest`), not slugified.
+ */
 function pagesFromSummary(summary: string, files: ReadonlyMap<string, string>): ImportedPage[] {
   const top: ImportedPage[] = [];
   let target = top;
@@ -54,7 +68,8 @@ function pagesFromSummary(summary: string, files: ReadonlyMap<string, string>): 
     const path = normalisePath(link.url);
     if (path === undefined || seen.has(path)) return nested;
     seen.add(path);
-    return [{ ...documentPage(path, files, title), pages: nested }];
+    const page: ImportedPage = { ...documentPage(path, files, title), keepSlug: true, pages: nested };
+    return [link.title ? { ...page, linkTitle: link.title } : page];
   };
   for (const node of parseMarkdown(summary).children as RootContent[]) {
     if (node.type === 'heading' && node.depth >= 2) {
@@ -66,7 +81,10 @@ function pagesFromSummary(summary: string, files: ReadonlyMap<string, string>): 
       target.push(...node.children.flatMap(item));
     }
   }
-  return top;
+  return top.map((page) => {
+    const folder = page.kind === 'group' ? groupFolder(page.pages) : undefined;
+    return folder === undefined ? page : { ...page, slug: folder, keepSlug: true };
+  });
 }
 
 /** A SUMMARY link as a folder path, or undefined when it leaves the folder. */

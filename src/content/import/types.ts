@@ -10,6 +10,13 @@ export interface ImportedPage {
   title: string;
   /** Wanted slug, slugified and made unique among its siblings; the final title's when absent. */
   slug?: string;
+  /**
+   * True when `slug` is a name GitBook wrote (a Git Sync file or folder name): it is kept as
+   * given when it passes the slug rules (`detox-+-jest`), and only made unique.
+   */
+  keepSlug?: boolean;
+  /** Document pages: GitBook's sidebar label (SUMMARY.md `[Title](page.md "Short")`). */
+  linkTitle?: string;
   markdown?: string;
   /** Link pages: the target URL. */
   href?: string;

@@ -3,12 +3,14 @@ export const MAX_SLUG_LENGTH = 100;
 
 /**
  * Why a slug cannot be used, or undefined when it can. A slug is one path segment: it names a
- * file or folder in the Git Sync layout, so it may not escape its folder or hide control bytes.
+ * file or folder in the Git Sync layout, so it may not escape its folder (`/`, `\\` on Windows,
+ * `.`, `..`) or hide control bytes. Anything else GitBook writes is kept as given
+ * (`detox-+-jest`, `v1..v2`, `a.b`): these are its file names.
  */
 export function slugProblem(slug: string): string | undefined {
   if (slug.length > MAX_SLUG_LENGTH) return `must be at most ${MAX_SLUG_LENGTH} characters`;
   if (slug.includes('/') || slug.includes('\\')) return 'must not contain `/` or `\\`';
-  if (slug.includes('..')) return 'must not contain `..`';
+  if (slug === '..') return 'must not be `..`';
   if (slug === '.') return 'must not be `.`';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(slug)) return 'must not contain control characters';

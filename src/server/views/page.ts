@@ -64,6 +64,7 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
         urls: { app: ctx.appURL(page.id) },
         slug: page.slug,
         path,
+        ...(page.linkTitle !== undefined && page.linkTitle !== '' ? { linkTitle: page.linkTitle } : {}),
         ...(page.description !== undefined ? { description: page.description } : {}),
         pages: ctx.shallow ? [] : pagesView(page.pages, ctx),
         ...(ctx.metadata && gitPath !== undefined ? { git: { oid: ctx.gitOid(page), path: gitPath } } : {}),

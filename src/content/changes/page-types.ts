@@ -1,0 +1,73 @@
+import type { ChangeDocument, ContentTree, InsertPageChange, PageType, UpdatePageChange } from '../../model/index.js';
+import { findPage } from '../tree/page-tree.js';
+import { fail } from './types.js';
+
+/**
+ * The tree rules of the published RevisionPage variants, which the batch must keep since it can
+ * write groups and link pages: a group sits only at the top level; groups and link pages have no
+ * document; a link page has no subpages; each type holds only its own fields. Title, emoji, icon,
+ * hidden and condition are on every type.
+ */
+const HELD_BY = {
+  slug: ['document', 'group'],
+  description: ['document'],
+  noIndex: ['document', 'group'],
+  noRobotsIndex: ['document', 'group'],
+  linkTitle: ['document'],
+  href: ['link'],
+} as const satisfies Record<string, readonly PageType[]>;
+
+const NAMES: Record<PageType, string> = { document: 'document pages', group: 'groups', link: 'link pages' };
+
+type TypedFields = Pick<InsertPageChange | UpdatePageChange, keyof typeof HELD_BY>;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Why `href` cannot be a link page's target, or undefined: it must be an absolute URL. */
+export function hrefProblem(href: string): string | undefined {
+  if (CONTROL.test(href)) return 'must not contain control characters';
+  let ok = /^[a-z][a-z0-9+.-]*:/i.test(href);
+  try {
+    new URL(href);
+  } catch {
+    ok = false;
+  }
+  return ok ? undefined : `must be an absolute URL with a scheme (https://...), got ${JSON.stringify(href)}`;
+}
+
+/** Refuses a field the page's type does not hold, and a bad `href`; names the field. */
+export function checkTypedFields(type: PageType, change: TypedFields): void {
+  for (const [field, types] of Object.entries(HELD_BY) as [keyof typeof HELD_BY, readonly PageType[]][]) {
+    if (change[field] !== undefined && !types.includes(type)) {
+      fail(`${field}: ${NAMES[type]} have no ${field} (only ${types.map((t) => NAMES[t]).join(' and ')} do)`);
+    }
+  }
+  if (change.href !== undefined) {
+    const problem = hrefProblem(change.href);
+    if (problem) fail(`href ${problem}`);
+  }
+}
+
+/** `{}`, or a document with nothing in it: what a group or link page may be sent. */
+function isEmptyDocument(document: ChangeDocument): boolean {
+  if ('markdown' in document) return document.markdown.trim() === '';
+  if ('document' in document) return document.document.nodes.length === 0;
+  return true;
+}
+
+/** Groups and link pages have no document; an empty one is accepted so `document: {}` works. */
+export function checkNoDocument(type: PageType, document: ChangeDocument | undefined): void {
+  if (type !== 'document' && document !== undefined && !isEmptyDocument(document)) {
+    fail(`document: ${NAMES[type]} have no document; send \`document: {}\``);
+  }
+}
+
+/** `parentId` can hold a page of `type`: it exists, is not a link page, and groups stay on top. */
+export function checkParent(tree: ContentTree, type: PageType, parentId: string | null): void {
+  if (parentId === null) return;
+  if (type === 'group') fail('into: groups are only at the top level');
+  const parent = findPage(tree.pages, parentId);
+  if (!parent) fail(`into: page ${parentId} not found`);
+  if (parent?.type === 'link') fail(`into: page ${parentId} is a link page, which has no subpages`);
+}
