@@ -7,5 +7,6 @@ export { fetchContent, toWorkspacePage, type RemoteContent } from './remote-cont
 export { mergeFiles, type FileMerge } from './merge-files.js';
 export { changeRequestBranch } from './branch-names.js';
 export { merge, type BranchMerge } from './merge.js';
+export { update, type BranchUpdate } from './update.js';
 export { parseConflicts, locateConflicts, type RemoteConflict } from './merge-conflicts.js';
 export { unpushedChanges, type Unpushed } from './unpushed.js';
