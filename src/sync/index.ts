@@ -8,5 +8,7 @@ export { mergeFiles, type FileMerge } from './merge-files.js';
 export { changeRequestBranch } from './branch-names.js';
 export { merge, type BranchMerge } from './merge.js';
 export { update, type BranchUpdate } from './update.js';
+export { listChangeRequests, type ChangeRequestEntry } from './change-requests.js';
+export { setChangeRequestStatus, type StatusChange } from './change-request-status.js';
 export { parseConflicts, locateConflicts, type RemoteConflict } from './merge-conflicts.js';
 export { unpushedChanges, type Unpushed } from './unpushed.js';
