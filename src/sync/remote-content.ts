@@ -32,6 +32,7 @@ export function toWorkspacePage(page: RevisionPage): WorkspacePage {
     id: page.id,
     title: page.title,
     slug: page.slug ?? '',
+    ...(page.linkTitle ? { linkTitle: page.linkTitle } : {}),
     ...(page.emoji ? { emoji: page.emoji } : {}),
     ...(page.icon ? { icon: page.icon } : {}),
     ...(page.description ? { description: page.description } : {}),
