@@ -22,12 +22,28 @@ export function markdownNestingProblem(markdown: string): string | undefined {
       if ((depth += 1) > MAX_NESTING) return `markdown nests block quotes or lists more than ${MAX_NESTING} deep`;
     }
   }
+  // Brackets nest only within a paragraph, and not at all in fenced code (a JSON example opens
+  // many `[` that no `]` closes on a real page).
   let brackets = 0;
-  for (let i = 0; i < markdown.length; i += 1) {
-    const c = markdown[i];
-    if (c === '\\') i += 1;
-    else if (c === '[' && (brackets += 1) > MAX_NESTING) return `markdown nests brackets more than ${MAX_NESTING} deep`;
-    else if (c === ']' && brackets > 0) brackets -= 1;
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = undefined;
+      continue;
+    }
+    if (opener !== undefined) {
+      fence = opener;
+      brackets = 0;
+      continue;
+    }
+    if (line.trim() === '') brackets = 0;
+    for (let i = 0; i < line.length; i += 1) {
+      const c = line[i];
+      if (c === '\\') i += 1;
+      else if (c === '[' && (brackets += 1) > MAX_NESTING) return `markdown nests brackets more than ${MAX_NESTING} deep`;
+      else if (c === ']' && brackets > 0) brackets -= 1;
+    }
   }
   return undefined;
 }
