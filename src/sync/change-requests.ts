@@ -25,6 +25,9 @@ export interface ChangeRequestEntry {
 export async function listChangeRequests(client: Client, dir: string, options: { status?: ChangeRequestStatus } = {}): Promise<ChangeRequestEntry[]> {
   const state = await readState(dir);
   const branches = new Map(Object.entries(state.branches).filter(([, b]) => b.changeRequestId !== undefined).map(([name, b]) => [b.changeRequestId!, name]));
+  // Commits on main go to its outbox change request (push.ts): main is its branch.
+  const outbox = state.branches.main?.outbox?.changeRequestId;
+  if (outbox !== undefined) branches.set(outbox, 'main');
   const entries: ChangeRequestEntry[] = [];
   for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: options.status ?? 'open' })) {
     const branch = branches.get(cr.id) ?? null;

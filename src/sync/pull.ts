@@ -132,8 +132,11 @@ async function followOpened(client: Client, dir: string, state: WorkspaceState, 
   const main = state.branches.main;
   if (!main) return [];
   const byId = new Map(Object.entries(state.branches).filter(([, b]) => b.changeRequestId !== undefined).map(([name, b]) => [b.changeRequestId!, name]));
+  // Main's outbox change request holds main's own commits (push.ts): no branch of its own.
+  const outboxes = new Set(Object.values(state.branches).flatMap((b) => (b.outbox?.changeRequestId ? [b.outbox.changeRequestId] : [])));
   const open: ChangeRequest[] = [];
   for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: 'open' })) {
+    if (outboxes.has(cr.id)) continue;
     const known = byId.get(cr.id);
     if (known === undefined || !isFollowed(state.branches[known]!)) open.push(cr);
   }

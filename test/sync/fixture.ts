@@ -25,7 +25,7 @@ export async function editMain(s: TestServer, spaceId: string, changes: unknown[
   return cr.ids;
 }
 
-/** The markdown of one page as the platform has it (main, or a change request). */
+/** The markdown of one page's body as the platform has it (main, or a change request): no title heading. */
 export async function remoteMarkdown(s: TestServer, spaceId: string, pageId: string, changeRequestId?: string): Promise<string> {
   const scope = changeRequestId ? `change-requests/${changeRequestId}/content` : 'content';
   const res = await s.request('GET', `/v1/spaces/${spaceId}/${scope}/page/${pageId}?format=markdown`);

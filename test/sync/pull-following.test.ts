@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { pull } from '../../src/sync/pull.js';
-import { readState } from '../../src/sync/state.js';
+import { readState, writeState } from '../../src/sync/state.js';
+import { listChangeRequests } from '../../src/sync/change-requests.js';
 import { changeRequestWith, clonedSpace, editMain, git } from './fixture.js';
 
 /** Which branches pull follows: some only, not the closed ones, and the ones opened again. */
@@ -81,5 +82,16 @@ describe('pull: followed branches', () => {
     expect(results.find((r) => r.branch === `cr/${cr.number}-web`)).toMatchObject({ closed: 'merged', changes: [] });
     expect(git(t.dir, 'show', 'main:SUMMARY.md')).toContain('[Beta web](beta.md)');
     expect((await pull(client, t.dir)).map((r) => r.branch)).toEqual(['main']);
+  });
+
+  it("makes no branch for main's outbox change request: main's own commits go there", async () => {
+    const t = await clonedSpace(s, client, work, 'outbox');
+    const cr = await changeRequestWith(s, t.spaceId, 'Edits on main', [{ operation: 'update_page', page: t.beta, title: 'Beta two' }]);
+    const state = await readState(t.dir);
+    const main = state.branches.main!;
+    await writeState(t.dir, { ...state, branches: { main: { ...main, outbox: { ...main, changeRequestId: cr.id, changeRequestNumber: cr.number } } } });
+    expect((await pull(client, t.dir)).map((r) => r.branch)).toEqual(['main']);
+    expect(Object.keys((await readState(t.dir)).branches)).toEqual(['main']);
+    expect((await listChangeRequests(client, t.dir)).map((e) => [e.number, e.branch, e.followed])).toEqual([[cr.number, 'main', true]]);
   });
 });
