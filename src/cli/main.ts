@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { CHANGE_REQUEST_STATUSES } from '../model/index.js';
 import { EXIT, reportFailure } from './exit.js';
 
 const DEFAULT_DATA_DIR = './.docsync-data';
@@ -111,6 +112,54 @@ function addSyncCommands(program: Command): void {
       const { statusCommand } = await import('./commands/status.js');
       await statusCommand(options);
     });
+
+  addChangeRequestCommands(program);
+}
+
+/** `docsync merge`, `update` and `cr ...`: change requests through the API, then a pull. */
+function addChangeRequestCommands(program: Command): void {
+  const workspace = (command: Command) => command.option('--dir <dir>', 'the workspace', '.').option('--json', 'print the result as JSON');
+
+  workspace(program
+    .command('merge')
+    .description("merge a branch's change request into the live content on the platform, then pull main")
+    .argument('[branch]', 'the change request branch (default: the checked-out branch)'))
+    .action(async (branch: string | undefined, options) => {
+      const { mergeCommand } = await import('./commands/merge.js');
+      await mergeCommand(branch, options);
+    });
+
+  workspace(program
+    .command('update')
+    .description("bring main's live content into a branch's change request on the platform, then pull the branch")
+    .argument('[branch]', 'the change request branch (default: the checked-out branch)'))
+    .action(async (branch: string | undefined, options) => {
+      const { updateCommand } = await import('./commands/update.js');
+      await updateCommand(branch, options);
+    });
+
+  const cr = program.command('cr').description("list the space's change requests; open or archive one");
+  workspace(cr
+    .command('list')
+    .description('list change requests of one status with their local branch (- when none)')
+    .addOption(new Option('--status <status>', 'which change requests').choices(CHANGE_REQUEST_STATUSES).default('open')))
+    .action(async (options) => {
+      const { crListCommand } = await import('./commands/cr.js');
+      await crListCommand(options);
+    });
+  for (const [name, status, description] of [
+    ['open', 'open', 'open a change request again (status open) and follow its branch again, pulling it'],
+    ['archive', 'archived', 'archive a change request (status archived) and stop following its branch; the git branch stays'],
+  ] as const) {
+    workspace(cr
+      .command(name)
+      .description(description)
+      .argument('<branch>', 'the change request branch, or the change request number (12 or #12)'))
+      .action(async (target: string, options) => {
+        const { crStatusCommand } = await import('./commands/cr.js');
+        await crStatusCommand(target, status, options);
+      });
+  }
 }
 
 /**
