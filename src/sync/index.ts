@@ -11,4 +11,4 @@ export { update, type BranchUpdate } from './update.js';
 export { listChangeRequests, type ChangeRequestEntry } from './change-requests.js';
 export { setChangeRequestStatus, type StatusChange } from './change-request-status.js';
 export { parseConflicts, locateConflicts, type RemoteConflict } from './merge-conflicts.js';
-export { unpushedChanges, type Unpushed } from './unpushed.js';
+export { unpushedChanges, hasUnpushed, type Unpushed } from './unpushed.js';

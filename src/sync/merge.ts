@@ -4,7 +4,7 @@ import { locateConflicts, parseConflicts, type RemoteConflict } from './merge-co
 import { pull, type BranchPull } from './pull.js';
 import { readState, writeState } from './state.js';
 import { targetBranch } from './target-branch.js';
-import { unpushedChanges } from './unpushed.js';
+import { hasUnpushed, unpushedChanges } from './unpushed.js';
 
 /** What `merge` did: merged (main pulled), or refused by the platform for conflicts. */
 export type BranchMerge =
@@ -42,11 +42,13 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   const already = cr.status === 'merged';
   if (!already) {
     const unpushed = await unpushedChanges(dir, target.branch, target.synced);
-    const paths = [...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path);
-    if (paths.length > 0) {
+    if (hasUnpushed(unpushed)) {
+      const what = unpushed.refused.length > 0
+        ? unpushed.refused.map((r) => r.reason.startsWith(r.path) ? r.reason : `${r.path}: ${r.reason}`).join('; ')
+        : [...new Set([...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path))].join(', ');
       throw new DocsyncError(
         'invalid_request',
-        `${target.branch} has changes not pushed to change request #${cr.number} (${[...new Set(paths)].join(', ')}); push first (docsync push), then merge`,
+        `${target.branch} has changes not pushed to change request #${cr.number} (${what}); push first (docsync push), then merge`,
         { ...unpushed },
       );
     }

@@ -111,6 +111,32 @@ describe('merge', () => {
     expect(await merge(client, t.dir)).toMatchObject({ kind: 'merged' });
   });
 
+  it('refuses a branch with conflict markers left by a pull, naming the file', async () => {
+    const t = await clonedSpace(s, client, work, 'markers');
+    const cr = await changeRequestWith(s, t.spaceId, 'Marked', [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nremote two\nthree\n' } }]);
+    await pull(client, t.dir);
+    const branch = `cr/${cr.number}-marked`;
+    git(t.dir, 'checkout', '-q', branch);
+    await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\nlocal two\nthree\n');
+    git(t.dir, 'commit', '-qam', 'local two');
+    expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nother two\nthree\n' } }] } })).status).toBe(200);
+    expect((await pull(client, t.dir, { branches: [branch] }))[0]!.conflicts).toEqual(['README.md']);
+    await expect(merge(client, t.dir)).rejects.toThrow(`${branch} has changes not pushed to change request #${cr.number} (README.md: it has conflict markers (resolve them, then commit)); push first`);
+  });
+
+  it('merges a branch whose only local files are ones push does not send (.gitignore, notes not in SUMMARY.md)', async () => {
+    const t = await clonedSpace(s, client, work, 'not-content');
+    const cr = await changeRequestWith(s, t.spaceId, 'Plain', [{ operation: 'update_page', page: t.beta, title: 'Beta two' }]);
+    await pull(client, t.dir);
+    const branch = `cr/${cr.number}-plain`;
+    git(t.dir, 'checkout', '-q', branch);
+    await writeFile(join(t.dir, '.gitignore'), '*.tmp\n');
+    git(t.dir, 'add', '.gitignore');
+    git(t.dir, 'commit', '-qm', 'ignore temporary files');
+    await writeFile(join(t.dir, 'notes.md'), '# Notes\n\nnot a page\n');
+    expect(await merge(client, t.dir)).toMatchObject({ kind: 'merged', branch });
+  });
+
   it('takes a change request merged on the platform meanwhile as merged, and still pulls main', async () => {
     const t = await clonedSpace(s, client, work, 'already');
     const cr = await changeRequestWith(s, t.spaceId, 'Elsewhere', [{ operation: 'insert_page', title: 'New', document: { markdown: '# New\n\nfrom the web\n' } }]);
