@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { httpFixture, json } from '../client/http-fixture.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { merge } from '../../src/sync/merge.js';
 import { pull } from '../../src/sync/pull.js';
@@ -135,6 +136,29 @@ describe('merge', () => {
     git(t.dir, 'commit', '-qm', 'ignore temporary files');
     await writeFile(join(t.dir, 'notes.md'), '# Notes\n\nnot a page\n');
     expect(await merge(client, t.dir)).toMatchObject({ kind: 'merged', branch });
+  });
+
+  it("takes the hosted API's 200 with result \"conflicts\" as a conflict, never as a merge", async () => {
+    const t = await clonedSpace(s, client, work, 'hosted-conflicts');
+    const cr = await changeRequestWith(s, t.spaceId, 'Hosted', [{ operation: 'update_page', page: t.beta, title: 'Beta two' }]);
+    await pull(client, t.dir);
+    // The hosted API answers a conflicting merge with 200 and names no page.
+    const hosted = await httpFixture(async (req, res, seen) => {
+      if (req.method === 'POST' && seen.url.endsWith('/merge')) return json(res, 200, { revision: 'conflict-revision', result: 'conflicts' });
+      const upstream = await fetch(new URL(seen.url, s.url), { method: req.method ?? 'GET', headers: { authorization: seen.authorization ?? '' } });
+      res.writeHead(upstream.status, { 'content-type': 'application/json' });
+      res.end(await upstream.text());
+    });
+    const viaHosted = createClient({ baseUrl: hosted.url, token: s.token });
+    try {
+      const stateBefore = await readState(t.dir);
+      const result = await merge(viaHosted, t.dir, `cr/${cr.number}-hosted`);
+      expect(result).toMatchObject({ kind: 'conflict', conflicts: [], message: expect.stringContaining('result "conflicts"') });
+      expect(await readState(t.dir)).toEqual(stateBefore);
+    } finally {
+      await viaHosted.close();
+      await hosted.close();
+    }
   });
 
   it('takes a change request merged on the platform meanwhile as merged, and still pulls main', async () => {
