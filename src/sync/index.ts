@@ -12,3 +12,7 @@ export { listChangeRequests, type ChangeRequestEntry } from './change-requests.j
 export { setChangeRequestStatus, type StatusChange } from './change-request-status.js';
 export { parseConflicts, locateConflicts, type RemoteConflict } from './merge-conflicts.js';
 export { unpushedChanges, hasUnpushed, type Unpushed } from './unpushed.js';
+export { push, type PushOptions, type PushResult } from './push.js';
+export { syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
+export { mirror, type MirrorOptions, type MirroredSpace } from './mirror.js';
+export { SyncError, isSyncError, type SyncErrorCode } from './errors.js';

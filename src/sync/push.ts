@@ -190,7 +190,10 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     result.batches = batchesOf(plan.changes, plan.refs).length;
     return result;
   }
-  if (plan.changes.length === 0 && journalToSend === undefined && changeRequest === undefined) return result;
+  if (plan.changes.length === 0 && journalToSend === undefined) {
+    if (changeRequest !== undefined) result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
+    return result;
+  }
 
   let opened = false;
   if (changeRequest === undefined) {

@@ -6,9 +6,9 @@ import { seg } from './paths.js';
 /** Spaces: listed and created per organization, read by id. */
 export function spacesResource(request: Request) {
   return {
-    /** Every space of an organization the caller can see (`GET /v1/orgs/{id}/spaces`, paged at 1000). */
-    list: (orgId: string) =>
-      paginate((query) => request<ListPage<Space>>({ method: 'GET', path: `/v1/orgs/${seg(orgId)}/spaces`, query: { ...query } })),
+    /** Every space of an organization the caller can see (`GET /v1/orgs/{id}/spaces`, paged at `limit`, 1000 unless told). */
+    list: (orgId: string, options: { limit?: number } = {}) =>
+      paginate((query) => request<ListPage<Space>>({ method: 'GET', path: `/v1/orgs/${seg(orgId)}/spaces`, query: { ...query } }), options),
     /**
      * `POST /v1/orgs/{id}/spaces`. Pass `empty: true` for a space with no page, the start a push of
      * a local tree needs. Not retried after a reset (it would create a second space).

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '../client/index.js';
+import { slugify, uniqueSlug } from '../content/index.js';
+import { DocsyncError, type Space } from '../model/index.js';
+import { clone } from './clone.js';
+import { SyncError } from './errors.js';
+import { syncPass, type SyncPass } from './sync-pass.js';
+
+export interface MirrorOptions {
+  client: Client;
+  apiUrl: string;
+  orgId: string;
+  dir: string;
+  /** Push local changes too (a full sync pass per space); otherwise only clone and pull. */
+  push?: boolean;
+  allowMassDelete?: boolean;
+  /** Page size of the spaces listing (the API's maximum, 1000, unless told). */
+  pageSize?: number;
+  onSpace?: (event: MirroredSpace) => void;
+}
+
+export interface MirroredSpace {
+  spaceId: string;
+  title: string;
+  folder: string;
+  action: 'cloned' | 'synced' | 'failed';
+  pass?: SyncPass;
+  error?: string;
+}
+
+/** `DIR/.docsync-mirror.json`: which folder each space has, so a renamed space keeps its folder. */
+interface MirrorIndex {
+  version: 1;
+  orgId: string;
+  folders: Record<string, string>;
+}
+
+const INDEX_FILE = '.docsync-mirror.json';
+
+async function readIndex(dir: string, orgId: string): Promise<MirrorIndex> {
+  const path = join(dir, INDEX_FILE);
+  if (!existsSync(path)) return { version: 1, orgId, folders: {} };
+  const index = JSON.parse(await readFile(path, 'utf8')) as MirrorIndex;
+  if (index.orgId !== orgId) throw new DocsyncError('conflict', `${dir} mirrors organization ${index.orgId}, not ${orgId}; mirror into another folder`);
+  return index;
+}
+
+async function writeIndex(dir: string, index: MirrorIndex): Promise<void> {
+  const path = join(dir, INDEX_FILE);
+  await writeFile(`${path}.tmp`, `${JSON.stringify(index, null, 2)}\n`);
+  await rename(`${path}.tmp`, path);
+}
+
+/**
+ * Every space of an organization as a workspace in `DIR/<space-slug>/`: cloned when new, pulled
+ * (and with `push`, pushed) when there. All through the one client, so its queue bounds the
+ * requests of the whole mirror. A space that fails is reported and the others go on.
+ */
+export async function mirror(options: MirrorOptions): Promise<MirroredSpace[]> {
+  const { client, dir, orgId } = options;
+  await mkdir(dir, { recursive: true });
+  const index = await readIndex(dir, orgId);
+  const spaces: Space[] = [];
+  for await (const space of client.spaces.list(orgId, options.pageSize !== undefined ? { limit: options.pageSize } : {})) spaces.push(space);
+
+  const taken = new Set(Object.values(index.folders));
+  const results: MirroredSpace[] = [];
+  for (const space of spaces) {
+    let folder = index.folders[space.id];
+    if (folder === undefined) {
+      folder = uniqueSlug(slugify(space.title) || 'space', taken);
+      taken.add(folder);
+      index.folders[space.id] = folder;
+      await writeIndex(dir, index);
+    }
+    const path = join(dir, folder);
+    let result: MirroredSpace;
+    try {
+      if (!existsSync(join(path, '.git', 'docsync', 'state.json'))) {
+        await clone({ client, apiUrl: options.apiUrl, spaceId: space.id, dir: path });
+        result = { spaceId: space.id, title: space.title, folder, action: 'cloned' };
+      } else {
+        const pass = await syncPass(client, path, { pullOnly: options.push !== true, allowMassDelete: options.allowMassDelete === true });
+        result = { spaceId: space.id, title: space.title, folder, action: 'synced', pass };
+      }
+    } catch (error) {
+      if (!(error instanceof DocsyncError || error instanceof SyncError || (error as { name?: string }).name === 'ApiError')) throw error;
+      result = { spaceId: space.id, title: space.title, folder, action: 'failed', error: (error as Error).message };
+    }
+    results.push(result);
+    options.onSpace?.(result);
+  }
+  return results;
+}
