@@ -1,7 +1,8 @@
-import { DEFAULT_PAGE_LAYOUT, type ContentChange, type InsertFileItem } from '../model/index.js';
+import { DEFAULT_PAGE_LAYOUT, type ContentChange, type InsertFileItem, type PageLayout } from '../model/index.js';
 import {
   renderFrontMatter, renderPageMeta, splitMarkdown, type WorkspaceContent, type WorkspaceDocument, type WorkspaceFile, type WorkspacePage,
 } from '../workspace/index.js';
+import { keptInOrder } from './push-plan-order.js';
 
 
 /**
@@ -58,12 +59,17 @@ class SimTree {
     return list;
   }
 
-  place(id: string, parent: string, at: number, slug: string): void {
+  /** Takes the page out of its siblings (its subtree stays with it), to be placed again. */
+  detach(id: string): void {
     const current = this.pages.get(id);
-    if (current) {
-      const siblings = this.childrenOf(current.parent);
-      siblings.splice(siblings.indexOf(id), 1);
-    }
+    if (!current) return;
+    const siblings = this.childrenOf(current.parent);
+    const index = siblings.indexOf(id);
+    if (index >= 0) siblings.splice(index, 1);
+  }
+
+  place(id: string, parent: string, at: number, slug: string): void {
+    this.detach(id);
     this.childrenOf(parent).splice(at, 0, id);
     this.pages.set(id, { parent, slug });
   }
@@ -89,6 +95,22 @@ class SimTree {
 }
 
 const slugOf = (page: WorkspacePage) => (page.type === 'link' ? '' : page.slug);
+
+/**
+ * The kept children of `parent` that need no move: of those already under it, the most that are
+ * in the local order already, preferring pages that are not updated anyway (their move is free).
+ */
+function stayingChildren(list: readonly WorkspacePage[], parent: string, sim: SimTree, remotePages: ReadonlyMap<string, WorkspacePage>): Set<string> {
+  const here = sim.childrenOf(parent);
+  const items = list.flatMap((page) => {
+    const before = remotePages.get(page.id);
+    if (before === undefined || sim.pages.get(page.id)?.parent !== parent) return [];
+    const clean = Object.keys(fieldChanges(before, page, slugOf(before))).length === 0
+      && !(before.type === 'document' && page.type === 'document' && documentChanged(before, page));
+    return [{ key: page.id, position: here.indexOf(page.id), weight: clean ? list.length + 1 : 1 }];
+  });
+  return keptInOrder(items, here.length);
+}
 
 function flatten(pages: readonly WorkspacePage[], into = new Map<string, WorkspacePage>()): Map<string, WorkspacePage> {
   for (const page of pages) {
@@ -116,22 +138,24 @@ export interface PlanOptions {
 
 /**
  * The document sent for a page: its front matter (GitBook's keys, the title first so a leading
- * `# heading` in the body stays content) and its body. When the remote page had a layout and the
- * local one drops options, the defaults are written out: the server merges layouts key by key.
+ * `# heading` in the body stays content) and its body. Layout options the remote page set and
+ * the local one drops are written out as their defaults, since the server merges layouts key by
+ * key; options neither side set are left out, so a page is sent only the options it uses.
  */
 export function pageDocument(page: WorkspaceDocument, remote: WorkspaceDocument | undefined, path: string, files: readonly WorkspaceFile[]): string {
   const { extra, body } = splitMarkdown(page.markdown);
-  const layout = remote?.layout !== undefined && !same(remote.layout, page.layout) ? { ...DEFAULT_PAGE_LAYOUT, ...page.layout } : page.layout;
+  const dropped = (Object.keys(remote?.layout ?? {}) as (keyof PageLayout)[]).filter((key) => page.layout?.[key] === undefined);
+  const layout = dropped.length === 0 ? page.layout : { ...Object.fromEntries(dropped.map((key) => [key, DEFAULT_PAGE_LAYOUT[key]])), ...page.layout };
   const names = new Map(files.map((f) => [f.id, f.name]));
   const meta = renderPageMeta({ ...page, ...(layout ? { layout } : {}) }, extra, path, (id) => names.get(id));
   return renderFrontMatter({ title: page.title, ...meta }) + body;
 }
 
-/** What changed in a page's own fields (not its place), as update_page fields. */
-function fieldChanges(remote: WorkspacePage, local: WorkspacePage): Record<string, unknown> {
+/** What changed in a page's own fields (not its place), as update_page fields; `slugNow` is the slug it holds at its turn. */
+function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNow: string): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   if (remote.title !== local.title) fields.title = local.title;
-  if (slugOf(remote) !== slugOf(local) && local.type !== 'link') fields.slug = slugOf(local);
+  if (slugNow !== slugOf(local) && local.type !== 'link') fields.slug = slugOf(local);
   if (remote.type === 'link' && local.type === 'link' && remote.href !== local.href) fields.href = local.href;
   if (remote.type === 'document' && local.type === 'document') {
     for (const key of CLEARABLE) if (remote[key] !== local[key]) fields[key] = local[key] ?? '';
@@ -184,47 +208,71 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
     counts.deleted += 1;
   }
 
-  let temporary = 0;
-  /** A sibling holding the slug a page needs moves aside first; its own turn gives its final slug. */
-  const clearSlug = (parent: string, slug: string, id: string) => {
+  /**
+   * A sibling holding the slug a page needs moves aside first, to a slug no sibling holds now
+   * or will take; its own turn gives its final slug.
+   */
+  const clearSlug = (parent: string, slug: string, id: string, wanted: ReadonlySet<string>) => {
     const holder = sim.holderOf(parent, slug, id);
     if (holder === undefined) return;
-    temporary += 1;
-    const aside = `${slug.slice(0, 80)}-docsync-${temporary}`;
+    const held = new Set(sim.childrenOf(parent).map((other) => sim.pages.get(other)!.slug));
+    let aside: string;
+    for (let n = 1; ; n += 1) {
+      aside = `${slug.slice(0, 80)}-docsync-${n}`;
+      if (!held.has(aside) && !wanted.has(aside)) break;
+    }
     changes.push({ operation: 'update_page', page: holder, slug: aside });
     sim.pages.get(holder)!.slug = aside;
   };
 
+  // The server refuses a ref that is an existing page's path (`./<ref>.md` would be ambiguous),
+  // and a top-level page's path is its slug: no ref is any page's slug, remote or local.
+  const slugs = new Set([...remotePages.values(), ...localPages.values()].map(slugOf));
+  let refCount = 0;
+  const nextRef = () => {
+    let ref: string;
+    do ref = `docsync-${(refCount += 1)}`;
+    while (slugs.has(ref));
+    return ref;
+  };
+
   const visit = (list: readonly WorkspacePage[], parent: string) => {
-    list.forEach((page, at) => {
+    const wanted = new Set(list.map(slugOf));
+    const stays = stayingChildren(list, parent, sim, remotePages);
+    list.forEach((page, index) => {
       const into = parent === ROOT ? undefined : parent;
+      // Right after the previous local sibling, which is in place: pages still to move out or to
+      // be deleted may sit anywhere among the siblings, so the local index is not the server's.
+      const at = () => (index === 0 ? 0 : sim.childrenOf(parent).indexOf(list[index - 1]!.id) + 1);
       if (isNew(page.id, remoteIds)) {
-        const ref = `docsync-${refs.size + 1}`;
+        const ref = nextRef();
         refs.set(page.id, ref);
-        clearSlug(parent, slugOf(page), page.id);
-        const change = insertChange(page, into, at, ref, options, local.files);
-        changes.push(change);
-        sim.place(page.id, parent, at, slugOf(page));
+        clearSlug(parent, slugOf(page), page.id, wanted);
+        const position = at();
+        changes.push(insertChange(page, into, position, ref, options, local.files));
+        sim.place(page.id, parent, position, slugOf(page));
         counts.inserted += 1;
       } else {
         const before = remotePages.get(page.id)!;
-        const place = sim.pages.get(page.id)!;
-        const moved = place.parent !== parent || sim.childrenOf(parent).indexOf(page.id) !== at;
-        const fields = fieldChanges(before, page);
+        const moved = !stays.has(page.id);
+        // Against the slug the page holds now: a sibling moved aside earlier gets its own back.
+        const fields = fieldChanges(before, page, sim.pages.get(page.id)!.slug);
         const withDocument = before.type === 'document' && page.type === 'document' && documentChanged(before, page);
-        if (fields.slug !== undefined || moved) clearSlug(parent, slugOf(page), page.id);
+        if (fields.slug !== undefined || moved) clearSlug(parent, slugOf(page), page.id, wanted);
         if (moved || withDocument || Object.keys(fields).length > 0) {
           const change: Record<string, unknown> = { operation: 'update_page', page: page.id, ...fields };
           if (moved) {
+            sim.detach(page.id);
             change.into = parent === ROOT ? null : parent;
-            change.at = at;
+            change.at = at();
+            sim.place(page.id, parent, change.at as number, slugOf(page));
             counts.moved += 1;
           }
           if (withDocument) change.document = { markdown: pageDocument(page as WorkspaceDocument, before as WorkspaceDocument, options.pathOf(page.id), local.files) };
           if (withDocument || Object.keys(fields).length > 0) counts.updated += 1;
           changes.push(change as PlannedChange);
         }
-        sim.place(page.id, parent, at, slugOf(page));
+        sim.pages.get(page.id)!.slug = slugOf(page);
       }
       if (page.type !== 'link') visit(page.pages, page.id);
     });

@@ -30,8 +30,8 @@ export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<s
   return segments.flatMap((s) => planBatches(s).batches);
 }
 
-/** `into: "ref:<ref>"` → the id the ref's page was created with. */
-function resolveInto(change: ContentChange, created: Readonly<Record<string, string>>): ContentChange {
+/** `into: "ref:<ref>"` → the id the ref's page was created with (exported for the planner's tests). */
+export function resolveInto(change: ContentChange, created: Readonly<Record<string, string>>): ContentChange {
   if (!('into' in change) || typeof change.into !== 'string' || !change.into.startsWith('ref:')) return change;
   const ref = change.into.slice(4);
   const id = created[ref];
