@@ -1,7 +1,8 @@
 import * as git from 'isomorphic-git';
 import { notFoundAs, repo } from './repo.js';
 import { fullRef, readRef, updateRef } from './update-ref.js';
-import { type FileMap, writeFileTree } from './write-tree.js';
+import { buildTree, type FileMap } from './write-tree.js';
+import { storeObjects } from './object-store.js';
 import { checkBranchName } from './paths.js';
 
 export interface Person {
@@ -49,14 +50,15 @@ export async function commitFiles(dir: string, options: CommitFilesOptions): Pro
   for (const oid of parents) {
     await notFoundAs(r, `parent commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
   }
-  const tree = await writeFileTree(r, options.files);
+  const tree = buildTree(options.files);
+  await storeObjects(r, tree.objects);
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const author = { ...options.author, timestamp, timezoneOffset: 0 };
   const committer = { ...(options.committer ?? options.author), timestamp, timezoneOffset: 0 };
   const oid = await git.writeCommit({
     fs: r.fs,
     gitdir: r.gitdir,
-    commit: { tree, parent: parents, author, committer, message: options.message },
+    commit: { tree: tree.oid, parent: parents, author, committer, message: options.message },
   });
   await updateRef(r, ref, expected, oid);
   return oid;
