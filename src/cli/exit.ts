@@ -6,6 +6,10 @@ export const EXIT = {
   error: 1,
   usage: 2,
   conflict: 3,
+  /** Sent what it could; some files were left out (each named, with why). */
+  partial: 4,
+  /** Refused before sending anything: pull first, a mass delete, an unreadable page tree. */
+  refused: 5,
 } as const;
 
 /** An expected failure that ends the command with a message and an exit code. */
@@ -27,6 +31,18 @@ export function reportFailure(error: unknown): number {
   if (error instanceof ExitError) {
     console.error(`docsync: ${error.message}`);
     return error.exitCode;
+  }
+  // The sync and client errors are told by name: importing their classes here would load the
+  // whole sync stack for `docsync --help` and the server commands.
+  const named = error as { name?: unknown; message?: string; code?: unknown; status?: unknown; details?: unknown };
+  if (named?.name === 'SyncError') {
+    console.error(`docsync: ${named.message}`);
+    for (const detail of Array.isArray(named.details) ? named.details : []) console.error(`  ${String(detail)}`);
+    return named.code === 'no-branch' ? EXIT.error : EXIT.refused;
+  }
+  if (named?.name === 'ApiError' || named?.name === 'ClientError' || named?.name === 'ConnectionError') {
+    console.error(`docsync: ${named.message}`);
+    return named.status === 409 ? EXIT.conflict : EXIT.error;
   }
   if (error instanceof DocsyncError) {
     console.error(`docsync: ${error.message}`);

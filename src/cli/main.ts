@@ -114,6 +114,50 @@ function addSyncCommands(program: Command): void {
     });
 
   addChangeRequestCommands(program);
+  addPushCommands(program);
+}
+
+/** `docsync push`, `sync` and `mirror`: local changes to change requests. */
+function addPushCommands(program: Command): void {
+  program
+    .command('push')
+    .description("send a branch's changes since the last sync to its change request (opening one when it has none)")
+    .argument('[branch]', 'the branch to push (default: the checked-out branch; commits on main go to a change request of their own)')
+    .option('--subject <subject>', 'subject of the change request the push opens (default: the first commit message, else the branch name)')
+    .option('--merge', 'merge the change request right after the push, then pull main')
+    .option('--dry-run', 'print the page operations the push would send, and send nothing')
+    .option('--allow-mass-delete', 'allow a push that deletes more than half of the pages, or all of them')
+    .option('--dir <dir>', 'the workspace', '.')
+    .option('--json', 'print the result as JSON')
+    .action(async (branch: string | undefined, options) => {
+      const { pushCommand } = await import('./commands/push.js');
+      await pushCommand(branch, options);
+    });
+
+  program
+    .command('sync')
+    .description('one full pass for cron and CI: pull every branch, then push every branch with local changes')
+    .option('--dry-run', 'print the page operations each push would send; pull nothing and send nothing')
+    .option('--allow-mass-delete', 'allow pushes that delete more than half of the pages, or all of them')
+    .option('--dir <dir>', 'the workspace', '.')
+    .option('--json', 'print the result as JSON')
+    .action(async (options) => {
+      const { syncCommand } = await import('./commands/sync.js');
+      await syncCommand(options);
+    });
+
+  program
+    .command('mirror')
+    .description('every space of an organization as a workspace in DIR/<space-slug>/: cloned, pulled, and with --push pushed')
+    .argument('<dir>', 'the folder that holds one workspace per space')
+    .requiredOption('--org <id>', 'id of the organization')
+    .option('--push', 'push local changes of every workspace too (a sync pass each)')
+    .option('--allow-mass-delete', 'allow pushes that delete more than half of a space, or all of it')
+    .option('--json', 'print the result as JSON')
+    .action(async (dir: string, options) => {
+      const { mirrorCommand } = await import('./commands/mirror.js');
+      await mirrorCommand(dir, options);
+    });
 }
 
 /** `docsync merge`, `update` and `cr ...`: change requests through the API, then a pull. */

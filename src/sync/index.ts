@@ -16,3 +16,4 @@ export { push, type PushOptions, type PushResult } from './push.js';
 export { syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
 export { mirror, type MirrorOptions, type MirroredSpace } from './mirror.js';
 export { SyncError, isSyncError, type SyncErrorCode } from './errors.js';
+export { mergePushed } from './merge-outbox.js';

@@ -190,7 +190,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     result.batches = batchesOf(plan.changes, plan.refs).length;
     return result;
   }
-  if (plan.changes.length === 0 && journalToSend === undefined) {
+  if (plan.changes.length === 0 && journalToSend === undefined && resuming === undefined) {
     if (changeRequest !== undefined) result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
     return result;
   }
