@@ -2,8 +2,10 @@ import * as git from 'isomorphic-git';
 import { notFoundAs, repo } from './repo.js';
 import { fullRef, readRef, updateRef } from './update-ref.js';
 import { buildTree, type FileMap } from './write-tree.js';
-import { storeObjects } from './object-store.js';
 import { checkBranchName } from './paths.js';
+import { GitError } from './errors.js';
+import { assertEmptyWorkingTree, populateWorkingTree } from './fresh-checkout.js';
+import { storeObjects } from './object-store.js';
 
 export interface Person {
   name: string;
@@ -29,22 +31,34 @@ export interface CommitFilesOptions {
   committer?: Person;
   /** Seconds since the epoch, UTC. @default now */
   timestamp?: number;
+  /**
+   * Also check the new commit out into an empty working tree, as the end of a `git clone` does:
+   * HEAD names `branch`, and the files and the index are written from `files` directly, without
+   * reading a blob back. Refused with `dirty-working-tree` (before anything is written) unless
+   * the working tree holds nothing but `.git` and has no index. @default false
+   */
+  checkout?: boolean;
 }
 
 /**
  * Writes a commit whose tree is exactly `files`, then moves `branch` to it with
- * compare-and-swap. The index and the working tree are not touched, even when `branch` is
- * checked out (bring the working tree along with checkoutBranch).
+ * compare-and-swap. Unless `checkout` is set, the index and the working tree are not touched,
+ * even when `branch` is checked out (bring the working tree along with checkoutBranch).
  *
  * Throws `ref-moved` when the branch no longer points at `parent` (the commit object is then
  * written but unreferenced, which is harmless), `not-found` for an unknown parent,
- * `invalid-path` for a path that is not a clean relative path.
+ * `invalid-path` for a path that is not a clean relative path, and with `checkout`,
+ * `dirty-working-tree` for a working tree that is not empty.
  * @returns the new commit's oid.
  */
 export async function commitFiles(dir: string, options: CommitFilesOptions): Promise<string> {
   const r = await repo(dir);
   const ref = fullRef(options.branch);
   if (!options.branch.startsWith('refs/')) checkBranchName(options.branch);
+  if (options.checkout === true) {
+    if (!ref.startsWith('refs/heads/')) throw new GitError('invalid-ref', `cannot check out ${ref} in ${r.dir}: only a branch (refs/heads/...) can be checked out`, { dir: r.dir, branch: options.branch });
+    await assertEmptyWorkingTree(r);
+  }
   const expected = options.parent === undefined ? await readRef(r, ref) : options.parent;
   const parents = [...(expected === null ? [] : [expected]), ...(options.mergeParents ?? [])];
   for (const oid of parents) {
@@ -61,5 +75,9 @@ export async function commitFiles(dir: string, options: CommitFilesOptions): Pro
     commit: { tree: tree.oid, parent: parents, author, committer, message: options.message },
   });
   await updateRef(r, ref, expected, oid);
+  if (options.checkout === true) {
+    await git.writeRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD', value: ref, symbolic: true, force: true });
+    await populateWorkingTree(r, tree.files);
+  }
   return oid;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { Client } from '../client/index.js';
 import { DocsyncError, type ChangeRequest } from '../model/index.js';
-import { checkoutBranch, commitFiles, initRepo } from '../git/index.js';
+import { commitFiles, initRepo } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
 import { trackChangeRequest } from './track-change-request.js';
 import type { WorkspaceProblem } from '../workspace/index.js';
@@ -43,7 +43,10 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   const space = await client.spaces.get(spaceId);
   const main = snapshotOf(await fetchContent(client, { space: spaceId }, (done, total) => options.onProgress?.({ stage: 'files', done, total })));
   await initRepo(dir, { defaultBranch: 'main' });
-  const mainCommit = await commitFiles(dir, { branch: 'main', parent: null, files: main.files, message: `docsync: ${space.title || spaceId} at revision ${main.revision}`, author: DOCSYNC_AUTHOR });
+  // The folder is new, so main's files go straight from memory to the working tree and index.
+  const mainCommit = await commitFiles(dir, {
+    branch: 'main', parent: null, files: main.files, message: `docsync: ${space.title || spaceId} at revision ${main.revision}`, author: DOCSYNC_AUTHOR, checkout: true,
+  });
   const branches: Record<string, BranchState> = {
     main: { remoteRevision: main.revision, syncedCommit: mainCommit, index: main.index },
   };
@@ -65,7 +68,6 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   }
   options.onProgress?.({ stage: 'change requests', done, total: open.length });
 
-  await checkoutBranch(dir, 'main', { force: true });
   const state: WorkspaceState = { version: 1, binding: { apiUrl: options.apiUrl, spaceId }, branches };
   await writeState(dir, state);
   result.requests = client.stats.requests;
