@@ -31,7 +31,7 @@ describe('docsync push / sync / mirror', () => {
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nshipped from main\n');
     const pushed = await runCli(['push', '--dir', t.dir, '--subject', 'Ship beta', '--merge'], env);
     expect(pushed.code, pushed.stderr).toBe(0);
-    expect(pushed.stdout).toMatch(/^main: pushed to new change request #\d+ http\S+ \(1 updated; 1 batch\), revision \S+\n  committed uncommitted edits first \(\w+\)\nmerged change request #\d+ into main/);
+    expect(pushed.stdout).toMatch(/^main: pushed to new change request #\d+ http\S+ \(1 updated; 1 batch\), revision \S+\n {2}committed uncommitted edits first \(\w+\)\nmerged change request #\d+ into main/);
     expect(await remoteMarkdown(s, t.spaceId, t.beta)).toContain('shipped from main');
     expect((await readState(t.dir)).branches.main!.outbox).toBeUndefined();
     expect(git(t.dir, 'status', '--porcelain')).toBe('');
