@@ -5,6 +5,7 @@ import {
   shapeOfTree, structureEditArb, type Edit,
 } from './push-plan-harness.js';
 import { sha256 } from '../../src/server/store/blobs.js';
+import type { WorkspacePage } from '../../src/workspace/index.js';
 
 const scenarioArb = (edits: fc.Arbitrary<Edit>, maxLength: number, remotes = remoteArb) =>
   fc.tuple(remotes, fc.array(edits, { minLength: 1, maxLength, size: 'max' })).map(([remote, list]) => ({ remote, edits: list, local: localOf(remote, list) }));
@@ -68,13 +69,22 @@ describe('planPush, sent as a push sends it and applied by the server', () => {
     let split = 0;
     await fc.assert(
       fc.asyncProperty(scenarioArb(manyNew, 30, remoteArbOf(40, 80)), async ({ remote, local }) => {
-        const { sent } = await expectPushed(remote, local);
+        const { planned, sent } = await expectPushed(remote, local);
         for (const batch of sent.batches) expect(batch.length).toBeLessThanOrEqual(50);
-        if (sent.batches.length > 1) split += 1;
+        // One batch, plus one per tree level where new pages sit under new pages, plus one per 50 changes.
+        const remoteIds = new Set(allIds(remote.pages));
+        const levels = new Set<number>();
+        const visit = (pages: WorkspacePage[], depth: number, parentIsNew: boolean) => pages.forEach((p) => {
+          if (parentIsNew) levels.add(depth);
+          if (p.type !== 'link') visit(p.pages, depth + 1, !remoteIds.has(p.id));
+        });
+        visit(local.pages, 1, false);
+        expect(sent.batches.length).toBeLessThanOrEqual(1 + levels.size + Math.floor(planned.changes.length / 50));
+        if (planned.changes.length > 50) split += 1;
       }),
       { numRuns: 40 },
     );
-    expect(split).toBeGreaterThan(20);
+    expect(split).toBeGreaterThan(5);
   });
 
   it('plans nothing for an unchanged content', () => {
