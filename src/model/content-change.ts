@@ -125,9 +125,52 @@ export const InsertFilesChange = Type.Object(
   closed,
 );
 
-export const CONTENT_CHANGE_OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'] as const;
+/** Extension (docs/api.md): removes a file from the revision. By id, as delete_page takes a page id. */
+export const DeleteFileChange = Type.Object({ operation: Type.Literal('delete_file'), file: Type.String({ minLength: 1 }) }, closed);
 
-const VARIANTS = [InsertPageChange, UpdatePageChange, DeletePageChange, RevertPageChange, InsertFilesChange] as const;
+/** Most space variables one revision holds. */
+export const MAX_VARIABLES = 1000;
+/** Longest variable name. */
+export const MAX_VARIABLE_NAME = 100;
+/** Longest string value (published VariableValue: a string of at most 256 characters). */
+export const MAX_VARIABLE_STRING = 256;
+
+/**
+ * A variable's value: one schema with a list of types, not a union, so a wrong value is one
+ * problem naming the variable; `maxLength` applies to strings only.
+ */
+const VariableValueField = Type.Unsafe<string | number | boolean>({ type: ['string', 'number', 'boolean'], maxLength: MAX_VARIABLE_STRING });
+
+/**
+ * Extension (docs/api.md): replaces the revision's space variables (`.gitbook/vars.yaml` in the
+ * Git Sync layout) with `variables`; `{}` removes them all. Names are checked by the content
+ * layer against {@link variableNameProblem}, which names the variable.
+ */
+export const SetVariablesChange = Type.Object(
+  {
+    operation: Type.Literal('set_variables'),
+    variables: Type.Record(Type.String(), VariableValueField, { maxProperties: MAX_VARIABLES }),
+  },
+  closed,
+);
+
+/**
+ * Why `name` cannot name a space variable, or undefined. GitBook's rule: a letter, then letters,
+ * digits and `_` (expressions read variables as `space.vars.<name>`).
+ */
+export function variableNameProblem(name: string): string | undefined {
+  if (name.length > MAX_VARIABLE_NAME) return `is longer than ${MAX_VARIABLE_NAME} characters`;
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) return 'must start with a letter and hold only letters, digits and `_`';
+  return undefined;
+}
+
+export const CONTENT_CHANGE_OPERATIONS = [
+  'insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'delete_file', 'set_variables',
+] as const;
+
+const VARIANTS = [
+  InsertPageChange, UpdatePageChange, DeletePageChange, RevertPageChange, InsertFilesChange, DeleteFileChange, SetVariablesChange,
+] as const;
 type Variants = Static<(typeof VARIANTS)[number]>;
 
 /**
@@ -146,6 +189,8 @@ export type UpdatePageChange = Static<typeof UpdatePageChange>;
 export type DeletePageChange = Static<typeof DeletePageChange>;
 export type RevertPageChange = Static<typeof RevertPageChange>;
 export type InsertFilesChange = Static<typeof InsertFilesChange>;
+export type DeleteFileChange = Static<typeof DeleteFileChange>;
+export type SetVariablesChange = Static<typeof SetVariablesChange>;
 export type ContentChange = Static<typeof ContentChange>;
 
 export const ContentChangeBatch = Type.Object(
@@ -173,3 +218,21 @@ export const ContentChangeUpdate = Type.Object({
   insertedFiles: Type.Optional(Type.Array(RevisionFile)),
 });
 export type ContentChangeUpdate = Static<typeof ContentChangeUpdate>;
+
+/**
+ * The response header by which a docsync server names its extensions beyond the published API,
+ * comma-separated, on every answer, so a client can tell it from the hosted API before sending
+ * one. Kept beside the batch, which holds most of them, so server and client read one list.
+ */
+export const EXTENSIONS_HEADER = 'x-docsync-extensions';
+
+/**
+ * - `page-types`: insert_page `type: group|link` and `href`;
+ * - `link-title`: `linkTitle` on insert_page and update_page;
+ * - `set-variables`: the `set_variables` operation;
+ * - `replace-files`: insert_files with the name of an existing file replaces it, keeping its id;
+ * - `delete-file`: the `delete_file` operation;
+ * - `markdown-listing`: `format=markdown` on the pages listing.
+ */
+export const DOCSYNC_EXTENSIONS = ['page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing'] as const;
+export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

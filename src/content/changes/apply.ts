@@ -2,12 +2,14 @@ import { PLACEHOLDER } from './resolve-link.js';
 import type { TreePage } from '../../model/index.js';
 import type { ContentChange, ContentTree } from '../../model/index.js';
 import { indexPages, replacePages } from '../tree/page-tree.js';
+import { deleteFileChange } from './delete-file.js';
 import { deletePageChange } from './delete-page.js';
 import { insertFilesChange } from './insert-files.js';
 import { insertPageChange } from './insert-page.js';
 import { assignIds } from './refs.js';
 import { finalPaths, renderLinks } from './render-links.js';
 import { revertPageChange } from './revert-page.js';
+import { setVariablesChange } from './set-variables.js';
 import type { BatchState } from './state.js';
 import { updatePageChange } from './update-page.js';
 import { ChangeFailure, type ApplyContext, type ApplyResult, type PageOutcome } from './types.js';
@@ -23,6 +25,8 @@ function applyOne(state: BatchState, change: ContentChange, index: number): void
     case 'delete_page': return deletePageChange(state, change);
     case 'revert_page': return revertPageChange(state, change);
     case 'insert_files': return insertFilesChange(state, change, index);
+    case 'delete_file': return deleteFileChange(state, change);
+    case 'set_variables': return setVariablesChange(state, change);
     default: return assertNever(change);
   }
 }

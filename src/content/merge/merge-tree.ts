@@ -18,7 +18,9 @@ import { mergeText } from './merge-text.js';
  * by field; a document edited on both sides is merged line by line. What conflicts: the same
  * field changed differently, lines changed differently, an edit against a delete, moves of
  * one page to different parents, a child placed into a page the other side deleted, moves
- * that together make a cycle, and two pages with one slug under one parent.
+ * that together make a cycle, and two pages with one slug under one parent. Files and variables
+ * merge three-way by id and by name, a file replaced (same id, new bytes) or deleted on one side
+ * taking that side's state; two files of one name made by the merge are a conflict.
  */
 export type ConflictReason =
   | 'document'
@@ -29,6 +31,7 @@ export type ConflictReason =
   | 'cycle'
   | 'duplicate-slug'
   | 'file'
+  | 'duplicate-file-name'
   | 'variable'
   | 'reusable-content';
 
@@ -92,6 +95,7 @@ export function mergeTrees(base: ContentTree, ours: ContentTree, theirs: Content
   const conflicts: TreeConflict[] = [];
   const pages = mergePages(base.pages, ours.pages, theirs.pages, docs, conflicts);
   const files = mergeById(base.files, ours.files, theirs.files, 'file', (f: TreeFile) => f.name, conflicts);
+  fileNameClashes(base.files, ours.files, theirs.files, files, conflicts);
   const reusableContents = mergeById(
     base.reusableContents, ours.reusableContents, theirs.reusableContents, 'reusable-content', (r: TreeReusableContent) => r.title, conflicts,
   );
@@ -314,6 +318,35 @@ function mergeById<T extends { id: string }>(
   const order = mergeOrder(base.map((x) => x.id), ours.map((x) => x.id), theirs.map((x) => x.id)).filter((id) => result.has(id));
   for (const id of result.keys()) if (!order.includes(id)) order.push(id);
   return order.map((id) => result.get(id)!);
+}
+
+/** Names two or more of `files` hold. */
+function sharedNames(files: readonly TreeFile[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const file of files) (seen.has(file.name) ? shared : seen).add(file.name);
+  return shared;
+}
+
+/**
+ * A file is its name in the Git Sync layout, so a merge must not make two files of one name
+ * (each side adding its own `logo.png`): every file new to the base under such a name is a
+ * conflict. Names a side already shared (written before insert_files replaced by name) are left alone.
+ */
+function fileNameClashes(
+  base: readonly TreeFile[],
+  ours: readonly TreeFile[],
+  theirs: readonly TreeFile[],
+  merged: readonly TreeFile[],
+  conflicts: TreeConflict[],
+): void {
+  const before = new Set([...sharedNames(ours), ...sharedNames(theirs)]);
+  const clashing = [...sharedNames(merged)].filter((name) => !before.has(name));
+  if (clashing.length === 0) return;
+  const inBase = new Set(base.map((f) => f.id));
+  for (const file of merged) {
+    if (clashing.includes(file.name) && !inBase.has(file.id)) conflicts.push({ reason: 'duplicate-file-name', id: file.id, title: file.name });
+  }
 }
 
 function mergeVariables(

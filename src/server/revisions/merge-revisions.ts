@@ -42,13 +42,14 @@ const REASONS: Record<TreeConflict['reason'], (c: TreeConflict) => string> = {
   cycle: () => 'the moves of both sides put it inside itself',
   'duplicate-slug': () => 'another page under the same parent has its slug',
   file: () => 'changed differently on both sides',
+  'duplicate-file-name': () => 'each side added a file of this name',
   variable: () => 'set to different values on both sides',
   'reusable-content': () => 'changed differently on both sides',
 };
 
 const KIND: Record<TreeConflict['reason'], string> = {
   document: 'page', metadata: 'page', 'edit-delete': 'page', move: 'page', 'deleted-parent': 'page', cycle: 'page',
-  'duplicate-slug': 'page', file: 'file', variable: 'variable', 'reusable-content': 'reusable content',
+  'duplicate-slug': 'page', file: 'file', 'duplicate-file-name': 'file', variable: 'variable', 'reusable-content': 'reusable content',
 };
 
 export function conflictMessage(what: string, conflicts: readonly TreeConflict[]): string {
