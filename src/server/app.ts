@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DocsyncError, badRequest } from '../model/index.js';
+import { DOCSYNC_EXTENSIONS, DocsyncError, EXTENSIONS_HEADER, badRequest } from '../model/index.js';
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, installErrorHandlers } from './errors.js';
 import { findNulCharacter, validatorCompiler } from './validation.js';
@@ -61,6 +61,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   } satisfies AppContext);
   app.decorateRequest('caller');
   installErrorHandlers(app);
+
+  // On every answer, errors and unknown routes included, so a client learns from its first
+  // request which extensions it may send (docs/api.md); the hosted API sends no such header.
+  const extensions = DOCSYNC_EXTENSIONS.join(',');
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header(EXTENSIONS_HEADER, extensions);
+  });
 
   app.addHook('onRequest', async (request) => {
     // Signed download links (PDFs) carry their own time-limited authorisation in the URL; the
