@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { DEFAULT_PAGE_LAYOUT, ContentChangeBatch, type ContentChange, type ContentTree, type PageLayout, type TreePage } from '../../src/model/index.js';
 import { applyChanges, uniqueSlug } from '../../src/content/index.js';
 import { createdRefs, type ContentWriteResult } from '../../src/client/index.js';
@@ -525,6 +526,14 @@ export function allIds(pages: readonly WorkspacePage[], into: string[] = []): st
 
 export function plan(remote: WorkspaceContent, local: WorkspaceContent): PushPlan {
   return planPush(remote, local, { pathOf: () => 'README.md' });
+}
+
+/** Plans, sends, and checks the server ends up holding the local pages. */
+export async function expectPushed(remote: WorkspaceContent, local: WorkspaceContent): Promise<{ planned: PushPlan; sent: Sent }> {
+  const planned = plan(remote, local);
+  const sent = await send(modelTree(remote), planned);
+  expect(shapeOfTree(sent.tree.pages)).toEqual(shapeOfContent(local.pages, idMapper(planned, sent)));
+  return { planned, sent };
 }
 
 export type { WorkspaceContent, WorkspaceFile };

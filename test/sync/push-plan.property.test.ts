@@ -1,22 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  allIds, editArb, fieldEditArb, idMapper, latestFiles, localOf, modelTree, pageSpecArb, plan, remoteArb, remoteArbOf, send, shapeOfContent,
-  shapeOfTree, structureEditArb, type Edit,
+  allIds, editArb, expectPushed, fieldEditArb, latestFiles, localOf, modelTree, pageSpecArb, plan, remoteArb, remoteArbOf, send, shapeOfTree,
+  structureEditArb, type Edit,
 } from './push-plan-harness.js';
 import { sha256 } from '../../src/server/store/blobs.js';
 import type { WorkspacePage } from '../../src/workspace/index.js';
 
 const scenarioArb = (edits: fc.Arbitrary<Edit>, maxLength: number, remotes = remoteArb) =>
   fc.tuple(remotes, fc.array(edits, { minLength: 1, maxLength, size: 'max' })).map(([remote, list]) => ({ remote, edits: list, local: localOf(remote, list) }));
-
-/** Sends the plan and checks the server ends up holding the local pages. */
-async function expectPushed(remote: Parameters<typeof plan>[0], local: Parameters<typeof plan>[1]) {
-  const planned = plan(remote, local);
-  const sent = await send(modelTree(remote), planned);
-  expect(shapeOfTree(sent.tree.pages)).toEqual(shapeOfContent(local.pages, idMapper(planned, sent)));
-  return { planned, sent };
-}
 
 describe('planPush, sent as a push sends it and applied by the server', () => {
   it('turns the remote into the local content: same pages, ids, places, titles, slugs, types, hrefs, documents and metadata', async () => {
