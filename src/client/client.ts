@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ClientError } from './errors.js';
+import { withExtensions } from './extensions.js';
 import { createQueue } from './queue.js';
 import { createRequest, systemTiming, withQueue, withRetry, type Request, type RetryTiming } from './request.js';
 import { resolveRetryPolicy, type RetryPolicy } from './retry.js';
@@ -69,7 +70,10 @@ export function createClient(options: ClientOptions) {
     stats.requests += 1;
     return transport(req);
   };
-  const retried = withRetry(withQueue(counted, queue), policy, {
+  const capabilities: Capabilities = { markdownListing: undefined, extensions: new Set() };
+  // Innermost, so every attempt is seen, a retried one too.
+  const observed = withExtensions(counted, base, capabilities.extensions);
+  const retried = withRetry(withQueue(observed, queue), policy, {
     ...timing,
     sleep: (ms) => {
       stats.retries += 1;
@@ -77,7 +81,6 @@ export function createClient(options: ClientOptions) {
     },
   });
   const request: Request = createRequest(retried, token, timing.now);
-  const capabilities: Capabilities = { markdownListing: undefined };
   const pages = pagesResource(request, capabilities);
   const files = filesResource(request);
 
@@ -98,6 +101,7 @@ export function createClient(options: ClientOptions) {
       write: contentWriteResource(request).write,
     },
     revisions: revisionsResource(request),
+    /** What the client learnt about the server (resources/pages.ts, `Capabilities`). */
     capabilities,
     stats,
     /** Waits for the queue to drain, then closes the sockets the client opened. */

@@ -3,13 +3,20 @@ import { isApiError } from '../errors.js';
 import type { Request } from '../request.js';
 import { scopePath, seg, type ContentScope } from './paths.js';
 
-/**
- * What the client learnt about the server it talks to. `markdownListing` is docsync's extension
- * (`format=markdown` on the pages listing): undefined until a listing with a document page has
- * shown whether the bodies came along.
- */
+/** What the client learnt about the server it talks to, filled in as answers come. */
 export interface Capabilities {
+  /**
+   * docsync's `format=markdown` on the pages listing: undefined until a listing with a document
+   * page has shown whether the bodies came along.
+   */
   markdownListing: boolean | undefined;
+  /**
+   * The extensions the server names in its `x-docsync-extensions` header (`set-variables`,
+   * `replace-files`, `delete-file`, ...; the list is `DOCSYNC_EXTENSIONS` in the model), as the
+   * latest answer carrying it said. Empty until such an answer came, and always empty against the
+   * hosted API, which sends no such header: send an extension only when it is listed here.
+   */
+  extensions: Set<string>;
 }
 
 function documentPages(pages: readonly RevisionPage[], out: RevisionPage[] = []): RevisionPage[] {
