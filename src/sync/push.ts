@@ -176,7 +176,8 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const plan = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' });
   const before = pageCount(sides.remote.pages);
   const after = pageCount(sides.local.pages);
-  const removed = before - [...idsOf(sides.local.pages)].filter((id) => idsOf(sides.remote.pages).has(id)).length;
+  const remoteIds = idsOf(sides.remote.pages);
+  const removed = before - [...idsOf(sides.local.pages)].filter((id) => remoteIds.has(id)).length;
   if (!options.allowMassDelete && before > 0 && (after === 0 || removed * 2 > before)) {
     throw new SyncError('mass-delete', `${branch}: the push would delete ${removed} of ${before} pages${after === 0 ? ' (the workspace has no pages)' : ''}; nothing was sent. If that is what you want, push with --allow-mass-delete`);
   }

@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import { performance } from 'node:perf_hooks';
 import type { RunningServer } from '../../src/server/serve.js';
 import { benchClone } from './clone.js';
+import { benchPush } from './push.js';
 
 const TOKEN = 'bench-token';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -91,6 +92,7 @@ export async function benchContent(server: RunningServer, org: string): Promise<
   await bare.close();
 
   await benchClone(server, TOKEN, big.spaceId, 5000);
+  await benchPush(server, TOKEN, { spaceId: big.spaceId, pages: 5000 }, { spaceId: small.spaceId, pages: 10 });
 
   console.log(`\ncontent engine, space of 5,000 pages (built with 150 batches + merge in ${(buildMs / 1000).toFixed(1)} s)`);
   console.log(`  bytes stored per one-page edit      ${Math.round(bigEdit.bytesPerEdit)} B (10-page space: ${Math.round(smallEdit.bytesPerEdit)} B)`);
