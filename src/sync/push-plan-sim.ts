@@ -19,16 +19,40 @@ interface SimPage {
 export class SimTree {
   readonly children = new Map<string, string[]>();
   readonly pages = new Map<string, SimPage>();
+  /** Parent → slug → the child holding it, so finding a slug's holder costs no walk of thousands of siblings. */
+  readonly #holders = new Map<string, Map<string, string>>();
 
   constructor(pages: readonly WorkspacePage[]) {
     const visit = (list: readonly WorkspacePage[], parent: string) => {
       this.children.set(parent, list.map((p) => p.id));
       for (const page of list) {
         this.pages.set(page.id, { parent, slug: slugOf(page) });
+        this.#hold(parent, slugOf(page), page.id);
         if (page.type !== 'link') visit(page.pages, page.id);
       }
     };
     visit(pages, ROOT);
+  }
+
+  #hold(parent: string, slug: string, id: string): void {
+    if (slug === '') return;
+    let held = this.#holders.get(parent);
+    if (!held) this.#holders.set(parent, (held = new Map()));
+    held.set(slug, id);
+  }
+
+  #release(id: string): void {
+    const page = this.pages.get(id);
+    const held = page && this.#holders.get(page.parent);
+    if (held?.get(page!.slug) === id) held.delete(page!.slug);
+  }
+
+  /** Gives the page another slug where it is. */
+  setSlug(id: string, slug: string): void {
+    const page = this.pages.get(id)!;
+    this.#release(id);
+    page.slug = slug;
+    this.#hold(page.parent, slug, id);
   }
 
   childrenOf(parent: string): string[] {
@@ -41,6 +65,7 @@ export class SimTree {
   detach(id: string): void {
     const current = this.pages.get(id);
     if (!current) return;
+    this.#release(id);
     const siblings = this.childrenOf(current.parent);
     const index = siblings.indexOf(id);
     if (index >= 0) siblings.splice(index, 1);
@@ -51,6 +76,7 @@ export class SimTree {
     this.detach(id);
     this.childrenOf(parent).splice(at, 0, id);
     this.pages.set(id, { parent, slug });
+    this.#hold(parent, slug, id);
   }
 
   /** Deletes the page and its subtree. */
@@ -60,14 +86,15 @@ export class SimTree {
       this.pages.delete(pageId);
       for (const child of this.children.get(pageId) ?? []) drop(child);
       this.children.delete(pageId);
+      this.#holders.delete(pageId);
     };
     drop(id);
   }
 
   /** The sibling of `id` under `parent` that holds `slug`, if any. */
   holderOf(parent: string, slug: string, id: string): string | undefined {
-    if (slug === '') return undefined;
-    return this.childrenOf(parent).find((other) => other !== id && this.pages.get(other)?.slug === slug);
+    const holder = this.#holders.get(parent)?.get(slug);
+    return holder === id ? undefined : holder;
   }
 
   /** Slugs `parent`'s children hold now. */

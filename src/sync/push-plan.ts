@@ -59,11 +59,12 @@ function flatten(pages: readonly WorkspacePage[], into = new Map<string, Workspa
  */
 function stayingChildren(list: readonly WorkspacePage[], parent: string, sim: SimTree, remotePages: ReadonlyMap<string, WorkspacePage>): Set<string> {
   const here = sim.childrenOf(parent);
+  const position = new Map(here.map((id, index) => [id, index]));
   const items = list.flatMap((page) => {
     const before = remotePages.get(page.id);
-    if (before === undefined || sim.pages.get(page.id)?.parent !== parent) return [];
+    if (before === undefined || !position.has(page.id)) return [];
     const clean = Object.keys(fieldChanges(before, page, slugOf(before))).length === 0 && !documentChanged(before, page);
-    return [{ key: page.id, position: here.indexOf(page.id), weight: clean ? list.length + 1 : 1 }];
+    return [{ key: page.id, position: position.get(page.id)!, weight: clean ? list.length + 1 : 1 }];
   });
   return keptInOrder(items, here.length);
 }
@@ -107,7 +108,7 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
     do aside = `${slug.slice(0, 80)}-docsync-${(n += 1)}`;
     while (held.has(aside) || wanted.has(aside));
     changes.push({ operation: 'update_page', page: holder, slug: aside });
-    sim.pages.get(holder)!.slug = aside;
+    sim.setSlug(holder, aside);
   };
 
   // The server refuses a ref that is an existing page's path (`./<ref>.md` would be ambiguous),
@@ -151,7 +152,7 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
         change.at = at(index);
         sim.place(page.id, parent, change.at as number, slugOf(page));
         counts.moved += 1;
-      } else sim.pages.get(page.id)!.slug = slugOf(page);
+      } else sim.setSlug(page.id, slugOf(page));
       if (withDocument) change.document = { markdown: pageDocument(page as WorkspaceDocument, before as WorkspaceDocument, options.pathOf(page.id), local.files) };
       if (withDocument || Object.keys(fields).length > 0) counts.updated += 1;
       changes.push(change as PlannedChange);
