@@ -15,6 +15,13 @@ import { parseVars, VARS_FILE } from './vars.js';
 export interface ReadOptions {
   /** Ids from the last sync (what `writeFolder` returned); new things get `new-…` ids. */
   index?: WorkspaceIndex;
+  /**
+   * A partial read: true for a file (relative to the folder) that exists but is not in `files`.
+   * Its page has no markdown and no metadata and no problem is reported for it, so two partial
+   * reads given the same unloaded files compare equal on those pages (how push reads only the
+   * files a commit changed).
+   */
+  unloaded?: (path: string) => boolean;
 }
 
 export interface ReadResult {
@@ -75,7 +82,7 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
     if (parsed.summary.title !== undefined) settings.summaryTitle = parsed.summary.title;
     for (const [line, message] of parsed.errors) problems.push(problem('summary-syntax', at(summaryPath), line, message));
     const found: WorkspaceProblem[] = [];
-    ({ pages, sources, listed } = readPages(parsed.summary, { text, fileIdOf: (name) => fileIds.get(name), summaryPath, problems: found }));
+    ({ pages, sources, listed } = readPages(parsed.summary, { text, unloaded: options.unloaded && ((path) => options.unloaded!(at(path))), fileIdOf: (name) => fileIds.get(name), summaryPath, problems: found }));
     problems.push(...found.map((p) => ({ ...p, file: at(p.file) })));
   }
 

@@ -24,6 +24,8 @@ export interface PagesRead {
 
 interface Context {
   text(path: string): string | undefined;
+  /** True for a file that exists but was not given (a partial read): its page reads as empty. */
+  unloaded?: (path: string) => boolean;
   fileIdOf(name: string): string | undefined;
   summaryPath: string;
   problems: WorkspaceProblem[];
@@ -77,6 +79,7 @@ function readDocument(path: string, item: SummaryItem, ctx: Context, id: string)
   if (item.linkTitle !== undefined) page.linkTitle = item.linkTitle;
   const text = ctx.text(path);
   if (text === undefined) {
+    if (ctx.unloaded?.(path)) return { page, bodyLine: 1 };
     ctx.problems.push(problem('missing-file', ctx.summaryPath, item.line, `${path} is listed but the folder has no such file`));
     return { page, bodyLine: 1 };
   }
