@@ -40,13 +40,14 @@ export async function populateWorkingTree(r: Repo, files: readonly { path: strin
   for (const { path } of files) {
     for (let folder = dirname(path); folder !== '.' && !folders.has(folder); folder = dirname(folder)) folders.add(folder);
   }
-  // Parents before children, so each mkdir is one call.
-  for (const folder of [...folders].sort((a, b) => a.length - b.length)) mkdirSync(join(r.dir, folder));
+  // Parents before children, so each mkdir is one call. (`recursive` only so that two folder
+  // names a case-insensitive file system takes for one are not an error, as with git.)
+  for (const folder of [...folders].sort((a, b) => a.length - b.length)) mkdirSync(join(r.dir, folder), { recursive: true });
 
   const entries: IndexEntry[] = [];
   for (const [i, { path, oid, content }] of files.entries()) {
     if (i > 0 && i % FILES_PER_TURN === 0) await nextTurn();
-    const fd = openSync(join(r.dir, path), 'wx');
+    const fd = create(r, path);
     try {
       for (let written = 0; written < content.length; ) written += writeSync(fd, content, written);
       // The stat of the open file, before anything else can touch it: what git records too.
@@ -56,6 +57,20 @@ export async function populateWorkingTree(r: Repo, files: readonly { path: strin
     }
   }
   await writeIndex(r, renderIndex(entries));
+}
+
+function create(r: Repo, path: string): number {
+  try {
+    return openSync(join(r.dir, path), 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw new GitError(
+      'dirty-working-tree',
+      `cannot check out ${path} in ${r.dir}: the file exists already (another program wrote it, or the file system ignores case and the commit has two paths that differ only in case)`,
+      { dir: r.dir, paths: [path] },
+      { cause: error },
+    );
+  }
 }
 
 /** Replaces the index as git does: through `index.lock`, created exclusively, renamed over it. */

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   branchOid, checkoutBranch, commitFiles, commitWorkingTree, currentBranch, GitError, workingTreeChanges,
 } from '../../src/git/index.js';
+import { populateWorkingTree } from '../../src/git/fresh-checkout.js';
+import { repo } from '../../src/git/repo.js';
 import { author, files, gitCli, tempRepo } from './helpers.js';
 
 /** Names chosen to tell git's index order (bytes of the whole path) from insertion and UTF-16 order. */
@@ -133,6 +135,14 @@ describe('commitFiles with checkout', () => {
     expect(error).toBeInstanceOf(GitError);
     expect(error).toMatchObject({ code: 'dirty-working-tree', data: { paths: ['.git/index'] } });
     expect(existsSync(join(indexed, 'a.md'))).toBe(false);
+  });
+
+  it('never overwrites a file that appears while it writes (or that case folding makes one path)', async () => {
+    const dir = await tempRepo();
+    const blob = { oid: 'b'.repeat(40), content: Buffer.from('first\n') };
+    const twice = [{ path: 'Readme.md', ...blob }, { path: 'Readme.md', ...blob, content: Buffer.from('second\n') }];
+    await expect(populateWorkingTree(await repo(dir), twice)).rejects.toMatchObject({ code: 'dirty-working-tree', data: { paths: ['Readme.md'] } });
+    expect(await readFile(join(dir, 'Readme.md'), 'utf8')).toBe('first\n');
   });
 
   it('checks out branches only, not other refs', async () => {
