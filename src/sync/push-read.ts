@@ -87,9 +87,11 @@ export function readPushSides(
   remoteIndex: WorkspaceIndex,
   localFiles: Map<string, Uint8Array>,
   localIndex: WorkspaceIndex,
+  unloaded?: (path: string) => boolean,
 ): PushSides {
-  const remote = readFolder(remoteFiles, { index: remoteIndex }).content;
-  const read: ReadResult = readFolder(localFiles, { index: localIndex });
+  const partial = unloaded ? { unloaded } : {};
+  const remote = readFolder(remoteFiles, { index: remoteIndex, ...partial }).content;
+  const read: ReadResult = readFolder(localFiles, { index: localIndex, ...partial });
   const prefix = folderPrefix(localFiles);
   const skipped: SkippedFile[] = [];
   const blocking: string[] = [];

@@ -10,6 +10,7 @@ import { clearJournal, readJournal, type PushJournal } from './journal.js';
 import { mergeFiles } from './merge-files.js';
 import { planPush, type PushPlan } from './push-plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './push-read.js';
+import { readChangedFiles, type ChangedFiles } from './changed-files.js';
 import { fetchContent } from './remote-content.js';
 import { commitRemoteSnapshot } from './remote-commit.js';
 import { batchesOf, sendBatches } from './send-batches.js';
@@ -150,26 +151,25 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     }
   }
 
-  const baseFiles = await readTreeFiles(dir, target.base.syncedCommit);
-  const localFiles = await readTreeFiles(dir, head);
   const localChanges: TreeChange[] = await diffTrees(dir, target.base.syncedCommit, head);
-  const prefix = folderPrefix(localFiles);
-
-  let remoteFiles = baseFiles;
-  let remoteIndex = toIndex(target.base.index);
   let journalToSend: PushJournal | undefined;
-  if (resuming) {
-    const moved = changeRequest!.revision !== resuming.revision;
-    if (!moved) journalToSend = resuming;
-    else {
-      // The batch in flight landed (or someone else wrote): compare with what the change request holds now.
-      const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }));
-      remoteFiles = now.files;
-      remoteIndex = toIndex(now.index);
-    }
+  let remoteIndex = toIndex(target.base.index);
+  let read: ChangedFiles;
+  const moved = resuming !== undefined && changeRequest!.revision !== resuming.revision;
+  if (resuming && !moved) journalToSend = resuming;
+  if (moved) {
+    // The batch in flight landed (or someone else wrote): compare all of the branch with what
+    // the change request holds now.
+    const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }));
+    read = { base: now.files, local: await readTreeFiles(dir, head), unloaded: undefined };
+    remoteIndex = toIndex(now.index);
+  } else {
+    // Only the files the branch changed, and the folder's own: what did not change reads alike on both sides.
+    read = await readChangedFiles(dir, target.base.syncedCommit, head, localChanges);
   }
+  const prefix = folderPrefix(read.local);
 
-  const sides = readPushSides(remoteFiles, remoteIndex, localFiles, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex));
+  const sides = readPushSides(read.base, remoteIndex, read.local, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex), read.unloaded);
   if (sides.blocking.length > 0) {
     throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
   }
@@ -219,6 +219,8 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   // Read the stored result back: the synced point becomes exactly what the server holds.
   const snapshot = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest.id }));
   const remoteCommit = await commitRemoteSnapshot(dir, branch, target.base.syncedCommit, snapshot.files, `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`);
+  const baseFiles = await readTreeFiles(dir, target.base.syncedCommit);
+  const localFiles = await readTreeFiles(dir, head);
   const merged = mergeFiles(baseFiles, localFiles, snapshot.files);
   const skippedPaths = new Set(sides.skipped.map((s) => s.path));
   for (const change of localChanges) {

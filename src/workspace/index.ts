@@ -9,7 +9,7 @@ export { parseSummary, renderSummary, type Summary, type SummaryItem, type Summa
 export { splitFrontMatter, renderFrontMatter } from './front-matter.js';
 export { readPageMeta, renderPageMeta, KEY_ORDER } from './page-meta.js';
 export { parsePageFile, renderPageFile, splitMarkdown, joinMarkdown } from './page-file.js';
-export { parseGitbookYaml, renderGitbookYaml, rootPrefix, GITBOOK_YAML } from './gitbook-yaml.js';
+export { parseGitbookYaml, renderGitbookYaml, rootPrefix, structurePath, GITBOOK_YAML } from './gitbook-yaml.js';
 export { parseVars, renderVars } from './vars.js';
 export { parseInclude, renderInclude } from './includes.js';
 export { contentTypeOf } from './assets.js';
