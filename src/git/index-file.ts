@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { comparePaths } from './paths.js';
 
 /** What the index records of a file: its blob and the `lstat` of its working-tree copy. */
 export interface IndexEntry {
@@ -29,27 +28,26 @@ const U32 = 0xffffffffn;
  * fields hold their low 32 bits, as git stores them. Pure: no I/O.
  */
 export function renderIndex(entries: readonly IndexEntry[]): Buffer {
-  const sorted = [...entries].sort((a, b) => comparePaths(a.path, b.path));
-  const count = Buffer.alloc(4);
-  count.writeUInt32BE(sorted.length);
-  const parts: Buffer[] = [HEADER, count];
-  for (const entry of sorted) {
-    const name = Buffer.from(entry.path, 'utf8');
-    // 62 fixed bytes, the name, and 1 to 8 NULs so that the entry's length is a multiple of 8.
-    const length = Math.ceil((62 + name.length + 1) / 8) * 8;
-    const out = Buffer.alloc(length);
+  const named = entries.map((entry) => ({ entry, name: Buffer.from(entry.path, 'utf8') })).sort((a, b) => Buffer.compare(a.name, b.name));
+  // 62 fixed bytes, the name, and 1 to 8 NULs so that each entry's length is a multiple of 8.
+  const size = (name: Buffer) => Math.ceil((62 + name.length + 1) / 8) * 8;
+  const out = Buffer.alloc(HEADER.length + 4 + named.reduce((total, { name }) => total + size(name), 0) + 20);
+  HEADER.copy(out, 0);
+  out.writeUInt32BE(named.length, HEADER.length);
+  let offset = HEADER.length + 4;
+  for (const { entry, name } of named) {
     const { stat } = entry;
     const fields = [
       stat.ctimeNs / 1_000_000_000n, stat.ctimeNs % 1_000_000_000n,
       stat.mtimeNs / 1_000_000_000n, stat.mtimeNs % 1_000_000_000n,
       stat.dev, stat.ino, BigInt(MODE_FILE), stat.uid, stat.gid, stat.size,
     ];
-    fields.forEach((value, i) => out.writeUInt32BE(Number(value & U32), i * 4));
-    out.write(entry.oid, 40, 20, 'hex');
-    out.writeUInt16BE(Math.min(name.length, NAME_MASK), 60);
-    name.copy(out, 62);
-    parts.push(out);
+    fields.forEach((value, i) => out.writeUInt32BE(Number(value & U32), offset + i * 4));
+    out.write(entry.oid, offset + 40, 20, 'hex');
+    out.writeUInt16BE(Math.min(name.length, NAME_MASK), offset + 60);
+    name.copy(out, offset + 62);
+    offset += size(name);
   }
-  const body = Buffer.concat(parts);
-  return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+  createHash('sha1').update(out.subarray(0, offset)).digest().copy(out, offset);
+  return out;
 }
