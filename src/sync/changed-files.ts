@@ -31,6 +31,14 @@ async function folderFiles(dir: string, commit: string): Promise<string[]> {
   return [GITBOOK_YAML, prefix + structurePath(settings.structure?.summary, 'SUMMARY.md'), `${prefix}.gitbook/vars.yaml`];
 }
 
+/** Where a folder keeps SUMMARY.md, its variables and its assets (by its `.gitbook.yaml`). */
+export function folderPaths(files: ReadonlyMap<string, Uint8Array>): { summary: string; vars: string; asset: (name: string) => string } {
+  const config = files.get(GITBOOK_YAML);
+  const settings = config === undefined ? {} : parseGitbookYaml(decoder.decode(config)).settings;
+  const prefix = rootPrefix(settings.root);
+  return { summary: prefix + structurePath(settings.structure?.summary, 'SUMMARY.md'), vars: `${prefix}.gitbook/vars.yaml`, asset: (name) => `${prefix}.gitbook/assets/${name}` };
+}
+
 /**
  * The files of `base` and `head` a push has to read: the ones that differ between them (both
  * paths of a rename) and the folder's own files. Everything else is the same on both sides, so

@@ -10,7 +10,8 @@ import { clearJournal, readJournal, type PushJournal } from './journal.js';
 import { mergeFiles } from './merge-files.js';
 import { planPush, type PushPlan } from './push-plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './push-read.js';
-import { readChangedFiles, type ChangedFiles } from './changed-files.js';
+import { folderPaths, readChangedFiles, type ChangedFiles } from './changed-files.js';
+import { adaptPlan } from './push-extensions.js';
 import { fetchContent } from './remote-content.js';
 import { commitRemoteSnapshot } from './remote-commit.js';
 import { batchesOf, sendBatches } from './send-batches.js';
@@ -173,7 +174,11 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   if (sides.blocking.length > 0) {
     throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
   }
-  const plan = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' });
+  const planned = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' });
+  const folder = folderPaths(read.local);
+  const adapted = adaptPlan(planned, sides.remote, sides.local, client.capabilities.extensions, folder);
+  const plan = { ...planned, changes: adapted.changes, undeletableFiles: adapted.undeletableFiles };
+  sides.skipped.push(...adapted.skipped);
   const before = pageCount(sides.remote.pages);
   const after = pageCount(sides.local.pages);
   const remoteIds = idsOf(sides.remote.pages);

@@ -1,0 +1,56 @@
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { createClient, type Client } from '../../src/client/index.js';
+import { clone } from '../../src/sync/clone.js';
+import { push } from '../../src/sync/push.js';
+import { loadFolder, readFolder, writeFolder } from '../../src/workspace/index.js';
+import { git } from './fixture.js';
+
+// A real folder exported by GitBook's Git Sync (see ../shared/corpus/README.md).
+const CORPUS = new URL('../../../shared/corpus/currents-readme/', import.meta.url);
+
+const text = (files: Map<string, Uint8Array | string>) =>
+  new Map([...files].filter(([path]) => !path.startsWith('.git/')).map(([path, bytes]) => [path, typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1')]));
+
+describe('a space built from a Git Sync folder, cloned back', () => {
+  let s: TestServer;
+  let work: string;
+  let client: Client;
+  beforeAll(async () => {
+    s = await startServer('sqlite');
+    work = await mkdtemp(join(tmpdir(), 'docsync-corpus-roundtrip-'));
+    client = createClient({ baseUrl: s.url, token: s.token });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await s?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('gives back the folder byte for byte, up to the normalisations docs/workspace-format.md lists', async () => {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Currents', empty: true } })).body;
+    const dir = join(work, 'writer');
+    await clone({ client, apiUrl: s.url, spaceId: space.id, dir });
+    for (const entry of await readdir(dir)) if (entry !== '.git') await rm(join(dir, entry), { recursive: true, force: true });
+    await cp(CORPUS, dir, { recursive: true });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'Import the Currents docs');
+
+    const pushed = await push(client, dir);
+    expect(pushed.skipped).toEqual([]);
+    await client.changeRequests.merge(space.id, pushed.changeRequest!.id);
+
+    const back = join(work, 'reader');
+    await clone({ client, apiUrl: s.url, spaceId: space.id, dir: back });
+    const corpus = await loadFolder(dir);
+    // What the folder is once read and written canonically: the documented normalisations.
+    const expected = text(writeFolder(readFolder(corpus).content).files);
+    const actual = text(await loadFolder(back));
+    const differing = [...new Set([...expected.keys(), ...actual.keys()])].filter((path) => expected.get(path) !== actual.get(path)).sort();
+    for (const path of differing.slice(0, 3)) expect(actual.get(path), path).toBe(expected.get(path));
+    expect(differing).toEqual([]);
+  });
+});
