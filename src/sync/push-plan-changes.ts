@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_LAYOUT, type ContentChange, type InsertFileItem, type PageLayout } from '../model/index.js';
-import { renderFrontMatter, renderPageMeta, splitMarkdown, type WorkspaceDocument, type WorkspaceFile, type WorkspacePage } from '../workspace/index.js';
+import { classifyLink, extractLinks } from '../content/index.js';
+import { joinMarkdown, renderFrontMatter, renderPageMeta, splitMarkdown, type WorkspaceDocument, type WorkspaceFile, type WorkspacePage } from '../workspace/index.js';
 import { slugOf } from './push-plan-sim.js';
 
 /** What one page or file operation of a push carries: fields, documents, files. */
@@ -45,6 +46,24 @@ export function pageDocument(page: WorkspaceDocument, remote: WorkspaceDocument 
   const names = new Map(files.map((f) => [f.id, f.name]));
   const meta = renderPageMeta({ ...page, ...(layout ? { layout } : {}) }, extra, path, (id) => names.get(id));
   return renderFrontMatter({ title: page.title, ...meta }) + body;
+}
+
+/**
+ * True when the markdown links to a page or file by path: the server resolves such a link against
+ * the tree as it is when the change is applied, and writes it relative to the tree at the end of
+ * that batch, so the document must be sent once the tree is final.
+ */
+export function linksByPath(markdown: string): boolean {
+  if (!markdown.includes('](') && !markdown.includes(']:') && !/\b(?:href|src)\s*=/i.test(markdown)) return false;
+  return extractLinks(markdown).some((link) => {
+    const type = classifyLink(link.url.trim()).type;
+    return type === 'relative' || type === 'absolute-path';
+  });
+}
+
+/** The page with its body left out (front matter kept): what is inserted before its links can resolve. */
+export function withoutBody(page: WorkspaceDocument): WorkspaceDocument {
+  return { ...page, markdown: joinMarkdown(splitMarkdown(page.markdown).extra, '') };
 }
 
 /** The insert_page of a new page of any type; `into` is a page id or, for a new parent, its local id. */

@@ -1,6 +1,6 @@
 import type { ContentChange } from '../model/index.js';
 import type { WorkspaceContent, WorkspaceDocument, WorkspacePage } from '../workspace/index.js';
-import { documentChanged, fieldChanges, fileChanges, insertChange, pageDocument } from './push-plan-changes.js';
+import { documentChanged, fieldChanges, fileChanges, insertChange, linksByPath, pageDocument, withoutBody } from './push-plan-changes.js';
 import { keptInOrder } from './push-plan-order.js';
 import { ROOT, SimTree, slugOf } from './push-plan-sim.js';
 
@@ -113,13 +113,19 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
 
   // The server refuses a ref that is an existing page's path (`./<ref>.md` would be ambiguous),
   // and a top-level page's path is its slug: no ref is any page's slug, remote or local.
-  const slugs = new Set([...remotePages.values(), ...localPages.values()].map(slugOf));
+  const taken = new Set([...remotePages.values(), ...localPages.values()].map(slugOf));
   let refCount = 0;
   const nextRef = () => {
     let ref: string;
     do ref = `docsync-${(refCount += 1)}`;
-    while (slugs.has(ref));
+    while (taken.has(ref));
     return ref;
+  };
+
+  // Documents that link by path, sent once the tree is final (see `linksByPath`).
+  const documents: PlannedChange[] = [];
+  const sendLast = (page: WorkspaceDocument, before: WorkspaceDocument | undefined) => {
+    documents.push({ operation: 'update_page', page: page.id, document: { markdown: pageDocument(page, before, options.pathOf(page.id), local.files) } });
   };
 
   const placeChildren = (list: readonly WorkspacePage[], parent: string) => {
@@ -135,16 +141,21 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
         refs.set(page.id, ref);
         clearSlug(parent, slugOf(page), page.id, wanted);
         const place = { ...(parent === ROOT ? {} : { into: parent }), at: at(index), ref };
-        changes.push(insertChange(page, place, options.pathOf(page.id), local.files));
+        const late = page.type === 'document' && linksByPath(page.markdown);
+        changes.push(insertChange(late ? withoutBody(page) : page, place, options.pathOf(page.id), local.files));
+        if (late) sendLast(page, undefined);
         sim.place(page.id, parent, place.at, slugOf(page));
         counts.inserted += 1;
         return;
       }
       const moved = !stays.has(page.id);
       const fields = fieldChanges(before, page, sim.pages.get(page.id)!.slug);
-      const withDocument = documentChanged(before, page);
+      const changed = documentChanged(before, page);
+      const late = changed && linksByPath((page as WorkspaceDocument).markdown);
+      if (changed || Object.keys(fields).length > 0) counts.updated += 1;
+      if (late) sendLast(page as WorkspaceDocument, before as WorkspaceDocument);
       if (fields.slug !== undefined || moved) clearSlug(parent, slugOf(page), page.id, wanted);
-      if (!moved && !withDocument && Object.keys(fields).length === 0) return;
+      if (!moved && !(changed && !late) && Object.keys(fields).length === 0) return;
       const change: Record<string, unknown> = { operation: 'update_page', page: page.id, ...fields };
       if (moved) {
         sim.detach(page.id);
@@ -153,8 +164,7 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
         sim.place(page.id, parent, change.at as number, slugOf(page));
         counts.moved += 1;
       } else sim.setSlug(page.id, slugOf(page));
-      if (withDocument) change.document = { markdown: pageDocument(page as WorkspaceDocument, before as WorkspaceDocument, options.pathOf(page.id), local.files) };
-      if (withDocument || Object.keys(fields).length > 0) counts.updated += 1;
+      if (changed && !late) change.document = { markdown: pageDocument(page as WorkspaceDocument, before as WorkspaceDocument, options.pathOf(page.id), local.files) };
       changes.push(change as PlannedChange);
     });
   };
@@ -169,5 +179,6 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
     const place = sim.pages.get(id);
     if (place !== undefined && !deletedSet.has(place.parent)) remove(id);
   }
+  changes.push(...documents);
   return { changes, refs, counts, undeletableFiles: files.undeletable };
 }

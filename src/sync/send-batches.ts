@@ -3,26 +3,30 @@ import type { ContentChange } from '../model/index.js';
 import { journalHook, writeJournal, type PushJournal } from './journal.js';
 
 /**
- * Splits planned changes into batches the API takes. `into` names a parent by id only (refs
- * work in links, not there), so a page inserted under a page the plan also inserts must go in a
- * later batch than its parent: a batch ends before such a change. `refs` maps the local id of
- * each inserted page to its batch ref.
+ * Splits planned changes into batches the API takes. A page is named by id only in `into` and in
+ * `update_page`'s `page` (refs work in links, not there), so a change naming a page the plan
+ * inserts must go in a later batch than the insert: a batch ends before such a change, and the
+ * local id becomes `ref:<ref>`, which `sendBatches` swaps for the created id. `refs` maps the
+ * local id of each inserted page to its batch ref.
  */
 export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<string, string>): ContentChange[][] {
+  const localIdOf = new Map([...refs].map(([localId, ref]) => [ref, localId]));
   const segments: ContentChange[][] = [];
   let segment: ContentChange[] = [];
   let insertedHere = new Set<string>();
   for (const change of changes) {
-    const into = 'into' in change && typeof change.into === 'string' ? change.into : undefined;
-    if (into !== undefined && insertedHere.has(into)) {
+    const named = NAMING.flatMap((key) => {
+      const value = (change as Record<string, unknown>)[key];
+      return typeof value === 'string' && refs.has(value) ? [[key, value] as const] : [];
+    });
+    if (named.some(([, localId]) => insertedHere.has(localId))) {
       segments.push(segment);
       segment = [];
       insertedHere = new Set();
     }
-    // `into` by local id becomes the parent's ref here; `sendBatches` swaps in the created id.
-    segment.push(into !== undefined && refs.has(into) ? ({ ...change, into: `ref:${refs.get(into)!}` } as ContentChange) : change);
+    segment.push(named.length === 0 ? change : ({ ...change, ...Object.fromEntries(named.map(([key, localId]) => [key, `ref:${refs.get(localId)!}`])) } as ContentChange));
     if (change.operation === 'insert_page' && change.ref !== undefined) {
-      const localId = [...refs].find(([, ref]) => ref === change.ref)?.[0];
+      const localId = localIdOf.get(change.ref);
       if (localId !== undefined) insertedHere.add(localId);
     }
   }
@@ -30,13 +34,20 @@ export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<s
   return segments.flatMap((s) => planBatches(s).batches);
 }
 
-/** `into: "ref:<ref>"` → the id the ref's page was created with (exported for the planner's tests). */
-export function resolveInto(change: ContentChange, created: Readonly<Record<string, string>>): ContentChange {
-  if (!('into' in change) || typeof change.into !== 'string' || !change.into.startsWith('ref:')) return change;
-  const ref = change.into.slice(4);
-  const id = created[ref];
-  if (id === undefined) throw new Error(`batch planning: the parent ${ref} of a page was not created by an earlier batch`);
-  return { ...change, into: id } as ContentChange;
+/** The fields of a change that name a page by id (`page` of delete_page never names a new one). */
+const NAMING = ['into', 'page'] as const;
+
+/** `into` or `page` as `ref:<ref>` → the id the ref's page was created with (exported for the planner's tests). */
+export function resolveRefs(change: ContentChange, created: Readonly<Record<string, string>>): ContentChange {
+  let resolved = change;
+  for (const key of NAMING) {
+    const value = (change as Record<string, unknown>)[key];
+    if (typeof value !== 'string' || !value.startsWith('ref:')) continue;
+    const id = created[value.slice(4)];
+    if (id === undefined) throw new Error(`batch planning: the page ${value.slice(4)} named by \`${key}\` was not created by an earlier batch`);
+    resolved = { ...resolved, [key]: id } as ContentChange;
+  }
+  return resolved;
 }
 
 /**
@@ -46,7 +57,7 @@ export function resolveInto(change: ContentChange, created: Readonly<Record<stri
  */
 export async function sendBatches(client: Client, workspace: string, spaceId: string, journal: PushJournal, onBatch?: (done: number, total: number) => void): Promise<PushJournal> {
   for (let index = journal.landed; index < journal.batches.length; index += 1) {
-    const batch = journal.batches[index]!.map((change) => resolveInto(change, journal.created));
+    const batch = journal.batches[index]!.map((change) => resolveRefs(change, journal.created));
     await writeJournal(workspace, { ...journal, inFlight: index });
     const result = await client.content.write(spaceId, journal.changeRequestId, batch);
     journalHook('sent', index);

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { DEFAULT_PAGE_LAYOUT, ContentChangeBatch, type ContentChange, type ContentTree, type PageLayout, type TreePage } from '../../src/model/index.js';
-import { applyChanges, uniqueSlug } from '../../src/content/index.js';
+import { applyChanges, pagePaths, uniqueSlug } from '../../src/content/index.js';
+import { relativePath } from '../../src/content/changes/render-links.js';
 import { createdRefs, type ContentWriteResult } from '../../src/client/index.js';
 import { checkFileItems, loadFiles } from '../../src/server/revisions/apply-batch.js';
 import { sha256 } from '../../src/server/store/blobs.js';
 import { findNulCharacter, validatorCompiler } from '../../src/server/validation.js';
 import { planPush, type PushPlan } from '../../src/sync/push-plan.js';
-import { batchesOf, resolveInto } from '../../src/sync/send-batches.js';
+import { batchesOf, resolveRefs } from '../../src/sync/send-batches.js';
 import type { WorkspaceContent, WorkspaceDocument, WorkspaceFile, WorkspacePage } from '../../src/workspace/index.js';
 
 /**
@@ -46,9 +47,11 @@ export const titleArb = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }).filter(readable) },
 );
 export const slugArb = fc.constantFrom(...SLUGS);
+/** `{{link:N}}` becomes a link to the Nth page when the page is written (`resolveLinks`), a path once the tree is final (`finish`). */
+const linkLineArb = fc.tuple(fc.nat(60), fc.constantFrom('', '#part')).map(([n, anchor]) => `See {{link:${n}${anchor}}} and more.`);
 export const markdownArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant('') },
-  { weight: 4, arbitrary: fc.array(fc.oneof(fc.constantFrom(...LINES), fc.constant('')), { minLength: 1, maxLength: 4 }).map(toBody) },
+  { weight: 4, arbitrary: fc.array(fc.oneof(fc.constantFrom(...LINES), fc.constant(''), linkLineArb), { minLength: 1, maxLength: 4 }).map(toBody) },
   { weight: 1, arbitrary: fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 2 }).map((lines) => `---\ntags:\n  - one\n---\n${toBody(lines)}`) },
 );
 /** The stored form of a body: no blank lines around it, one newline at the end. */
@@ -154,6 +157,31 @@ function makePage(spec: PageSpec, kind: Kind, id: string): WorkspacePage {
 }
 
 /** Places a page from a spec: under a page that can hold it (or at the top), a group only at the top. */
+/** Names the page each `{{link:N}}` of a document written now points to: `{{to:<id>}}`. */
+function resolveLinks(content: WorkspaceContent, markdown: string): string {
+  const ids = places(content).map((p) => p.page.id);
+  return markdown.replace(/\{\{link:(\d+)(#[^}]*)?\}\}/g, (_, n: string, anchor = '') => (ids.length === 0 ? 'nothing' : `{{to:${ids[Number(n) % ids.length]!}${anchor}}}`));
+}
+
+/**
+ * The content as a folder and the server hold it: each `{{to:<id>}}` a markdown link relative to
+ * the page's file (as the server writes links), or its label where the target has no file.
+ */
+export function finish(content: WorkspaceContent, links = true): WorkspaceContent {
+  const done = structuredClone(content);
+  const paths = pagePaths(modelTree(done).pages);
+  for (const { page } of places(done)) {
+    if (page.type !== 'document') continue;
+    const own = paths.get(page.id)!.gitPath!;
+    const dir = own.includes('/') ? own.slice(0, own.lastIndexOf('/')) : '';
+    page.markdown = page.markdown.replace(/\{\{to:([^#}]*)(#[^}]*)?\}\}/g, (_, id: string, anchor = '') => {
+      const to = links ? paths.get(id)?.gitPath : undefined;
+      return to === undefined ? 'a page' : `[a page](${relativePath(dir, to).replace(/[%#?]/g, encodeURIComponent)}${anchor})`;
+    });
+  }
+  return done;
+}
+
 function addPage(content: WorkspaceContent, spec: PageSpec, id: string): WorkspacePage {
   const holders = places(content).filter((p) => p.page.type !== 'link' && p.depth < MAX_DEPTH);
   const holder = spec.parent % 4 === 0 || holders.length === 0 ? undefined : holders[spec.parent % holders.length]!;
@@ -162,11 +190,12 @@ function addPage(content: WorkspaceContent, spec: PageSpec, id: string): Workspa
   const page = makePage(spec, kind, id);
   fitSlug(page, siblings);
   siblings.splice(spec.at % (siblings.length + 1), 0, page);
+  if (page.type === 'document') page.markdown = resolveLinks(content, page.markdown);
   return page;
 }
 
-/** A remote content of `minPages` to `maxPages` pages (and up to 3 files). */
-export const remoteArbOf = (minPages: number, maxPages: number): fc.Arbitrary<WorkspaceContent> => fc
+/** A remote content of `minPages` to `maxPages` pages (and up to 3 files), links as `{{to:<id>}}` (see `finish`). */
+export const draftArbOf = (minPages: number, maxPages: number): fc.Arbitrary<WorkspaceContent> => fc
   .record({ pages: fc.array(pageSpecArb, { minLength: minPages, maxLength: maxPages, size: 'max' }), files: fc.uniqueArray(fileSpecArb, { maxLength: 3, selector: (f) => f.name }) })
   .map(({ pages, files }) => {
     const content: WorkspaceContent = {
@@ -179,7 +208,9 @@ export const remoteArbOf = (minPages: number, maxPages: number): fc.Arbitrary<Wo
     pages.forEach((spec, i) => addPage(content, spec, `r${i + 1}`));
     return content;
   });
-export const remoteArb = remoteArbOf(0, 30);
+export const draftArb = draftArbOf(0, 30);
+export const remoteArbOf = (minPages: number, maxPages: number) => draftArbOf(minPages, maxPages).map(finish);
+export const remoteArb = draftArb.map(finish);
 
 // ---------------------------------------------------------------------------------------------
 // Edits
@@ -257,6 +288,7 @@ export function applyEdit(content: WorkspaceContent, edit: Edit, newId: () => st
         if (holder.type === 'link' || places(content).find((p) => p.page === holder)!.depth >= MAX_DEPTH) continue;
         const child = makePage(spec, spec.kind === 'group' ? 'document' : spec.kind, newId());
         placeInto(child, holder.pages, spec.at);
+        if (child.type === 'document') child.markdown = resolveLinks(content, child.markdown);
         added.push(child);
       }
       return;
@@ -338,7 +370,7 @@ export function applyEdit(content: WorkspaceContent, edit: Edit, newId: () => st
     }
     case 'markdown': {
       const place = chosen(edit.pick);
-      if (place?.page.type === 'document') place.page.markdown = edit.markdown;
+      if (place?.page.type === 'document') place.page.markdown = resolveLinks(content, edit.markdown);
       return;
     }
     case 'meta': {
@@ -371,7 +403,12 @@ export function applyEdit(content: WorkspaceContent, edit: Edit, newId: () => st
   }
 }
 
-/** The local side: the remote content as a writer left it after `edits` (new pages get `new-…` ids). */
+/** Both sides from a draft of the remote: the remote, and the local one as a writer left it after `edits`. */
+export function scenarioOf(draft: WorkspaceContent, edits: readonly Edit[], links = true): { remote: WorkspaceContent; edits: readonly Edit[]; local: WorkspaceContent } {
+  return { remote: finish(draft, links), edits, local: finish(localOf(draft, edits), links) };
+}
+
+/** The draft as a writer left it after `edits` (new pages get `new-…` ids). */
 export function localOf(remote: WorkspaceContent, edits: readonly Edit[]): WorkspaceContent {
   const local = structuredClone(remote);
   let n = 0;
@@ -428,7 +465,7 @@ export async function send(remote: ContentTree, plan: PushPlan): Promise<Sent> {
   let created: Record<string, string> = {};
   let ids = 0;
   for (const [index, planned] of batches.entries()) {
-    const batch = planned.map((change) => resolveInto(change, created));
+    const batch = planned.map((change) => resolveRefs(change, created));
     const body = structuredClone({ changes: batch });
     if (!validateBody(body)) throw new Refused(index, 400, `the route's schema refuses it: ${JSON.stringify(validateBody.errors)}`, batch);
     const nul = findNulCharacter({ body });

@@ -122,6 +122,36 @@ describe('planPush on tricky trees, applied by the server', () => {
     expect(planned.changes.filter((c) => c.operation === 'update_page')).toEqual([{ operation: 'update_page', page: 'l', href: 'https://example.com/new', into: 'g', at: 0 }]);
   });
 
+  it('keeps links to pages the push creates, renames or swaps: such documents go once the tree is final', async () => {
+    const remote = content([doc('home', 'home'), doc('x', 'a'), doc('y', 'b')]);
+    const local = content([
+      doc('home', 'home', [], { markdown: 'To [new](guide/README.md), [its child](guide/child.md) and [b](b.md).\n' }),
+      doc('x', 'b'),
+      doc('y', 'a'),
+      doc('new-1', 'guide', [doc('new-2', 'child', [], { markdown: 'Up to [guide](README.md), over to [a](../a.md#part).\n' })], { markdown: 'Down to [child](child.md).\n' }),
+    ]);
+    const { planned, sent } = await expectPushed(remote, local);
+    // The structure first (the swap, two levels of new pages), then the three documents with links.
+    expect(brief(planned.changes)).toEqual([
+      { operation: 'update_page', page: 'y', slug: 'b-docsync-1' },
+      { operation: 'update_page', page: 'x', slug: 'b' },
+      { operation: 'update_page', page: 'y', slug: 'a' },
+      { operation: 'insert_page', title: 'Page new-1', slug: 'guide', at: 3, ref: 'docsync-1' },
+      { operation: 'insert_page', title: 'Page new-2', slug: 'child', into: 'new-1', at: 0, ref: 'docsync-2' },
+      { operation: 'update_page', page: 'home' },
+      { operation: 'update_page', page: 'new-1' },
+      { operation: 'update_page', page: 'new-2' },
+    ]);
+    expect(sent.batches).toHaveLength(3);
+    expect(planned.counts).toMatchObject({ inserted: 2, updated: 3 });
+  });
+
+  it('plans one update_page for a page whose only change is a document with links', async () => {
+    const remote = content([doc('a', 'a'), doc('b', 'b', [], { markdown: 'See [a](README.md).\n' })]);
+    const { planned } = await expectPushed(remote, content([doc('a', 'a'), doc('b', 'b', [], { markdown: 'See [a](README.md) again.\n' })]));
+    expect(planned.changes).toHaveLength(1);
+  });
+
   it('sends the default of a layout option the local page dropped, and no other option', () => {
     const remote = content([doc('a', 'a', [], { layout: { width: 'wide', outline: false } })]);
     const planned = plan(remote, content([doc('a', 'a', [], { layout: { outline: false } })]));
