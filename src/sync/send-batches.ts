@@ -7,10 +7,13 @@ import { journalHook, writeJournal, type PushJournal } from './journal.js';
  * `update_page`'s `page` (refs work in links, not there), so a change naming a page the plan
  * inserts must go in a later batch than the insert: a batch ends before such a change, and the
  * local id becomes `ref:<ref>`, which `sendBatches` swaps for the created id. `refs` maps the
- * local id of each inserted page to its batch ref.
+ * local id of each inserted page to its batch ref. A change naming a new page whose insert is not
+ * among `changes` (a page the server cannot take, left out with its reason by `adaptPlan`) is
+ * left out with it: there will be no id to name.
  */
 export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<string, string>): ContentChange[][] {
   const localIdOf = new Map([...refs].map(([localId, ref]) => [ref, localId]));
+  const planned = new Set(changes.flatMap((c) => (c.operation === 'insert_page' && c.ref !== undefined && localIdOf.has(c.ref) ? [localIdOf.get(c.ref)!] : [])));
   const segments: ContentChange[][] = [];
   let segment: ContentChange[] = [];
   let insertedHere = new Set<string>();
@@ -19,6 +22,7 @@ export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<s
       const value = (change as Record<string, unknown>)[key];
       return typeof value === 'string' && refs.has(value) ? [[key, value] as const] : [];
     });
+    if (named.some(([, localId]) => !planned.has(localId))) continue;
     if (named.some(([, localId]) => insertedHere.has(localId))) {
       segments.push(segment);
       segment = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentChange } from '../../src/model/index.js';
 import type { WorkspaceContent, WorkspaceDocument, WorkspacePage } from '../../src/workspace/index.js';
+import { batchesOf, resolveRefs } from '../../src/sync/send-batches.js';
 import { expectPushed, modelTree, plan, send } from './push-plan-harness.js';
 
 const doc = (id: string, slug: string, pages: WorkspacePage[] = [], extra: Partial<WorkspaceDocument> = {}): WorkspaceDocument => ({
@@ -167,5 +168,27 @@ describe('planPush on tricky trees, applied by the server', () => {
     const local = content([doc('a', 'a', [], { layout: { anchors: false } })]);
     const planned = plan(remote, local);
     await send(modelTree(remote), planned);
+  });
+});
+
+describe('batchesOf', () => {
+  it('names new pages by ref in a later batch than their insert, and leaves out changes to pages not inserted', () => {
+    const refs = new Map([['new-1', 'docsync-1'], ['new-2', 'docsync-2']]);
+    const changes: ContentChange[] = [
+      { operation: 'insert_page', title: 'One', document: { markdown: '' }, ref: 'docsync-1' },
+      { operation: 'insert_page', title: 'Two', document: { markdown: '' }, into: 'new-1', ref: 'docsync-2' },
+      { operation: 'update_page', page: 'kept', into: 'new-1', at: 0 },
+      { operation: 'update_page', page: 'new-2', document: { markdown: 'body\n' } },
+      // new-3's insert was left out of the plan (a page the server cannot take): so is its document.
+      { operation: 'update_page', page: 'new-3', document: { markdown: 'body\n' } },
+    ];
+    expect(batchesOf(changes, new Map([...refs, ['new-3', 'docsync-3']]))).toEqual([
+      [changes[0]],
+      [{ ...changes[1], into: 'ref:docsync-1' }, { ...changes[2], into: 'ref:docsync-1' }],
+      [{ ...changes[3], page: 'ref:docsync-2' }],
+    ]);
+    expect(resolveRefs({ operation: 'update_page', page: 'ref:docsync-2', into: 'ref:docsync-1' }, { 'docsync-1': 'id1', 'docsync-2': 'id2' }))
+      .toEqual({ operation: 'update_page', page: 'id2', into: 'id1' });
+    expect(() => resolveRefs({ operation: 'update_page', page: 'ref:docsync-9' }, {})).toThrow(/docsync-9/);
   });
 });
