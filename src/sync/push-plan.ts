@@ -26,9 +26,11 @@ import { ROOT, SimTree, slugOf } from './push-plan-sim.js';
  * - Level by level, a new page's new children come in the level after it: the sender starts a
  *   new batch where a change names a parent inserted in the batch (see `batchesOf`), so a push
  *   takes as many batches as new pages nest, not one per new parent.
+ * - Documents that link to pages or files by path go last, once the tree is final: the server
+ *   resolves such links when the change is applied (see `linksByPath`).
  */
 
-/** A planned change: `into` may name a page inserted earlier in the plan by its local id. */
+/** A planned change: `into`, and `page` of an update_page, may name a page the plan inserts by its local id. */
 export type PlannedChange = ContentChange;
 
 export interface PushPlan {
@@ -72,7 +74,8 @@ function stayingChildren(list: readonly WorkspacePage[], parent: string, sim: Si
 /**
  * The page operations that turn `remote` into `local`. Files first (a page may show a new
  * image), then deletes of whole dead subtrees, then the local tree level by level, then the
- * deletes that had to wait until their surviving subpages moved out.
+ * deletes that had to wait until their surviving subpages moved out, then the documents that
+ * link by path.
  */
 export function planPush(remote: WorkspaceContent, local: WorkspaceContent, options: PlanOptions): PushPlan {
   const remotePages = flatten(remote.pages);

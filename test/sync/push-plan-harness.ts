@@ -9,7 +9,7 @@ import { sha256 } from '../../src/server/store/blobs.js';
 import { findNulCharacter, validatorCompiler } from '../../src/server/validation.js';
 import { planPush, type PushPlan } from '../../src/sync/push-plan.js';
 import { batchesOf, resolveRefs } from '../../src/sync/send-batches.js';
-import type { WorkspaceContent, WorkspaceDocument, WorkspaceFile, WorkspacePage } from '../../src/workspace/index.js';
+import type { WorkspaceContent, WorkspaceDocument, WorkspacePage } from '../../src/workspace/index.js';
 
 /**
  * The planner's test bench: random workspace contents, random edits of them, and a run of a plan
@@ -24,6 +24,7 @@ import type { WorkspaceContent, WorkspaceDocument, WorkspaceFile, WorkspacePage 
 const TITLES = [
   'Intro', 'Guide', 'Getting started', 'Café', '日本語', 'Ελληνικά', 'Ünïcödé ✨', '🚀 Launch', 'a: b', '# not a heading', "it's", '"quoted"',
   'yes', 'no', 'null', 'true', '2024', '1e3', '0x1F', '~', '- item', 'a/b', '..', '[x]', 'Intro 2',
+  '---', '@at', '&anchor', '*alias', '!tag', '| pipe', '> fold', '{brace}', '%percent', '`tick`', '? question', 'a #b', 'x\\y',
 ];
 const SLUGS = [
   'intro', 'intro-2', 'intro-3', 'guide', 'guides', 'guide-1', 'a', 'b', 'c', 'a-b', 'café', '日本語', 'v1..v2', 'detox-+-jest',
@@ -573,4 +574,3 @@ export async function expectPushed(remote: WorkspaceContent, local: WorkspaceCon
   return { planned, sent };
 }
 
-export type { WorkspaceContent, WorkspaceFile };
