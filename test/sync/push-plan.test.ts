@@ -160,10 +160,8 @@ describe('planPush on tricky trees, applied by the server', () => {
     expect(change.document.markdown).toBe('---\ntitle: Page a\nlayout:\n  width: default\n  outline:\n    visible: false\n---\na text\n');
   });
 
-  // The server's front matter reader (src/content/changes/front-matter-meta.ts) knows every
-  // layout option but `anchors`, which the model, the workspace and the published spec have.
-  // This fails until the server takes it; then drop `.fails` and the property generator's filter.
-  it.fails('pushes a page that hides its anchors (the server refuses `layout.anchors` today)', async () => {
+  // `anchors` is a layout option like the others (the server's front matter reader once refused it).
+  it('pushes a page that hides its anchors', async () => {
     const remote = content([doc('a', 'a')]);
     const local = content([doc('a', 'a', [], { layout: { anchors: false } })]);
     const planned = plan(remote, local);

@@ -11,7 +11,7 @@ const emoji = new RegExp(EMOJI_PATTERN, 'u');
 const show = (value: unknown) => JSON.stringify(value) ?? String(value);
 
 /** GitBook's `layout` front matter: `width`, `cover.{visible,size,mask}`, `<part>.visible`. */
-const LAYOUT_FLAGS = ['title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata', 'tags', 'actions'] as const;
+const LAYOUT_FLAGS = ['title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata', 'tags', 'actions', 'anchors'] as const;
 
 function readLayout(value: unknown): PageLayout | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'front matter `layout` must be a mapping';
