@@ -9,3 +9,4 @@ export { type DiffOptions, diffTrees, type TreeChange } from './diff-trees.js';
 export { checkoutBranch } from './checkout.js';
 export { commitWorkingTree, type WorkingTreeChange, workingTreeChanges, writeWorkingFiles } from './working-tree.js';
 export { checkBranchName, checkPath } from './paths.js';
+export { checkoutPaths, commitEdits, type CommitEditsOptions } from './commit-edits.js';
