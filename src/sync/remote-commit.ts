@@ -1,4 +1,4 @@
-import { branchOid, commitFiles } from '../git/index.js';
+import { branchOid, commitEdits, commitFiles } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
 
 /**
@@ -16,4 +16,14 @@ export async function commitRemoteSnapshot(dir: string, branch: string, parent: 
     const current = await branchOid(dir, ref);
     return commitFiles(dir, { branch: ref, parent: current, mergeParents: [parent], files, message, author: DOCSYNC_AUTHOR });
   }
+}
+
+/** As commitRemoteSnapshot, for a remote content that is `parent`'s with some files changed. */
+export async function commitRemoteEdits(dir: string, branch: string, parent: string, edits: ReadonlyMap<string, Uint8Array | null>, message: string): Promise<string> {
+  const ref = `refs/docsync/remote/${branch}`;
+  const current = await branchOid(dir, ref);
+  const base = { branch: ref, from: parent, edits, message, author: DOCSYNC_AUTHOR };
+  return current === parent
+    ? commitEdits(dir, { ...base, parent })
+    : commitEdits(dir, { ...base, parent: current, mergeParents: [parent] });
 }

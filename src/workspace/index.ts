@@ -3,7 +3,7 @@ export { DEFAULT_SUMMARY_TITLE, NEW_FOLDER_SETTINGS } from './types.js';
 export { WorkspaceError, type WorkspaceErrorCode } from './errors.js';
 export { formatProblem, type ProblemCode, type WorkspaceProblem } from './problems.js';
 export { readFolder, type ReadOptions, type ReadResult } from './read-folder.js';
-export { writeFolder, type WrittenFolder } from './write-folder.js';
+export { renderDocument, writeFolder, type WrittenFolder } from './write-folder.js';
 export { loadFolder, saveFolder } from './disk.js';
 export { parseSummary, renderSummary, type Summary, type SummaryItem, type SummaryGroup } from './summary.js';
 export { splitFrontMatter, renderFrontMatter } from './front-matter.js';

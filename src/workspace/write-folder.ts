@@ -7,7 +7,7 @@ import { relativePath } from './paths.js';
 import { problem, type WorkspaceProblem } from './problems.js';
 import { renderSummary, type SummaryItem, type Summary } from './summary.js';
 import { canonicalPaths, pageKeys, slugOfPath } from './tree.js';
-import { type FileMap, type WorkspaceContent, type WorkspaceIndex, type WorkspacePage } from './types.js';
+import { type FileMap, type WorkspaceContent, type WorkspaceDocument, type WorkspaceIndex, type WorkspacePage } from './types.js';
 import { renderVars, VARS_FILE } from './vars.js';
 
 export interface WrittenFolder {
@@ -19,6 +19,15 @@ export interface WrittenFolder {
   index: WorkspaceIndex;
   /** What the folder cannot hold (nothing is dropped without one). */
   problems: WorkspaceProblem[];
+}
+
+/**
+ * One document page's file, as `writeFolder` writes it at `path` (relative to the root):
+ * front matter, title heading, markdown. `assetName` names the file a cover points at.
+ */
+export function renderDocument(page: WorkspaceDocument, path: string, assetName: (id: string) => string | undefined): string {
+  const { extra, body } = splitMarkdown(page.markdown);
+  return renderPageFile(renderPageMeta(page, extra, path, assetName), page.title, body);
 }
 
 /**
@@ -69,9 +78,7 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
       used.add(path);
       owner.set(path, page.id);
       paths.set(page.id, prefix + path);
-      const { extra, body } = splitMarkdown(page.markdown);
-      const meta = renderPageMeta(page, extra, path, (id) => names.get(id));
-      files.set(prefix + path, renderPageFile(meta, page.title, body));
+      files.set(prefix + path, renderDocument(page, path, (id) => names.get(id)));
     }
     const item: SummaryItem = { title: page.title, target: relativePath(summaryPath, path), line: 0, items: items(page.pages) };
     if (page.linkTitle !== undefined) item.linkTitle = page.linkTitle;

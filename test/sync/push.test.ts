@@ -9,6 +9,7 @@ import { readState } from '../../src/sync/state.js';
 import { fetchContent } from '../../src/sync/remote-content.js';
 import { snapshotOf } from '../../src/sync/snapshot.js';
 import { loadFolder } from '../../src/workspace/index.js';
+import { readTreeFiles } from '../../src/git/index.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
 describe('push', () => {
@@ -120,6 +121,31 @@ describe('push', () => {
     expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toContain('second save');
     const live = snapshotOf(await fetchContent(client, { space: t.spaceId })).files;
     expect(Buffer.from(live.get('beta.md')!).toString()).toContain('beta text');
+  });
+
+  it('reads back only the pages a page-only push changed, commits the server form, and the synced commit is the remote content', async () => {
+    const t = await clonedSpace(s, client, work, 'read-back');
+    git(t.dir, 'checkout', '-qb', 'tidy');
+    await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\n');
+    git(t.dir, 'commit', '-qam', 'Open the change request');
+    await push(client, t.dir);
+    await writeFile(join(t.dir, 'beta.md'), '---\ndescription: Second page\n---\n\n# Beta\n\n\nbeta text, edited\n\n\n\n');
+    git(t.dir, 'commit', '-qam', 'Edit beta with stray blank lines');
+    const before = client.stats.requests;
+    const result = await push(client, t.dir);
+    // The change request's head, the batch, and the one page read back.
+    expect(client.stats.requests - before).toBe(3);
+    expect(result.normalised).toEqual(['beta.md']);
+    expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toBe('---\ndescription: Second page\n---\n\n# Beta\n\nbeta text, edited\n');
+    expect(git(t.dir, 'log', '-1', '--format=%s')).toBe("docsync: the server's form of 1 file(s) after pushing to change request #" + result.changeRequest!.number + '\n');
+    const state = (await readState(t.dir)).branches.tidy!;
+    const remote = snapshotOf(await fetchContent(client, { space: t.spaceId, changeRequest: state.changeRequestId! }));
+    const synced = await readTreeFiles(t.dir, state.syncedCommit);
+    const text = (m: Map<string, Uint8Array>) => new Map([...m].map(([p, b]) => [p, Buffer.from(b).toString()]));
+    expect(text(synced)).toEqual(text(remote.files));
+    expect(state.remoteRevision).toBe(remote.revision);
+    await expectRemoteIsFolder(t.dir, t.spaceId, state.changeRequestId!);
+    expect((await push(client, t.dir)).changes).toEqual([]);
   });
 
   it('refuses to push over remote changes it has not pulled', async () => {
