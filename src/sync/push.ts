@@ -14,6 +14,7 @@ import { planPush, type PushPlan } from './push-plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './push-read.js';
 import { folderPaths, readChangedFiles, type ChangedFiles } from './changed-files.js';
 import { adaptPlan } from './push-extensions.js';
+import { pageEditSides } from './page-edits.js';
 import { fetchContent } from './remote-content.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from './remote-commit.js';
 import { pageFilesOnly, readBackPages } from './read-back.js';
@@ -173,12 +174,14 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   }
   const prefix = folderPrefix(read.local);
 
-  const sides = readPushSides(read.base, remoteIndex, read.local, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex), read.unloaded);
+  const folder = folderPaths(read.local);
+  // A change to pages' own files only is read page by page; anything else reads the folder.
+  const quick = moved ? undefined : pageEditSides(localChanges, read.base, read.local, remoteIndex, { prefix, summary: folder.summary });
+  const sides = quick ?? readPushSides(read.base, remoteIndex, read.local, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex), read.unloaded);
   if (sides.blocking.length > 0) {
     throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
   }
   const planned = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' });
-  const folder = folderPaths(read.local);
   const adapted = adaptPlan(planned, sides.remote, sides.local, client.capabilities.extensions, folder);
   const plan = { ...planned, changes: adapted.changes, undeletableFiles: adapted.undeletableFiles };
   sides.skipped.push(...adapted.skipped);
