@@ -148,6 +148,41 @@ describe('push', () => {
     expect((await push(client, t.dir)).changes).toEqual([]);
   });
 
+  it('adds, replaces and deletes assets, with the page that shows them', async () => {
+    const t = await clonedSpace(s, client, work, 'assets');
+    git(t.dir, 'checkout', '-qb', 'images');
+    await mkdir(join(t.dir, '.gitbook', 'assets'), { recursive: true });
+    await writeFile(join(t.dir, '.gitbook', 'assets', 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\n![Logo](.gitbook/assets/logo.png)\n');
+    git(t.dir, 'add', '-A');
+    git(t.dir, 'commit', '-qm', 'Add a logo');
+    const added = await push(client, t.dir);
+    expect(added.counts).toMatchObject({ files: 1, updated: 1 });
+    const crId = added.changeRequest!.id;
+    const files = async () => (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${crId}/content`)).body.files as { id: string; name: string }[];
+    const [logo] = await files();
+    expect(logo).toMatchObject({ name: 'logo.png' });
+    await expectRemoteIsFolder(t.dir, t.spaceId, crId);
+
+    // New bytes under the same name replace the file, which keeps its id.
+    await writeFile(join(t.dir, '.gitbook', 'assets', 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 9, 9]));
+    git(t.dir, 'commit', '-qam', 'New logo');
+    expect((await push(client, t.dir)).counts).toMatchObject({ files: 1 });
+    expect((await files()).map((f) => f.id)).toEqual([logo!.id]);
+    await expectRemoteIsFolder(t.dir, t.spaceId, crId);
+
+    // Dropping the image and the file deletes the file on the platform.
+    await rm(join(t.dir, '.gitbook', 'assets', 'logo.png'));
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nno logo\n');
+    git(t.dir, 'add', '-A');
+    git(t.dir, 'commit', '-qm', 'Drop the logo');
+    const dropped = await push(client, t.dir);
+    expect(dropped.undeletableFiles).toEqual([]);
+    expect(dropped.changes).toContainEqual({ operation: 'delete_file', file: logo!.id });
+    expect(await files()).toEqual([]);
+    await expectRemoteIsFolder(t.dir, t.spaceId, crId);
+  });
+
   it('refuses to push over remote changes it has not pulled', async () => {
     const t = await clonedSpace(s, client, work, 'behind');
     await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\nserver\n' } }]);
