@@ -4,6 +4,7 @@ export * from './markdown/processor.js';
 export * from './markdown/links.js';
 export * from './markdown/sections.js';
 export * from './tree/paths.js';
+export * from './tree/include-names.js';
 export * from './tree/page-tree.js';
 export * from './markdown/json-document.js';
 export * from './merge/merge-tree.js';

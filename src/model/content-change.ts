@@ -3,6 +3,7 @@ import { Emoji } from './common.js';
 import { ChangeRequest } from './change-request.js';
 import { RevisionFile } from './file.js';
 import { PAGE_TYPES } from './page.js';
+import { RevisionReusableContent } from './revision.js';
 
 /**
  * The published change-request content batch (`POST .../change-requests/{id}/content`): one
@@ -128,6 +129,47 @@ export const InsertFilesChange = Type.Object(
 /** Extension (docs/api.md): removes a file from the revision. By id, as delete_page takes a page id. */
 export const DeleteFileChange = Type.Object({ operation: Type.Literal('delete_file'), file: Type.String({ minLength: 1 }) }, closed);
 
+/** Longest file name of a reusable content in `.gitbook/includes/`. */
+export const MAX_INCLUDE_NAME = 255;
+
+/** Checked by the content layer (a `.md` name, one path segment), which names the change. */
+const IncludeName = Type.String({ minLength: 1, maxLength: MAX_INCLUDE_NAME });
+const ReusableContentTitle = Type.String({ minLength: 1 });
+
+/**
+ * Extension (docs/api.md): adds a reusable content (`.gitbook/includes/<name>` in the Git Sync
+ * layout). `name` is its file there; without it, `slugify(title).md` made unique. `ref` is
+ * unique in the batch like page and file refs, and echoed by the order of `insertedReusableContents`.
+ */
+export const InsertReusableContentChange = Type.Object(
+  {
+    operation: Type.Literal('insert_reusable_content'),
+    title: ReusableContentTitle,
+    document: ChangeDocument,
+    ref: Type.Optional(Type.String({ minLength: 1 })),
+    name: Type.Optional(IncludeName),
+  },
+  closed,
+);
+
+/** Extension (docs/api.md): changes a reusable content's title, body or file name; what is left out stays. */
+export const UpdateReusableContentChange = Type.Object(
+  {
+    operation: Type.Literal('update_reusable_content'),
+    reusableContent: Type.String({ minLength: 1 }),
+    title: Type.Optional(ReusableContentTitle),
+    document: Type.Optional(ChangeDocument),
+    name: Type.Optional(IncludeName),
+  },
+  closed,
+);
+
+/** Extension (docs/api.md): removes a reusable content. Pages that embed it keep their markdown as written. */
+export const DeleteReusableContentChange = Type.Object(
+  { operation: Type.Literal('delete_reusable_content'), reusableContent: Type.String({ minLength: 1 }) },
+  closed,
+);
+
 /** Most space variables one revision holds. */
 export const MAX_VARIABLES = 1000;
 /** Longest variable name. */
@@ -166,10 +208,12 @@ export function variableNameProblem(name: string): string | undefined {
 
 export const CONTENT_CHANGE_OPERATIONS = [
   'insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'delete_file', 'set_variables',
+  'insert_reusable_content', 'update_reusable_content', 'delete_reusable_content',
 ] as const;
 
 const VARIANTS = [
   InsertPageChange, UpdatePageChange, DeletePageChange, RevertPageChange, InsertFilesChange, DeleteFileChange, SetVariablesChange,
+  InsertReusableContentChange, UpdateReusableContentChange, DeleteReusableContentChange,
 ] as const;
 type Variants = Static<(typeof VARIANTS)[number]>;
 
@@ -191,6 +235,9 @@ export type RevertPageChange = Static<typeof RevertPageChange>;
 export type InsertFilesChange = Static<typeof InsertFilesChange>;
 export type DeleteFileChange = Static<typeof DeleteFileChange>;
 export type SetVariablesChange = Static<typeof SetVariablesChange>;
+export type InsertReusableContentChange = Static<typeof InsertReusableContentChange>;
+export type UpdateReusableContentChange = Static<typeof UpdateReusableContentChange>;
+export type DeleteReusableContentChange = Static<typeof DeleteReusableContentChange>;
 export type ContentChange = Static<typeof ContentChange>;
 
 export const ContentChangeBatch = Type.Object(
@@ -211,11 +258,15 @@ export const ContentChangeOutcome = Type.Union([
 ]);
 export type ContentChangeOutcome = Static<typeof ContentChangeOutcome>;
 
-/** The `compat=false` answer: the change request, the affected pages, and the files inserted. */
+/**
+ * The `compat=false` answer: the change request, the affected pages, and the files inserted.
+ * `insertedReusableContents` (extension) lists what `insert_reusable_content` made, in order.
+ */
 export const ContentChangeUpdate = Type.Object({
   changeRequest: ChangeRequest,
   changes: Type.Array(ContentChangeOutcome),
   insertedFiles: Type.Optional(Type.Array(RevisionFile)),
+  insertedReusableContents: Type.Optional(Type.Array(RevisionReusableContent)),
 });
 export type ContentChangeUpdate = Static<typeof ContentChangeUpdate>;
 

@@ -6,12 +6,18 @@ import { RevisionPage, VariablesView } from './page.js';
 export const REVISION_TYPES = ['edits', 'merge', 'rollback', 'update'] as const;
 export type RevisionType = (typeof REVISION_TYPES)[number];
 
+/**
+ * A reusable content as the published spec gives it (`document` is the id of its body). `markdown`
+ * is docsync's extension (docs/api.md): the body itself, on a read asked with `format=markdown`.
+ */
 export const RevisionReusableContent = Type.Object({
   id: Type.String(),
   title: Type.String(),
   document: Type.Optional(Type.String()),
   git: Type.Optional(GitBlob),
+  markdown: Type.Optional(Type.String()),
 });
+export type RevisionReusableContent = Static<typeof RevisionReusableContent>;
 
 /**
  * A revision: the content of a space or change request at one point. `mergedFrom` (the change

@@ -73,7 +73,14 @@ export interface TreeFile {
 export interface TreeReusableContent {
   id: string;
   title: string;
+  /** sha256 of the markdown; absent for an empty reusable content. */
   document?: string;
+  /**
+   * Its file in `.gitbook/includes/` (`warning.md`). Pages embed it by that path and their
+   * markdown is stored as written, so the name is kept once given, whatever the title becomes.
+   * Absent on contents stored before names were kept: derived from the title (`includeNames`).
+   */
+  name?: string;
 }
 
 export interface ContentTree {

@@ -4,14 +4,17 @@ import type { ContentChange, ContentTree } from '../../model/index.js';
 import { indexPages, replacePages } from '../tree/page-tree.js';
 import { deleteFileChange } from './delete-file.js';
 import { deletePageChange } from './delete-page.js';
+import { deleteReusableContentChange } from './delete-reusable-content.js';
 import { insertFilesChange } from './insert-files.js';
 import { insertPageChange } from './insert-page.js';
+import { insertReusableContentChange } from './insert-reusable-content.js';
 import { assignIds } from './refs.js';
 import { finalPaths, renderLinks } from './render-links.js';
 import { revertPageChange } from './revert-page.js';
 import { setVariablesChange } from './set-variables.js';
 import type { BatchState } from './state.js';
 import { updatePageChange } from './update-page.js';
+import { updateReusableContentChange } from './update-reusable-content.js';
 import { ChangeFailure, type ApplyContext, type ApplyResult, type PageOutcome } from './types.js';
 
 function assertNever(value: never): never {
@@ -27,6 +30,9 @@ function applyOne(state: BatchState, change: ContentChange, index: number): void
     case 'insert_files': return insertFilesChange(state, change, index);
     case 'delete_file': return deleteFileChange(state, change);
     case 'set_variables': return setVariablesChange(state, change);
+    case 'insert_reusable_content': return insertReusableContentChange(state, change);
+    case 'update_reusable_content': return updateReusableContentChange(state, change);
+    case 'delete_reusable_content': return deleteReusableContentChange(state, change);
     default: return assertNever(change);
   }
 }
@@ -54,6 +60,11 @@ function storeDocuments(state: BatchState): Map<string, string> {
     return next;
   });
   if (pages !== state.tree.pages) state.tree = { ...state.tree, pages: pages as TreePage[] };
+  // Bodies a later change of the batch replaced are not kept.
+  for (const content of state.tree.reusableContents) {
+    const text = content.document === undefined ? undefined : state.includeTexts.get(content.document);
+    if (text !== undefined) documents.set(content.document!, text);
+  }
   return documents;
 }
 
@@ -81,7 +92,7 @@ function outcomes(state: BatchState, before: ContentTree): PageOutcome[] {
 export function applyChanges(tree: ContentTree, changes: readonly ContentChange[], ctx: ApplyContext): ApplyResult {
   const state: BatchState = {
     ctx, tree, pending: new Map(), touched: new Set(), refs: new Map(), pageIds: new Map(), fileIds: new Map(),
-    createdRefs: new Map(), insertedFiles: [],
+    createdRefs: new Map(), insertedFiles: [], insertedReusableContents: [], includeTexts: new Map(),
   };
   const prefix = (index: number, message: string) => `changes[${index}]: ${message}`;
   const early = assignIds(state, tree, changes);
@@ -97,5 +108,8 @@ export function applyChanges(tree: ContentTree, changes: readonly ContentChange[
     }
   }
   const documents = storeDocuments(state);
-  return { ok: true, tree: state.tree, outcomes: outcomes(state, tree), insertedFiles: state.insertedFiles, documents };
+  return {
+    ok: true, tree: state.tree, outcomes: outcomes(state, tree), insertedFiles: state.insertedFiles,
+    insertedReusableContents: state.insertedReusableContents, documents,
+  };
 }

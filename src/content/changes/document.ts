@@ -17,21 +17,31 @@ export interface SubmittedDocument {
 }
 
 /**
- * Normalises a submitted document into what is stored: a JSON document becomes markdown; front
- * matter becomes metadata (keys the server does not model stay in a smaller front matter); a
- * leading `# heading` that gives the title is removed, since the title is rendered from the
- * metadata; leading blank lines go and the text ends with one newline.
+ * The markdown of a submitted document, as sent or rendered from its JSON; undefined for `{}`.
+ * Fails when it nests deeper than the parser can safely walk.
  */
-export function readSubmittedDocument(document: ChangeDocument): SubmittedDocument {
+export function submittedMarkdown(document: ChangeDocument): string | undefined {
   let markdown: string;
   if ('markdown' in document) markdown = document.markdown;
   else if ('document' in document) {
     // A JSON block sits three levels below its parent block (nodes, array, node).
     if (jsonDepth(document.document) > MAX_NESTING * 3) return fail(`document nests blocks more than ${MAX_NESTING} deep`);
     markdown = jsonDocumentToMarkdown(document.document);
-  } else return { body: '', meta: {} };
+  } else return undefined;
   const nesting = markdownNestingProblem(markdown);
   if (nesting) return fail(nesting);
+  return markdown;
+}
+
+/**
+ * Normalises a submitted document into what is stored: a JSON document becomes markdown; front
+ * matter becomes metadata (keys the server does not model stay in a smaller front matter); a
+ * leading `# heading` that gives the title is removed, since the title is rendered from the
+ * metadata; leading blank lines go and the text ends with one newline.
+ */
+export function readSubmittedDocument(document: ChangeDocument): SubmittedDocument {
+  const markdown = submittedMarkdown(document);
+  if (markdown === undefined) return { body: '', meta: {} };
 
   const split = readFrontMatter(markdown.replace(/^\uFEFF/, ''));
   if (!split.ok) return fail(split.message);

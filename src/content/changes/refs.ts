@@ -8,7 +8,7 @@ import { ChangeFailure } from './types.js';
  * Gives every inserted page and file its id before any change is applied (a file item naming a
  * file the tree holds at that point of the batch gets that file's id), and maps each batch
  * ref to its target, so a link may name a ref inserted later in the batch. Refs are unique in the
- * batch (page and file refs share one namespace) and may not equal an existing page's path, where
+ * batch (page, file and reusable content refs share one namespace) and may not equal an existing page's path, where
  * `./<ref>.md` would be ambiguous. Throws ChangeFailure with the index of the offending change.
  */
 export function assignIds(
@@ -17,9 +17,11 @@ export function assignIds(
   changes: readonly ContentChange[],
 ): { index: number; failure: ChangeFailure } | undefined {
   const existing = new Set([...pagePaths(tree.pages).values()].map((p) => p.path));
+  // Reusable contents are embedded by path, never linked, so their refs name no link target.
+  const reusableRefs = new Set<string>();
   const claim = (ref: string | undefined, target: Target, where: string): ChangeFailure | undefined => {
     if (ref === undefined) return undefined;
-    if (state.refs.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is used twice in the batch`);
+    if (state.refs.has(ref) || reusableRefs.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is used twice in the batch`);
     if (existing.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is the path of an existing page; pick another ref`);
     state.refs.set(ref, target);
     return undefined;
@@ -36,6 +38,9 @@ export function assignIds(
       state.pageIds.set(index, id);
       const failure = claim(change.ref, { kind: 'page', id }, '');
       if (failure) return { index, failure };
+    } else if (change.operation === 'insert_reusable_content' && change.ref !== undefined) {
+      if (state.refs.has(change.ref) || reusableRefs.has(change.ref)) return { index, failure: new ChangeFailure(`ref ${JSON.stringify(change.ref)} is used twice in the batch`) };
+      reusableRefs.add(change.ref);
     } else if (change.operation === 'insert_files') {
       for (const [j, item] of change.files.entries()) {
         const id = byName.get(item.name)?.[0] ?? state.ctx.newId();

@@ -1,4 +1,4 @@
-import type { ContentTree, InsertPageChange, PageMeta, TreeFile, TreePage, UpdatePageChange } from '../../model/index.js';
+import type { ContentTree, InsertPageChange, PageMeta, TreeFile, TreePage, TreeReusableContent, UpdatePageChange } from '../../model/index.js';
 import { childrenOf } from '../tree/page-tree.js';
 import { pagePaths } from '../tree/paths.js';
 import { slugProblem } from '../tree/slugs.js';
@@ -20,6 +20,10 @@ export interface BatchState {
   fileIds: Map<string, string>;
   createdRefs: Map<string, string>;
   insertedFiles: TreeFile[];
+  /** Reusable contents as `insert_reusable_content` made them, in order. */
+  insertedReusableContents: TreeReusableContent[];
+  /** Bodies of reusable contents written in this batch, by sha. */
+  includeTexts: Map<string, string>;
 }
 
 export const fileKey = (change: number, item: number) => `${change}/${item}`;

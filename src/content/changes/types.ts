@@ -1,4 +1,4 @@
-import type { ContentChange, ContentTree, TreeFile } from '../../model/index.js';
+import type { ContentChange, ContentTree, TreeFile, TreeReusableContent } from '../../model/index.js';
 
 /** Bytes of an `insert_files` item, already fetched or decoded and stored by the caller. */
 export interface PreparedFile {
@@ -34,7 +34,9 @@ export interface ApplySuccess {
   tree: ContentTree;
   outcomes: PageOutcome[];
   insertedFiles: TreeFile[];
-  /** New page documents by sha256, to store before the tree. */
+  /** What each `insert_reusable_content` made, in the batch's order. */
+  insertedReusableContents: TreeReusableContent[];
+  /** New documents (pages' and reusable contents') by sha256, to store before the tree. */
   documents: Map<string, string>;
 }
 
