@@ -1,23 +1,19 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Client } from '../client/index.js';
 import type { ChangeRequest, ContentChange } from '../model/index.js';
 import {
-  branchOid, checkoutPaths, commitEdits, commitFiles, commitWorkingTree, currentBranch, diffTrees, log, mergeBase, readTreeFiles,
+  branchOid, commitWorkingTree, currentBranch, diffTrees, log, mergeBase, readTreeFiles,
   workingTreeChanges, type TreeChange,
 } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
 import { SyncError } from './errors.js';
 import { clearJournal, readJournal, type PushJournal } from './journal.js';
-import { mergeFiles } from './merge-files.js';
 import { planPush, type PushPlan } from './push-plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './push-read.js';
 import { folderPaths, readChangedFiles, type ChangedFiles } from './changed-files.js';
 import { adaptPlan } from './push-extensions.js';
 import { pageEditSides } from './page-edits.js';
 import { fetchContent } from './remote-content.js';
-import { commitRemoteEdits, commitRemoteSnapshot } from './remote-commit.js';
-import { pageFilesOnly, readBackPages } from './read-back.js';
+import { readBack } from './read-back.js';
 import { batchesOf, sendBatches } from './send-batches.js';
 import { snapshotOf } from './snapshot.js';
 import { readState, writeState, type BranchState, type WorkspaceState } from './state.js';
@@ -227,42 +223,12 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   result.batches = journalToSend.batches.length - journalToSend.landed;
   const sent = await sendBatches(client, dir, spaceId, journalToSend, (done, total) => options.onProgress?.({ stage: 'batches', done, total }));
 
-  const scope = { space: spaceId, changeRequest: changeRequest.id };
-  const onlyPages = moved ? undefined : pageFilesOnly(plan.changes);
-  let synced: { revision: string; commit: string; index: BranchState['index'] };
-  if (onlyPages !== undefined) {
-    // Only pages' own files changed: read back just those pages (the rest is as last synced).
-    const fileNames = new Map(Object.entries(target.base.index.files).map(([name, id]) => [id, name]));
-    const serverForm = await readBackPages(client, scope, onlyPages, (id) => ({ root: prefix, path: sides.paths.get(id)! }), (id) => fileNames.get(id));
-    const message = `docsync: change request #${changeRequest.number} at revision ${sent.revision} after push`;
-    const remoteCommit = await commitRemoteEdits(dir, branch, target.base.syncedCommit, serverForm, message);
-    const edits = new Map([...serverForm].filter(([path, bytes]) => !sameBytes(bytes, read.local.get(path))));
-    result.normalised = [...edits.keys()].sort();
-    if (edits.size > 0) {
-      const commit = await commitEdits(dir, { branch, parent: head, mergeParents: [remoteCommit], from: head, edits, author: DOCSYNC_AUTHOR, message: normalisedMessage(result.normalised, changeRequest.number) });
-      if (branch === checkedOut) await checkoutUnedited(dir, commit, read.local, result.normalised);
-    }
-    synced = { revision: sent.revision, commit: remoteCommit, index: target.base.index };
-  } else {
-    // Read the stored result back: the synced point becomes exactly what the server holds.
-    const snapshot = snapshotOf(await fetchContent(client, scope));
-    const remoteCommit = await commitRemoteSnapshot(dir, branch, target.base.syncedCommit, snapshot.files, `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`);
-    const baseFiles = await readTreeFiles(dir, target.base.syncedCommit);
-    const localFiles = await readTreeFiles(dir, head);
-    const merged = mergeFiles(baseFiles, localFiles, snapshot.files);
-    const skippedPaths = new Set(sides.skipped.map((s) => s.path));
-    for (const change of localChanges) {
-      if (change.status === 'deleted' || skippedPaths.has(change.path)) continue;
-      const theirs = snapshot.files.get(change.path);
-      if (theirs !== undefined) merged.files.set(change.path, theirs);
-    }
-    result.normalised = [...new Set([...merged.files.keys(), ...localFiles.keys()])].filter((path) => !sameBytes(merged.files.get(path), localFiles.get(path))).sort();
-    if (result.normalised.length > 0) {
-      const commit = await commitFiles(dir, { branch, parent: head, mergeParents: [remoteCommit], files: merged.files, author: DOCSYNC_AUTHOR, message: normalisedMessage(result.normalised, changeRequest.number) });
-      if (branch === checkedOut) await checkoutUnedited(dir, commit, localFiles, result.normalised);
-    }
-    synced = { revision: snapshot.revision, commit: remoteCommit, index: snapshot.index };
-  }
+  const synced = await readBack({
+    client, dir, spaceId, branch, checkedOut: branch === checkedOut, head, base: target.base, changeRequest, revision: sent.revision,
+    changes: plan.changes, wholeCompare: moved, local: read.local, prefix, pathOf: (id) => sides.paths.get(id)!, localChanges,
+    skipped: new Set(sides.skipped.map((s) => s.path)),
+  });
+  result.normalised = synced.normalised;
   const latest = await readState(dir);
   const entry: BranchState = {
     ...(targetOf(latest, branch).entry ?? target.base), changeRequestId: changeRequest.id, changeRequestNumber: changeRequest.number,
@@ -276,32 +242,10 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   return result;
 }
 
-const normalisedMessage = (paths: readonly string[], number: number) =>
-  `docsync: the server's form of ${paths.length} file(s) after pushing to change request #${number}\n\n${paths.join('\n')}\n`;
-
-/**
- * Brings the files docsync just rewrote on the checked-out branch into the working tree, except
- * those edited on disk since the push read them: an edit made while the push ran wins (the next
- * push sends it), nothing is overwritten.
- */
-async function checkoutUnedited(dir: string, commit: string, pushed: ReadonlyMap<string, Uint8Array>, paths: readonly string[]): Promise<void> {
-  const unedited: string[] = [];
-  for (const path of paths) {
-    const onDisk = await readFile(join(dir, path)).catch(() => undefined);
-    if (sameBytes(onDisk, pushed.get(path))) unedited.push(path);
-  }
-  await checkoutPaths(dir, commit, unedited);
-}
-
 function idsOf(pages: readonly { id: string; pages?: unknown[] }[], into = new Set<string>()): Set<string> {
   for (const page of pages) {
     into.add(page.id);
     idsOf((page.pages ?? []) as { id: string; pages?: unknown[] }[], into);
   }
   return into;
-}
-
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 }
