@@ -2,7 +2,9 @@ import {
   PAGE_META_KEYS, type ContentTree, type PageMeta, type TreeFile, type TreePage, type TreeReusableContent, type VariableValue,
 } from '../../model/index.js';
 import { indexPages, type PagePlace } from '../tree/page-tree.js';
+import { includeNameClashes, mergeReusableContent } from './merge-reusable-contents.js';
 import { mergeText } from './merge-text.js';
+import { pick, same } from './three-way.js';
 
 /**
  * Three-way merge of content trees: base, ours and theirs, pages matched by id.
@@ -20,7 +22,9 @@ import { mergeText } from './merge-text.js';
  * one page to different parents, a child placed into a page the other side deleted, moves
  * that together make a cycle, and two pages with one slug under one parent. Files and variables
  * merge three-way by id and by name, a file replaced (same id, new bytes) or deleted on one side
- * taking that side's state; two files of one name made by the merge are a conflict.
+ * taking that side's state; two files of one name made by the merge are a conflict. Reusable
+ * contents merge by id, field by field, their bodies line by line as documents are; two of them
+ * given one include file by the merge are a conflict.
  */
 export type ConflictReason =
   | 'document'
@@ -33,7 +37,8 @@ export type ConflictReason =
   | 'file'
   | 'duplicate-file-name'
   | 'variable'
-  | 'reusable-content';
+  | 'reusable-content'
+  | 'duplicate-include-name';
 
 export interface TreeConflict {
   reason: ConflictReason;
@@ -41,7 +46,7 @@ export interface TreeConflict {
   id: string;
   /** Title of the page (or name of the file) as the conflicting sides show it, for messages. */
   title: string;
-  /** For `metadata`: the fields in conflict. */
+  /** For `metadata` and `reusable-content`: the fields in conflict. */
   fields?: string[];
 }
 
@@ -52,22 +57,6 @@ export interface DocumentStore {
   read(sha: string): string;
   /** Stores merged markdown and returns its id (the caller decides the hashing). */
   write(text: string): string;
-}
-
-const same = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-};
-
-/** Three-way choice of one value: undefined result in `conflict` means both sides differ. */
-function pick<T>(base: T, ours: T, theirs: T): { value: T } | 'conflict' {
-  if (same(ours, theirs) || same(theirs, base)) return { value: ours };
-  if (same(ours, base)) return { value: theirs };
-  return 'conflict';
 }
 
 interface Shape {
@@ -98,7 +87,9 @@ export function mergeTrees(base: ContentTree, ours: ContentTree, theirs: Content
   fileNameClashes(base.files, ours.files, theirs.files, files, conflicts);
   const reusableContents = mergeById(
     base.reusableContents, ours.reusableContents, theirs.reusableContents, 'reusable-content', (r: TreeReusableContent) => r.title, conflicts,
+    (b, o, t) => mergeReusableContent(b, o, t, docs, conflicts),
   );
+  includeNameClashes(base.reusableContents, ours.reusableContents, theirs.reusableContents, reusableContents, conflicts);
   const variables = mergeVariables(base.variables, ours.variables, theirs.variables, conflicts);
   if (conflicts.length > 0 || !pages) return { kind: 'conflict', conflicts };
   return { kind: 'clean', tree: { pages, files, variables, reusableContents } };
@@ -299,6 +290,8 @@ function mergeById<T extends { id: string }>(
   reason: ConflictReason,
   label: (item: T) => string,
   conflicts: TreeConflict[],
+  /** Merges an item both sides kept and changed differently; undefined after reporting a conflict. */
+  combine?: (base: T, ours: T, theirs: T) => T | undefined,
 ): T[] {
   const B = new Map(base.map((x) => [x.id, x]));
   const O = new Map(ours.map((x) => [x.id, x]));
@@ -309,6 +302,11 @@ function mergeById<T extends { id: string }>(
     const o = O.get(id);
     const t = T.get(id);
     const choice = pick(b, o, t);
+    if (choice === 'conflict' && b && o && t && combine) {
+      const merged = combine(b, o, t);
+      if (merged) result.set(id, merged);
+      continue;
+    }
     if (choice === 'conflict') {
       conflicts.push({ reason, id, title: label((o ?? t)!) });
       continue;

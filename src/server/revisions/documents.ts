@@ -7,8 +7,8 @@ import { getBlobs, putBlob, sha256 } from '../store/blobs.js';
 /**
  * The DocumentStore a tree merge reads and writes through. `mergeTrees` is synchronous, so every
  * document it may read is fetched before it runs: the base, ours and theirs markdown of each
- * page whose document both sides changed (differently) from the base, which is exactly when the
- * merge falls back to a line merge. Texts it writes are kept in memory and stored by `flush`,
+ * page (and reusable content) whose document both sides changed (differently) from the base, which
+ * is exactly when the merge falls back to a line merge. Texts it writes are kept in memory and stored by `flush`,
  * only once the merge turned out clean, so a conflict writes nothing.
  */
 export interface MergeDocuments {
@@ -29,6 +29,16 @@ export async function prepareDocuments(db: Kysely<Database>, base: ContentTree, 
     const other = t.page.document;
     if (mine === other || mine === b || other === b) continue;
     for (const sha of [b, mine, other]) if (sha !== undefined) wanted.add(sha);
+  }
+  // Reusable contents' bodies merge by the same rule.
+  const baseContents = new Map(base.reusableContents.map((c) => [c.id, c.document]));
+  const theirContents = new Map(theirs.reusableContents.map((c) => [c.id, c]));
+  for (const content of ours.reusableContents) {
+    const t = theirContents.get(content.id);
+    if (!t) continue;
+    const b = baseContents.get(content.id);
+    if (content.document === t.document || content.document === b || t.document === b) continue;
+    for (const sha of [b, content.document, t.document]) if (sha !== undefined) wanted.add(sha);
   }
   const texts = new Map<string, string>();
   for (const [sha, bytes] of await getBlobs(db, wanted)) texts.set(sha, bytes.toString('utf8'));

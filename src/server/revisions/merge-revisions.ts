@@ -44,12 +44,14 @@ const REASONS: Record<TreeConflict['reason'], (c: TreeConflict) => string> = {
   file: () => 'changed differently on both sides',
   'duplicate-file-name': () => 'each side added a file of this name',
   variable: () => 'set to different values on both sides',
-  'reusable-content': () => 'changed differently on both sides',
+  'reusable-content': (c) => (c.fields ? `both sides changed its ${c.fields.join(', ')}` : 'changed differently on both sides'),
+  'duplicate-include-name': () => 'each side added a reusable content with this include file',
 };
 
 const KIND: Record<TreeConflict['reason'], string> = {
   document: 'page', metadata: 'page', 'edit-delete': 'page', move: 'page', 'deleted-parent': 'page', cycle: 'page',
   'duplicate-slug': 'page', file: 'file', 'duplicate-file-name': 'file', variable: 'variable', 'reusable-content': 'reusable content',
+  'duplicate-include-name': 'reusable content',
 };
 
 export function conflictMessage(what: string, conflicts: readonly TreeConflict[]): string {
