@@ -283,7 +283,12 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `set-variables`: the `set_variables` operation;
  * - `replace-files`: insert_files with the name of an existing file replaces it, keeping its id;
  * - `delete-file`: the `delete_file` operation;
- * - `markdown-listing`: `format=markdown` on the pages listing.
+ * - `markdown-listing`: `format=markdown` on the pages listing;
+ * - `insert-reusable-content`, `update-reusable-content`, `delete-reusable-content`: those operations;
+ * - `reusable-content-markdown`: `format=markdown` on reusable content reads.
  */
-export const DOCSYNC_EXTENSIONS = ['page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing'] as const;
+export const DOCSYNC_EXTENSIONS = [
+  'page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing',
+  'insert-reusable-content', 'update-reusable-content', 'delete-reusable-content', 'reusable-content-markdown',
+] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

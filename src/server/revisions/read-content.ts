@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
-import { markdownToJsonDocument, pagePaths, walkPages, type JsonDocument } from '../../content/index.js';
-import { DocsyncError, type ContentTree, type PageFormat, type RevisionFile, type RevisionPage, type TreeFile, type TreePage } from '../../model/index.js';
+import { includeNames, markdownToJsonDocument, pagePaths, walkPages, type JsonDocument } from '../../content/index.js';
+import {
+  DocsyncError, type ContentTree, type PageFormat, type RevisionFile, type RevisionPage, type RevisionReusableContent, type TreeFile, type TreePage,
+  type TreeReusableContent,
+} from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import type { RevisionRow } from '../store/revisions.js';
 import type { SpaceRow } from '../store/spaces.js';
@@ -8,6 +11,7 @@ import { getBlobs } from '../store/blobs.js';
 import { EMPTY_GIT_OID, gitOids } from '../store/git-oids.js';
 import { pageView, type PageBody } from '../views/page.js';
 import { fileView } from '../views/file.js';
+import { reusableContentView } from '../views/reusable-content.js';
 import { apiUrl } from '../urls.js';
 
 /** One readable revision: the space's head, a change request's head, or a named revision. */
@@ -83,4 +87,41 @@ export function findFile(scope: ContentScope, fileId: string): TreeFile {
   const file = scope.tree.files.find((f) => f.id === fileId);
   if (!file) throw new DocsyncError('not_found', `file ${fileId} not found in revision ${scope.revision.id}`);
   return file;
+}
+
+export function findReusableContent(scope: ContentScope, id: string): TreeReusableContent {
+  const content = scope.tree.reusableContents.find((c) => c.id === id);
+  if (!content) throw new DocsyncError('not_found', `reusable content ${id} not found in revision ${scope.revision.id}`);
+  return content;
+}
+
+/** Reads a reusable content's body: its markdown, '' when it has none. */
+async function includeText(db: Kysely<Database>, content: TreeReusableContent): Promise<{ text: string; bytes: Map<string, Buffer> }> {
+  const bytes = content.document === undefined ? new Map<string, Buffer>() : await getBlobs(db, [content.document]);
+  return { text: content.document === undefined ? '' : bytes.get(content.document)?.toString('utf8') ?? '', bytes };
+}
+
+/** One reusable content as RevisionReusableContent; `markdown` carries its body (docsync's `format=markdown`). */
+export async function renderReusableContent(
+  db: Kysely<Database>,
+  scope: ContentScope,
+  content: TreeReusableContent,
+  options: { metadata: boolean; markdown: boolean },
+): Promise<RevisionReusableContent> {
+  // Contents written through the batch keep their name; older ones are named by their place.
+  const name = content.name ?? includeNames(scope.tree.reusableContents)[scope.tree.reusableContents.findIndex((c) => c.id === content.id)] ?? '';
+  const { text, bytes } = options.markdown || options.metadata ? await includeText(db, content) : { text: '', bytes: new Map<string, Buffer>() };
+  const oids = options.metadata && content.document !== undefined ? await gitOids(db, [content.document], bytes) : new Map<string, string>();
+  return reusableContentView(content, {
+    metadata: options.metadata,
+    name: () => name,
+    gitOid: (c) => (c.document === undefined ? EMPTY_GIT_OID : oids.get(c.document) ?? EMPTY_GIT_OID),
+    ...(options.markdown ? { markdown: () => text } : {}),
+  });
+}
+
+/** A reusable content's body as the published JSON document. */
+export async function reusableContentDocument(db: Kysely<Database>, content: TreeReusableContent): Promise<JsonDocument> {
+  if (content.document === undefined) return EMPTY_DOCUMENT;
+  return jsonDocument(content.document, (await includeText(db, content)).text);
 }

@@ -2,12 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, PageFormat, PagesResponse, Revision, RevisionFile, RevisionPage,
+  DEFAULT_LIST_LIMIT, DocsyncError, Id, JsonDocument, ListOf, ListQuery, PageFormat, PagesResponse, Revision, RevisionFile, RevisionPage,
+  RevisionReusableContent,
 } from '../../model/index.js';
 import { findPage, pagePaths } from '../../content/index.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { baseUrl } from '../urls.js';
-import { findFile, renderFiles, renderPages, type ContentScope } from '../revisions/read-content.js';
+import {
+  findFile, findReusableContent, renderFiles, renderPages, renderReusableContent, reusableContentDocument, type ContentScope,
+} from '../revisions/read-content.js';
 import {
   changeRequestScope, loadChangeRequest, loadReadableSpace, mergedFrom, revisionScope, spaceScope,
 } from '../revisions/content-scope.js';
@@ -30,6 +33,16 @@ const PageQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+/** `format=markdown` on reusable content reads is docsync's extension (docs/api.md, "Reusable contents"). */
+const ReusableContentQuery = Type.Object({ ...contentFlags, format: Type.Optional(Type.Literal('markdown')) }, { additionalProperties: false });
+/** The published document query; docsync documents have no expressions or references to expand. */
+const DocumentQuery = Type.Object(
+  {
+    evaluated: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('deterministic-only')])),
+    dereferenced: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('reusable-contents')])),
+  },
+  { additionalProperties: false },
+);
 
 /** Path parameters of every content read; each route declares the ones its URL has. */
 interface ContentParams {
@@ -38,6 +51,7 @@ interface ContentParams {
   revisionId?: string;
   pageId?: string;
   fileId?: string;
+  reusableContentId?: string;
   '*'?: string;
 }
 
@@ -133,6 +147,28 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return view;
       },
     );
+
+    app.get(
+      `${prefix}/reusable-contents/:reusableContentId`,
+      { schema: { params: withParams(scopeParams, { reusableContentId: Id }), querystring: ReusableContentQuery, response: { 200: RevisionReusableContent } } },
+      async (request) => {
+        const scope = await resolve(request, params(request));
+        const content = findReusableContent(scope, params(request).reusableContentId ?? '');
+        return renderReusableContent(db, scope, content, { metadata: request.query.metadata ?? true, markdown: request.query.format === 'markdown' });
+      },
+    );
+
+    // The published spec reads a reusable content's JSON document by revision only.
+    if (prefix.includes('/revisions/')) {
+      app.get(
+        `${prefix}/reusable-contents/:reusableContentId/document`,
+        { schema: { params: withParams(scopeParams, { reusableContentId: Id }), querystring: DocumentQuery, response: { 200: JsonDocument } } },
+        async (request) => {
+          const scope = await resolve(request, params(request));
+          return reusableContentDocument(db, findReusableContent(scope, params(request).reusableContentId ?? ''));
+        },
+      );
+    }
 
     app.get(
       `${prefix}/path/*`,

@@ -5,7 +5,7 @@ import {
 } from '../../model/index.js';
 import type { PageOutcome } from '../../content/index.js';
 import { loadReadableSpace } from '../revisions/content-scope.js';
-import { renderFiles } from '../revisions/read-content.js';
+import { renderFiles, renderReusableContent } from '../revisions/read-content.js';
 import { writeContent } from '../revisions/write-content.js';
 import { renderChangeRequest } from '../views/change-request-render.js';
 import { apiUrl, appUrl, baseUrl } from '../urls.js';
@@ -41,12 +41,20 @@ export const contentWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       });
       const inserted = written.result.insertedFiles;
-      if (inserted.length === 0) return { changeRequest, changes };
+      const insertedContents = written.result.insertedReusableContents;
+      if (inserted.length === 0 && insertedContents.length === 0) return { changeRequest, changes };
       const scope = {
         space, spaceId, revision: written.revision, tree: written.result.tree, base,
         appURL: appUrl(base, `/spaces/${spaceId}/change-requests/${cr.number}`),
       };
-      return { changeRequest, changes, insertedFiles: await renderFiles(db, scope, inserted, { metadata: true }) };
+      return {
+        changeRequest,
+        changes,
+        ...(inserted.length > 0 ? { insertedFiles: await renderFiles(db, scope, inserted, { metadata: true }) } : {}),
+        ...(insertedContents.length > 0
+          ? { insertedReusableContents: await Promise.all(insertedContents.map((c) => renderReusableContent(db, scope, c, { metadata: true, markdown: false }))) }
+          : {}),
+      };
     },
   );
 };
