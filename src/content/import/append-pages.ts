@@ -1,8 +1,10 @@
-import type { ContentTree, TreeFile, TreePage } from '../../model/index.js';
+import type { ContentTree, TreeFile, TreePage, TreeReusableContent } from '../../model/index.js';
 import { readSubmittedDocument } from '../changes/document.js';
+import { includeBody, withKeptNames } from '../changes/reusable-contents.js';
 import { ChangeFailure } from '../changes/types.js';
+import { includeNameProblem, includeNames, newIncludeName } from '../tree/include-names.js';
 import { slugProblem, slugify, uniqueSlug } from '../tree/slugs.js';
-import type { ImportOutcome, ImportedPage } from './types.js';
+import type { ImportOutcome, ImportedInclude, ImportedPage } from './types.js';
 
 export interface ImportContext {
   newId(): string;
@@ -16,13 +18,15 @@ export interface AppendedImport {
   documents: Map<string, string>;
   /** Pages added (groups and links included). */
   pages: number;
+  /** Reusable contents added. */
+  reusableContents: number;
 }
 
 /**
- * Adds imported pages after the tree's existing top-level pages, and imported files after its
- * files. Each document is read as the batch endpoint reads a markdown document (front matter
- * becomes page metadata, a leading `# heading` the title), so an imported page is stored exactly
- * as if it had been written through the API. Slugs are made unique among siblings. The input
+ * Adds imported pages after the tree's existing top-level pages, imported files after its
+ * files, and imported includes after its reusable contents. Each document is read as the batch
+ * endpoint reads a markdown document (front matter becomes page metadata, a leading `# heading`
+ * the title), so an imported page is stored exactly as if it had been written through the API. Slugs are made unique among siblings. The input
  * tree is not modified. A page whose front matter is invalid fails the whole import, naming it.
  */
 function readDocument(page: ImportedPage) {
@@ -34,7 +38,40 @@ function readDocument(page: ImportedPage) {
   }
 }
 
-export function appendImported(tree: ContentTree, pages: readonly ImportedPage[], files: readonly TreeFile[], ctx: ImportContext): ImportOutcome<AppendedImport> {
+/**
+ * Imported includes after the tree's reusable contents, each under its file name (pages of the
+ * folder embed it by that name) unless an existing content holds it: then `slugify(title).md`
+ * made unique. A body nested too deeply fails the import, naming the file.
+ */
+function appendIncludes(tree: ContentTree, includes: readonly ImportedInclude[], ctx: ImportContext, documents: Map<string, string>): TreeReusableContent[] {
+  const contents = withKeptNames(tree.reusableContents);
+  for (const include of includes) {
+    let body: string;
+    try {
+      body = includeBody({ markdown: include.markdown });
+    } catch (error) {
+      if (error instanceof ChangeFailure) throw new ChangeFailure(`${include.source}: ${error.message}`);
+      throw error;
+    }
+    const names = includeNames(contents);
+    const name = includeNameProblem(include.name) === undefined && !names.includes(include.name) ? include.name : newIncludeName(include.title, names);
+    const content: TreeReusableContent = { id: ctx.newId(), title: include.title, name };
+    if (body !== '') {
+      content.document = ctx.hash(body);
+      documents.set(content.document, body);
+    }
+    contents.push(content);
+  }
+  return contents;
+}
+
+export function appendImported(
+  tree: ContentTree,
+  pages: readonly ImportedPage[],
+  files: readonly TreeFile[],
+  ctx: ImportContext,
+  includes: readonly ImportedInclude[] = [],
+): ImportOutcome<AppendedImport> {
   const documents = new Map<string, string>();
   let count = 0;
   const build = (page: ImportedPage, taken: Set<string>): TreePage => {
@@ -67,9 +104,13 @@ export function appendImported(tree: ContentTree, pages: readonly ImportedPage[]
   try {
     const taken = new Set(tree.pages.map((p) => p.slug));
     const added = pages.map((p) => build(p, taken));
+    const reusableContents = includes.length === 0 ? tree.reusableContents : appendIncludes(tree, includes, ctx, documents);
     return {
       ok: true,
-      value: { tree: { ...tree, pages: [...tree.pages, ...added], files: [...tree.files, ...files] }, documents, pages: count },
+      value: {
+        tree: { ...tree, pages: [...tree.pages, ...added], files: [...tree.files, ...files], reusableContents },
+        documents, pages: count, reusableContents: includes.length,
+      },
     };
   } catch (error) {
     if (error instanceof ChangeFailure) return { ok: false, message: error.message };

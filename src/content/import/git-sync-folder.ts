@@ -1,7 +1,9 @@
 import type { List, ListItem, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
+import { readFrontMatter } from '../markdown/front-matter.js';
 import { parseMarkdown } from '../markdown/processor.js';
-import type { ImportedPage } from './types.js';
+import { INCLUDES_DIR } from '../tree/include-names.js';
+import type { ImportedInclude, ImportedPage } from './types.js';
 
 /**
  * The pages of a GitBook Git Sync folder, given its markdown files by path (`/`-separated,
@@ -14,6 +16,26 @@ import type { ImportedPage } from './types.js';
 export function folderPages(files: ReadonlyMap<string, string>): ImportedPage[] {
   const summary = files.get('SUMMARY.md');
   return summary === undefined ? pagesByPath(files) : pagesFromSummary(summary, files);
+}
+
+/**
+ * The reusable contents of a Git Sync folder: each `.gitbook/includes/<name>.md` (directly in
+ * that folder), titled by its front matter `title`, else by its name; the body is what follows
+ * the front matter. Sorted by name, as the workspace reads them. A front matter that is not YAML
+ * leaves the whole file as the body, so nothing of it is lost.
+ */
+export function folderIncludes(files: ReadonlyMap<string, string>): ImportedInclude[] {
+  const prefix = `${INCLUDES_DIR}/`;
+  return [...files.keys()]
+    .filter((path) => path.startsWith(prefix) && /\.md$/i.test(path) && !path.slice(prefix.length).includes('/'))
+    .sort()
+    .map((path) => {
+      const name = path.slice(prefix.length);
+      const text = files.get(path)!;
+      const split = readFrontMatter(text.replace(/^\uFEFF/, ''));
+      const title = split.ok && typeof split.value.data.title === 'string' && split.value.data.title.trim() !== '' ? split.value.data.title : titleFromName(name.replace(/\.md$/i, ''));
+      return { source: path, name, title, markdown: split.ok ? split.value.body : text };
+    });
 }
 
 const isUrl = (href: string) => /^[a-z][a-z0-9+.-]*:/i.test(href);

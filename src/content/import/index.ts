@@ -1,4 +1,4 @@
 export { appendImported, type AppendedImport, type ImportContext } from './append-pages.js';
-export { folderPages } from './git-sync-folder.js';
+export { folderIncludes, folderPages } from './git-sync-folder.js';
 export { htmlToMarkdown, type ConvertedHtml } from './html-to-markdown.js';
-export type { ImportOutcome, ImportedPage } from './types.js';
+export type { ImportOutcome, ImportedInclude, ImportedPage } from './types.js';

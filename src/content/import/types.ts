@@ -24,3 +24,13 @@ export interface ImportedPage {
 }
 
 export type ImportOutcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** A reusable content found in an import source: a Git Sync folder's `.gitbook/includes/<name>`. */
+export interface ImportedInclude {
+  /** Path in the folder, for messages. */
+  source: string;
+  /** File name in `.gitbook/includes/`, which the folder's pages embed it by. */
+  name: string;
+  title: string;
+  markdown: string;
+}

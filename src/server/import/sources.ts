@@ -1,4 +1,4 @@
-import { folderPages, type ImportedPage } from '../../content/index.js';
+import { folderIncludes, folderPages, type ImportedInclude, type ImportedPage } from '../../content/index.js';
 import { badRequest } from '../../model/index.js';
 import { decodeText, fetchForImport } from './fetch-source.js';
 import { crawlWebsite } from './website.js';
@@ -18,6 +18,8 @@ export interface ImportAsset {
 export interface SourceContent {
   pages: ImportedPage[];
   assets: ImportAsset[];
+  /** A Git Sync folder's `.gitbook/includes/`, as reusable contents. */
+  includes?: ImportedInclude[];
   /** Resources found in the source, imported or not. */
   total: number;
 }
@@ -47,7 +49,7 @@ export async function readSource(source: ImportSource, url: string, allowPrivate
         if (path.startsWith(ASSETS) && path.length > ASSETS.length) assets.push({ name: path.slice(ASSETS.length), bytes });
         else if (/\.md$/i.test(path)) markdown.set(path, decodeText(bytes));
       }
-      return { pages: folderPages(markdown), assets, total: files.size };
+      return { pages: folderPages(markdown), assets, includes: folderIncludes(markdown), total: files.size };
     }
     case 'docx':
     case 'confluence':

@@ -47,7 +47,7 @@ export async function writeImport(db: Kysely<Database>, target: ImportTarget, co
     const head = await currentHead(db, target);
     const revision = await findRevision(db, head);
     if (!revision) throw new Error(`head revision ${head} is missing`);
-    const appended = appendImported(await revisionTree(db, revision), content.pages, files, { newId, now: at, hash: sha256 });
+    const appended = appendImported(await revisionTree(db, revision), content.pages, files, { newId, now: at, hash: sha256 }, content.includes);
     if (!appended.ok) throw badRequest(`body.url: ${appended.message}`);
     for (const markdown of appended.value.documents.values()) await putBlob(db, markdown);
     try {
@@ -64,7 +64,7 @@ export async function writeImport(db: Kysely<Database>, target: ImportTarget, co
         if (!moved) throw new HeadMoved();
         return written.id;
       });
-      return { revision: id, importedResources: appended.value.pages + files.length };
+      return { revision: id, importedResources: appended.value.pages + files.length + appended.value.reusableContents };
     } catch (error) {
       if (!(error instanceof HeadMoved)) throw error;
     }
