@@ -5,7 +5,8 @@ import * as git from 'isomorphic-git';
 import { GitError } from './errors.js';
 import { checkPath, comparePaths } from './paths.js';
 import type { Person } from './commit-files.js';
-import { type Repo, repo } from './repo.js';
+import { repo } from './repo.js';
+import { statusRows } from './status-matrix.js';
 import { fullRef, readRef, updateRef } from './update-ref.js';
 
 export interface WorkingTreeChange {
@@ -21,16 +22,12 @@ export interface WorkingTreeChange {
 export async function workingTreeChanges(dir: string): Promise<WorkingTreeChange[]> {
   const r = await repo(dir);
   const changes: WorkingTreeChange[] = [];
-  for (const [path, head, workdir] of await matrix(r)) {
+  for (const [path, head, workdir] of await statusRows(r)) {
     if (head === 1 && workdir === 0) changes.push({ path, status: 'deleted' });
     else if (head === 0 && workdir === 2) changes.push({ path, status: 'added' });
     else if (head === 1 && workdir === 2) changes.push({ path, status: 'modified' });
   }
   return changes.sort((a, b) => comparePaths(a.path, b.path));
-}
-
-async function matrix(r: Repo) {
-  return git.statusMatrix({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, cache: r.cache });
 }
 
 /**
@@ -94,7 +91,7 @@ export async function commitWorkingTree(
   const ref = fullRef(branch);
   const tip = await readRef(r, ref);
 
-  const rows = await matrix(r);
+  const rows = await statusRows(r);
   const toAdd = rows.filter(([, , workdir, stage]) => workdir !== 0 && workdir !== stage).map(([path]) => path);
   const toRemove = rows.filter(([, , workdir, stage]) => workdir === 0 && stage !== 0).map(([path]) => path);
   if (toAdd.length > 0) await git.add({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: toAdd, cache: r.cache });

@@ -5,19 +5,10 @@ import { describe, expect, it } from 'vitest';
 import {
   branchOid, checkoutBranch, commitFiles, commitWorkingTree, createBranch, currentBranch, readTreeFiles, workingTreeChanges, writeWorkingFiles,
 } from '../../src/git/index.js';
+import { cliStatus } from './cli-status.js';
 import { asText, author, files, gitCli, tempDir, tempRepo } from './helpers.js';
 
 const put = (dir: string, path: string, data: string) => mkdir(join(dir, path, '..'), { recursive: true }).then(() => writeFile(join(dir, path), data));
-
-/** `git status --porcelain` as path → 'added' | 'modified' | 'deleted' relative to HEAD. */
-async function cliStatus(dir: string): Promise<{ path: string; status: string }[]> {
-  const out = await gitCli(dir, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames');
-  return out.split('\0').filter(Boolean).map((entry) => {
-    const code = entry.slice(0, 2);
-    const status = code === '??' || code.includes('A') ? 'added' : code.includes('D') ? 'deleted' : 'modified';
-    return { path: entry.slice(3), status };
-  }).sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
-}
 
 /** A repository whose main has one commit (made by commitFiles) checked out in the working tree. */
 async function workspace(content: Record<string, string>) {

@@ -1,0 +1,86 @@
+import fs, { utimesSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import * as git from 'isomorphic-git';
+import { describe, expect, it } from 'vitest';
+import { commitFiles } from '../../src/git/index.js';
+import { repo } from '../../src/git/repo.js';
+import { fastStatusRows, type StatusRow } from '../../src/git/status-matrix.js';
+import { author, files, tempRepo } from './helpers.js';
+
+const PATHS = ['a.md', 'b.md', 'd/c.md', 'd/e/f.md', 'x.log', 'ign/g.md', 'é/ü.md', 'a.md/inner.md'];
+const CONTENTS = ['one\n', 'two\n', 'three\n', ''];
+
+type Op =
+  | { op: 'write'; path: string; content: string }
+  | { op: 'delete'; path: string }
+  | { op: 'touch'; path: string }
+  | { op: 'stage'; path: string }
+  | { op: 'unstage'; path: string };
+
+const path = fc.constantFrom(...PATHS);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant('write' as const), path, content: fc.constantFrom(...CONTENTS) }),
+  fc.record({ op: fc.constant('delete' as const), path }),
+  fc.record({ op: fc.constant('touch' as const), path }),
+  fc.record({ op: fc.constant('stage' as const), path }),
+  fc.record({ op: fc.constant('unstage' as const), path }),
+);
+const initial = fc.dictionary(fc.constantFrom(...PATHS.filter((p) => !p.startsWith('a.md/'))), fc.constantFrom(...CONTENTS), { minKeys: 1 });
+
+const byPath = (a: StatusRow, b: StatusRow) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0]));
+
+/**
+ * Every write gets its own modification time, a second apart and in the past, so no file is
+ * racily clean: there isomorphic-git trusts the stat data where git (and the fast path) hash.
+ */
+let clock = Math.floor(Date.now() / 1000) - 100_000;
+
+async function apply(dir: string, step: Op): Promise<void> {
+  const full = join(dir, step.path);
+  switch (step.op) {
+    case 'write': {
+      // A file where a folder is wanted, or a folder where the file goes, is replaced.
+      const parts = step.path.split('/');
+      for (let i = 1; i < parts.length; i += 1) {
+        const parent = join(dir, ...parts.slice(0, i));
+        if (fs.existsSync(parent) && !fs.lstatSync(parent).isDirectory()) await rm(parent);
+      }
+      await rm(full, { recursive: true, force: true });
+      await mkdir(join(full, '..'), { recursive: true });
+      await writeFile(full, step.content);
+      utimesSync(full, (clock += 1), clock);
+      return;
+    }
+    case 'delete':
+      await rm(full, { recursive: true, force: true }).catch(() => undefined); // under a file: nothing there
+      return;
+    case 'touch':
+      if (fs.existsSync(full) && fs.lstatSync(full).isFile()) utimesSync(full, (clock += 1), clock);
+      return;
+    case 'stage':
+      await git.add({ fs, dir, filepath: step.path, force: true }).catch(() => undefined);
+      return;
+    case 'unstage':
+      await git.remove({ fs, dir, filepath: step.path });
+      return;
+  }
+}
+
+describe('fast status rows, property', () => {
+  it('equal isomorphic-git statusMatrix after any sequence of writes, deletions, touches, stagings', async () => {
+    await fc.assert(
+      fc.asyncProperty(initial, fc.array(op, { maxLength: 12 }), async (start, ops) => {
+        const dir = await tempRepo();
+        const content = { ...start, '.gitignore': '*.log\nign/\n' };
+        await commitFiles(dir, { branch: 'main', parent: null, files: files(content), message: 'start', author, checkout: true });
+        for (const step of ops) await apply(dir, step);
+        const fast = await fastStatusRows(await repo(dir));
+        const reference = await git.statusMatrix({ fs, dir, refresh: false });
+        expect(fast?.sort(byPath)).toEqual(reference.sort(byPath));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
