@@ -11,6 +11,7 @@ import { filesResource } from './resources/files.js';
 import { orgsResource } from './resources/orgs.js';
 import { pagesResource, type Capabilities } from './resources/pages.js';
 import { revisionsResource } from './resources/revisions.js';
+import { reusableContentsResource } from './resources/reusable-contents.js';
 import { spacesResource } from './resources/spaces.js';
 import { userResource } from './resources/user.js';
 
@@ -98,6 +99,7 @@ export function createClient(options: ClientOptions) {
       files: files.list,
       file: files.get,
       download: files.download,
+      reusableContent: reusableContentsResource(request).get,
       write: contentWriteResource(request).write,
     },
     revisions: revisionsResource(request),

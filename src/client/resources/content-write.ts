@@ -1,4 +1,4 @@
-import type { ChangeRequest, ContentChange, ContentChangeOutcome, RevisionFile } from '../../model/index.js';
+import type { ChangeRequest, ContentChange, ContentChangeOutcome, RevisionFile, RevisionReusableContent } from '../../model/index.js';
 import type { RefKind } from '../batch-refs.js';
 import type { Request } from '../request.js';
 import { seg } from './paths.js';
@@ -9,9 +9,16 @@ export interface ContentWriteResult {
   /** One outcome per touched page; undefined when the server ignored `compat=false` and answered the ChangeRequest alone. */
   changes: ContentChangeOutcome[] | undefined;
   insertedFiles: RevisionFile[];
+  /** What the batch's `insert_reusable_content` changes made, in their order (a docsync extension; absent elsewhere). */
+  insertedReusableContents?: RevisionReusableContent[];
 }
 
-type Answer = ChangeRequest | { changeRequest: ChangeRequest; changes: ContentChangeOutcome[]; insertedFiles?: RevisionFile[] };
+type Answer = ChangeRequest | {
+  changeRequest: ChangeRequest;
+  changes: ContentChangeOutcome[];
+  insertedFiles?: RevisionFile[];
+  insertedReusableContents?: RevisionReusableContent[];
+};
 
 /** The published content batch endpoint. */
 export function contentWriteResource(request: Request) {
@@ -31,7 +38,10 @@ export function contentWriteResource(request: Request) {
         body: { changes },
         idempotent: options.idempotent === true,
       });
-      if ('changeRequest' in answer) return { changeRequest: answer.changeRequest, changes: answer.changes, insertedFiles: answer.insertedFiles ?? [] };
+      if ('changeRequest' in answer) {
+        const contents = answer.insertedReusableContents;
+        return { changeRequest: answer.changeRequest, changes: answer.changes, insertedFiles: answer.insertedFiles ?? [], ...(contents ? { insertedReusableContents: contents } : {}) };
+      }
       return { changeRequest: answer, changes: undefined, insertedFiles: [] };
     },
   };
