@@ -1,4 +1,5 @@
 import { type BigIntStats, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { StoredIndexEntry } from './index-read.js';
@@ -19,14 +20,16 @@ export interface WorkingTreeOids {
 }
 
 const FILES_PER_TURN = 500;
+/** Larger files are read asynchronously: reading one must not hold the event loop for long. */
+const READ_SYNC_MAX = 1 << 20;
 
 /**
  * The blob oid of each of `paths` (files found in the working tree), reading only what must be
  * read: a file whose `lstat` matches its index entry's stat data takes the entry's oid, unless
  * it is racily clean (not older than the index, `indexMtimeNs`) or intent-to-add; any other
  * file with an entry, or in HEAD, is hashed. A file that vanished meanwhile is left out.
- * Synchronous file calls, a turn of the event loop every 500 files: for small files they take a
- * fraction of the time of promise-based ones.
+ * Synchronous file calls for all but large files, a turn of the event loop every 500 files: for
+ * small files they take a fraction of the time of promise-based ones.
  */
 export async function workingTreeOids(
   dir: string,
@@ -52,7 +55,7 @@ export async function workingTreeOids(
       result.oids.set(path, entry.oid);
       continue;
     }
-    const content = contentOrNull(full, stat);
+    const content = await contentOrNull(full, stat);
     if (content === null) continue;
     const oid = objectOid('blob', content);
     result.oids.set(path, oid);
@@ -80,9 +83,10 @@ function lstatOrNull(path: string): BigIntStats | null {
 }
 
 /** A blob's content: the file's bytes, or a symbolic link's target. Null when it vanished or changed kind meanwhile. */
-function contentOrNull(path: string, stat: BigIntStats): Uint8Array | null {
+async function contentOrNull(path: string, stat: BigIntStats): Promise<Uint8Array | null> {
   try {
-    return stat.isSymbolicLink() ? readlinkSync(path, { encoding: 'buffer' }) : readFileSync(path);
+    if (stat.isSymbolicLink()) return readlinkSync(path, { encoding: 'buffer' });
+    return stat.size > READ_SYNC_MAX ? await readFile(path) : readFileSync(path);
   } catch (error) {
     if (GONE.has((error as NodeJS.ErrnoException).code ?? '') || ['EISDIR', 'EINVAL'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;

@@ -153,8 +153,9 @@ describe('workingTreeChanges reads the index itself and agrees with isomorphic-g
     await editAndCheck(dir);
   });
 
-  it('on symbolic links, an executable bit, and files replaced by folders and back', async () => {
-    const dir = await cliCommitted({ 'a.md': 'a\n', 'b.md': 'b\n', 'folder/c.md': 'c\n', 'run.sh': 'echo\n' });
+  it('on symbolic links, an executable bit, files replaced by folders and back, a large file', async () => {
+    const large = 'x'.repeat(3 << 20);
+    const dir = await cliCommitted({ 'a.md': 'a\n', 'b.md': 'b\n', 'folder/c.md': 'c\n', 'run.sh': 'echo\n', 'large.bin': large });
     await symlink('a.md', join(dir, 'link'));
     await gitCli(dir, 'add', 'link');
     await gitCli(dir, 'commit', '-qm', 'link');
@@ -166,7 +167,8 @@ describe('workingTreeChanges reads the index itself and agrees with isomorphic-g
     await put(dir, 'b.md/inside.md', 'a folder now\n');
     await rm(join(dir, 'folder'), { recursive: true });
     await put(dir, 'folder', 'a file now\n');
-    await expectAgreement(dir);
+    await put(dir, 'large.bin', `${large.slice(1)}y`);
+    expect(await expectAgreement(dir)).toContainEqual({ path: 'large.bin', status: 'modified' });
   });
 });
 
