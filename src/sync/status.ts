@@ -15,6 +15,8 @@ export interface BranchStatus {
   remoteAhead?: { from: string; to: string };
   /** The change request was merged or archived on the platform. */
   remoteStatus?: string;
+  /** `main` only: the change request its commits were pushed to, not merged yet. */
+  outbox?: number;
 }
 
 /** Per tracked branch: local changes not yet pushed and remote changes not yet pulled. */
@@ -24,7 +26,9 @@ export async function status(client: Client, dir: string): Promise<BranchStatus[
   const result: BranchStatus[] = [];
   for (const [branch, synced] of Object.entries(state.branches)) {
     const local = await branchOid(dir, branch);
-    const committed = local === null ? [] : await diffTrees(dir, synced.syncedCommit, local);
+    // Commits on main that went to its outbox change request are pushed: measure from there.
+    const pushedTo = synced.outbox ?? synced;
+    const committed = local === null ? [] : await diffTrees(dir, pushedTo.syncedCommit, local);
     const uncommitted = branch === checkedOut ? await workingTreeChanges(dir) : [];
     const remote = await remoteHead(client, state.binding.spaceId, synced);
     result.push({
@@ -35,6 +39,7 @@ export async function status(client: Client, dir: string): Promise<BranchStatus[
       uncommitted: uncommitted.map((c) => ({ path: c.path, status: c.status })),
       ...(remote.revision !== synced.remoteRevision ? { remoteAhead: { from: synced.remoteRevision, to: remote.revision } } : {}),
       ...(remote.status !== undefined && remote.status !== 'open' && remote.status !== 'draft' ? { remoteStatus: remote.status } : {}),
+      ...(synced.outbox?.changeRequestNumber !== undefined ? { outbox: synced.outbox.changeRequestNumber } : {}),
     });
   }
   return result;

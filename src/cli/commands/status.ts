@@ -15,6 +15,7 @@ export async function statusCommand(options: OutputOptions & { dir?: string }): 
       if (r.uncommitted.length > 0) parts.push(`${r.uncommitted.length} uncommitted file change(s)`);
       if (r.remoteAhead) parts.push(`remote moved ${r.remoteAhead.from} -> ${r.remoteAhead.to}: run docsync pull`);
       if (r.remoteStatus) parts.push(`change request is ${r.remoteStatus}`);
+      if (r.outbox !== undefined) parts.push(`commits pushed to change request #${r.outbox}, not merged yet`);
       return `${r.current ? '*' : ' '} ${r.branch}${r.changeRequest !== undefined ? ` (#${r.changeRequest})` : ''}: ${parts.join('; ') || 'in sync'}`;
     }, 'nothing tracked');
   } finally {
