@@ -31,12 +31,22 @@ async function folderFiles(dir: string, commit: string): Promise<string[]> {
   return [GITBOOK_YAML, prefix + structurePath(settings.structure?.summary, 'SUMMARY.md'), `${prefix}.gitbook/vars.yaml`];
 }
 
-/** Where a folder keeps SUMMARY.md, its variables and its assets (by its `.gitbook.yaml`). */
-export function folderPaths(files: ReadonlyMap<string, Uint8Array>): { summary: string; vars: string; asset: (name: string) => string } {
+/** Where a folder keeps SUMMARY.md, its variables, its assets and its includes (by its `.gitbook.yaml`). */
+export function folderPaths(files: ReadonlyMap<string, Uint8Array>): {
+  summary: string;
+  vars: string;
+  asset: (name: string) => string;
+  include: (name: string) => string;
+} {
   const config = files.get(GITBOOK_YAML);
   const settings = config === undefined ? {} : parseGitbookYaml(decoder.decode(config)).settings;
   const prefix = rootPrefix(settings.root);
-  return { summary: prefix + structurePath(settings.structure?.summary, 'SUMMARY.md'), vars: `${prefix}.gitbook/vars.yaml`, asset: (name) => `${prefix}.gitbook/assets/${name}` };
+  return {
+    summary: prefix + structurePath(settings.structure?.summary, 'SUMMARY.md'),
+    vars: `${prefix}.gitbook/vars.yaml`,
+    asset: (name) => `${prefix}.gitbook/assets/${name}`,
+    include: (name) => `${prefix}.gitbook/includes/${name}`,
+  };
 }
 
 /**

@@ -1,13 +1,15 @@
 import type { ContentChange } from '../model/index.js';
 import type { WorkspaceContent } from '../workspace/index.js';
+import { includeChanges } from './push-includes.js';
 import type { PushPlan } from './push-plan.js';
 import type { SkippedFile } from './push-read.js';
 
 /**
  * What a plan may send depends on the server: our server offers extensions of the published
  * batch (it names them in `x-docsync-extensions`), the hosted API does not. This adds what the
- * extensions make possible (space variables, deleting files) and takes out, with the reason,
- * what the server cannot take (group and link pages, link titles, replacing a file's bytes).
+ * extensions make possible (space variables, deleting files, reusable contents) and takes out,
+ * with the reason, what the server cannot take (group and link pages, link titles, replacing a
+ * file's bytes, reusable contents).
  */
 export interface AdaptedPlan {
   changes: ContentChange[];
@@ -17,12 +19,19 @@ export interface AdaptedPlan {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 
+const INCLUDE_EXTENSION = {
+  insert_reusable_content: 'insert-reusable-content',
+  update_reusable_content: 'update-reusable-content',
+  delete_reusable_content: 'delete-reusable-content',
+} as const;
+const INCLUDE_VERB = { insert_reusable_content: 'add', update_reusable_content: 'change', delete_reusable_content: 'delete' } as const;
+
 export function adaptPlan(
   plan: PushPlan,
   remote: WorkspaceContent,
   local: WorkspaceContent,
   extensions: ReadonlySet<string>,
-  paths: { summary: string; vars: string; asset: (name: string) => string },
+  paths: { summary: string; vars: string; asset: (name: string) => string; include: (name: string) => string },
 ): AdaptedPlan {
   const skipped: SkippedFile[] = [];
   const changes: ContentChange[] = [];
@@ -76,6 +85,15 @@ export function adaptPlan(
   if (!same(remote.variables, local.variables)) {
     if (extensions.has('set-variables')) changes.push({ operation: 'set_variables', variables: local.variables });
     else skipped.push({ path: paths.vars, reason: 'this server has no operation for space variables; set them in the app' });
+  }
+  for (const { change, name } of includeChanges(remote.reusableContents, local.reusableContents)) {
+    if (name.includes('/')) {
+      skipped.push({ path: paths.include(name), reason: 'a reusable content is a file directly in .gitbook/includes/; move it there to send it' });
+    } else if (!extensions.has(INCLUDE_EXTENSION[change.operation])) {
+      skipped.push({ path: paths.include(name), reason: `this server has no operation to ${INCLUDE_VERB[change.operation]} reusable content; do it in the app` });
+    } else {
+      changes.push(change);
+    }
   }
   return { changes, skipped, undeletableFiles };
 }

@@ -45,21 +45,27 @@ export function folderPrefix(files: ReadonlyMap<string, Uint8Array>): string {
 /**
  * The index the local folder is read with: the last synced one, where git saw a page file
  * renamed (by path and content similarity) the new path keeps the old path's page id, so a
- * renamed or moved page is updated, not deleted and created again. `extra` adds ids known from
- * elsewhere (pages a killed push created) for paths the synced index does not have.
+ * renamed or moved page (or include) is updated, not deleted and created again. `extra` adds ids
+ * known from elsewhere (pages and includes a killed push created) for paths the synced index does
+ * not have.
  */
 export function renamedIndex(synced: WorkspaceIndex, changes: readonly TreeChange[], prefix: string, extra?: WorkspaceIndex): WorkspaceIndex {
   const pages = new Map(synced.pages);
+  const includes = new Map(synced.includes);
   if (extra) for (const [key, id] of extra.pages) if (!pages.has(key)) pages.set(key, id);
+  if (extra) for (const [path, id] of extra.includes) if (!includes.has(path)) includes.set(path, id);
   for (const change of changes) {
     if (change.status !== 'renamed' || !change.from.startsWith(prefix) || !change.to.startsWith(prefix)) continue;
     const from = change.from.slice(prefix.length);
-    const id = synced.pages.get(from);
-    if (id === undefined) continue;
-    pages.delete(from);
-    pages.set(change.to.slice(prefix.length), id);
+    // A renamed include file keeps its reusable content too, which then gets the new name.
+    for (const [index, known] of [[pages, synced.pages], [includes, synced.includes]] as const) {
+      const id = known.get(from);
+      if (id === undefined) continue;
+      index.delete(from);
+      index.set(change.to.slice(prefix.length), id);
+    }
   }
-  return { pages, files: new Map(synced.files), includes: new Map(synced.includes) };
+  return { pages, files: new Map(synced.files), includes };
 }
 
 function findDocument(pages: readonly WorkspacePage[], id: string): WorkspaceDocument | undefined {
@@ -78,8 +84,8 @@ function withoutPage(pages: WorkspacePage[], id: string): WorkspacePage[] {
 }
 
 /**
- * Reads both sides and decides what may be sent. A page file with conflict markers or one that
- * does not parse keeps the remote version (or, when new, stays out with its subpages); an asset
+ * Reads both sides and decides what may be sent. A page or include file with conflict markers or
+ * one that does not parse keeps the remote version (or, when new, stays out with its subpages); an asset
  * over the API's upload limit stays out; a broken SUMMARY.md blocks the whole push.
  */
 export function readPushSides(
@@ -111,9 +117,16 @@ export function readPushSides(
   }
 
   let pages = read.content.pages;
+  let reusableContents = read.content.reusableContents;
   for (const [path, reason] of badFiles) {
     const page = read.pages.get(path);
     skipped.push({ path, reason });
+    const includeId = read.index.includes.get(path.slice(prefix.length));
+    if (includeId !== undefined) {
+      // An include that cannot be read stays as the platform has it, or out when it is new.
+      const before = remote.reusableContents.find((r) => r.id === includeId);
+      reusableContents = reusableContents.flatMap((r) => (r.id !== includeId ? [r] : before ? [before] : []));
+    }
     if (!page) continue;
     const before = findDocument(remote.pages, page.id);
     if (before) {
@@ -134,5 +147,5 @@ export function readPushSides(
 
   const paths = new Map<string, string>();
   for (const [path, page] of read.pages) paths.set(page.id, path.slice(prefix.length));
-  return { remote, local: { ...read.content, pages, files }, paths, skipped, blocking };
+  return { remote, local: { ...read.content, pages, files, reusableContents }, paths, skipped, blocking };
 }

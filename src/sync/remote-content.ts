@@ -1,6 +1,6 @@
 import type { Client, ContentScope } from '../client/index.js';
-import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionPage } from '../model/index.js';
-import { NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspacePage } from '../workspace/index.js';
+import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionPage, type RevisionReusableContent } from '../model/index.js';
+import { NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspaceInclude, type WorkspacePage } from '../workspace/index.js';
 
 export interface RemoteContent {
   /** The revision the content is. */
@@ -46,6 +46,28 @@ export function toWorkspacePage(page: RevisionPage): WorkspacePage {
   };
 }
 
+const INCLUDES = '.gitbook/includes/';
+
+/**
+ * A reusable content of the API as the workspace format holds it: its body, and its file when
+ * the server names one (`git.path`), so the include is written where the pages embed it.
+ */
+export function toWorkspaceInclude(content: RevisionReusableContent): WorkspaceInclude {
+  const path = content.git?.path;
+  const name = path?.startsWith(INCLUDES) && !path.slice(INCLUDES.length).includes('/') ? path.slice(INCLUDES.length) : undefined;
+  return { id: content.id, title: content.title, markdown: content.markdown ?? '', ...(name !== undefined ? { path: name } : {}) };
+}
+
+/**
+ * The reusable contents of a revision with their bodies, one request each through the client's
+ * queue. Only a server with docsync's `format=markdown` on these reads gives the bodies; from
+ * another (the hosted API) none are read, so the folder has no includes rather than empty ones.
+ */
+async function fetchIncludes(client: Client, scope: ContentScope, listed: readonly RevisionReusableContent[]): Promise<WorkspaceInclude[]> {
+  if (listed.length === 0 || !client.capabilities.extensions.has('reusable-content-markdown')) return [];
+  return Promise.all(listed.map(async (content) => toWorkspaceInclude(await client.content.reusableContent(scope, content.id, { markdown: true }))));
+}
+
 function everyDocumentHasMarkdown(pages: readonly RevisionPage[]): boolean {
   return pages.every((page) => (page.type !== 'document' || typeof page.markdown === 'string') && everyDocumentHasMarkdown(page.pages ?? []));
 }
@@ -53,7 +75,8 @@ function everyDocumentHasMarkdown(pages: readonly RevisionPage[]): boolean {
 /**
  * Everything of one scope (a space's live content, a change request, a revision) that the
  * folder carries: the page tree with each page's markdown (one request where the server offers
- * markdown in the pages listing), the files with their bytes, and the space variables.
+ * markdown in the pages listing), the files with their bytes, the space variables, and the
+ * reusable contents with their markdown (one request each, where the server offers it).
  */
 export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (done: number, total: number) => void): Promise<RemoteContent> {
   const revision = await client.content.revision(scope);
@@ -62,21 +85,25 @@ export async function fetchContent(client: Client, scope: ContentScope, onProgre
   const total = revision.files.length;
   let done = 0;
   onProgress?.(done, total);
-  const files: WorkspaceFile[] = await Promise.all(
-    revision.files.map(async (file) => {
-      const bytes = await client.content.download(file);
-      done += 1;
-      onProgress?.(done, total);
-      return { id: file.id, name: file.name, contentType: file.contentType, bytes };
-    }),
-  );
+  const [files, reusableContents] = await Promise.all([
+    Promise.all(
+      revision.files.map(async (file): Promise<WorkspaceFile> => {
+        const bytes = await client.content.download(file);
+        done += 1;
+        onProgress?.(done, total);
+        return { id: file.id, name: file.name, contentType: file.contentType, bytes };
+      }),
+    ),
+    // By revision, so every include is of the revision the pages come from, however the head moves.
+    fetchIncludes(client, { space: scope.space, revision: revision.id }, revision.reusableContents ?? []),
+  ]);
   return {
     revision: revision.id,
     content: {
       pages: pages.map(toWorkspacePage),
       files,
       variables: revision.variables ?? {},
-      reusableContents: [],
+      reusableContents,
       settings: { ...NEW_FOLDER_SETTINGS },
     },
   };
