@@ -10,6 +10,8 @@ import { push } from '../../src/sync/push.js';
 import { readState } from '../../src/sync/state.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { spawnCli } from '../cli/run-cli.js';
+import { httpFixture } from '../client/http-fixture.js';
+import { fetchContent } from '../../src/sync/remote-content.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
 /**
@@ -157,5 +159,27 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
     expect(result.skipped.map((x) => x.path).sort()).toEqual(['.gitbook/includes/kept.md', '.gitbook/includes/new.md']);
     expect(result.changes.map((c) => c.operation)).toEqual(['update_page']);
     expect((await remoteIncludes(space.id, result.changeRequest!.id)).map((i) => [i.title, i.markdown])).toEqual([['Kept', 'Server text.\n']]);
+  });
+
+  it('from a server without the markdown of reusable contents (the hosted API), no include is read or written', async () => {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Hosted-like', empty: true } })).body;
+    await editMain(s, space.id, [{ operation: 'insert_reusable_content', title: 'Note', document: { markdown: 'x\n' } }]);
+    // Forwards to our server without the x-docsync-extensions header, as the hosted API answers.
+    const proxy = await httpFixture(async (req, res, seen) => {
+      const upstream = await fetch(new URL(seen.url, s.url), { method: req.method ?? 'GET', headers: { authorization: seen.authorization ?? '' } });
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    const hosted = createClient({ baseUrl: proxy.url, token: s.token });
+    try {
+      const remote = await fetchContent(hosted, { space: space.id });
+      expect(remote.content.reusableContents).toEqual([]);
+      expect(proxy.seen.some((r) => r.url.includes('/reusable-contents/'))).toBe(false);
+    } finally {
+      await hosted.close();
+      await proxy.close();
+    }
+    const ours = await fetchContent(client, { space: space.id });
+    expect(ours.content.reusableContents).toEqual([{ id: expect.any(String), title: 'Note', markdown: 'x\n', path: 'note.md' }]);
   });
 });
