@@ -15,7 +15,7 @@ export interface WorkingTreeOids {
   oids: Map<string, string>;
   /** Entries to refresh (unchanged content, new stat data) and to smudge (racily clean, content changed). */
   updates: StatUpdate[];
-  /** Whether a racily clean entry was hashed and found unchanged: rewriting the index spares that next time. */
+  /** Whether a racily clean entry was hashed and found unchanged: rewriting the index (later than its mtime) spares that next time. */
   racyVerified: boolean;
 }
 
@@ -38,6 +38,8 @@ export async function workingTreeOids(
   options: StatOptions,
 ): Promise<WorkingTreeOids> {
   const result: WorkingTreeOids = { oids: new Map(), updates: [], racyVerified: false };
+  // A file dated in the future stays racy however late the index is rewritten: no reason to rewrite it.
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
   let done = 0;
   for (const path of paths) {
     if (++done % FILES_PER_TURN === 0) await nextTurn();
@@ -63,7 +65,7 @@ export async function workingTreeOids(
     if (oid !== entry.oid) {
       if (matches) result.updates.push({ offset: entry.offset, smudge: true });
     } else if (matches) {
-      result.racyVerified = true;
+      if (stat.mtimeNs < nowNs) result.racyVerified = true;
     } else if (gitMode(Number(stat.mode)) === gitMode(entry.mode)) {
       result.updates.push({ offset: entry.offset, stat });
     }

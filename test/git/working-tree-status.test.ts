@@ -216,6 +216,20 @@ describe('stat data and the index refresh', () => {
     expect(await cliChanges(dir)).toEqual([{ path: 'a.md', status: 'modified' }]);
   });
 
+  it('does not rewrite the index on every call for a file dated in the future (racy however late the index is written)', async () => {
+    const dir = await freshCheckout({ 'a.md': 'a\n', 'b.md': 'b\n' });
+    const future = Date.now() / 1000 + 3600;
+    utimesSync(join(dir, 'a.md'), future, future);
+    expect(await workingTreeChanges(dir)).toEqual([]); // refreshes the new stat data: one write
+    const written = lstatSync(join(dir, '.git', 'index'), { bigint: true });
+    expect(await workingTreeChanges(dir)).toEqual([]);
+    expect(await workingTreeChanges(dir)).toEqual([]);
+    const after = lstatSync(join(dir, '.git', 'index'), { bigint: true });
+    expect([after.ino, after.mtimeNs]).toEqual([written.ino, written.mtimeNs]);
+    await put(dir, 'a.md', 'x\n'); // same size, and still seen
+    expect(await workingTreeChanges(dir)).toEqual([{ path: 'a.md', status: 'modified' }]);
+  });
+
   it('leaves the index alone while another process holds index.lock', async () => {
     const dir = await freshCheckout({ 'a.md': 'a\n' });
     const before = await readFile(join(dir, '.git', 'index'));
