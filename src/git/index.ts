@@ -2,7 +2,7 @@ export { GIT_ERROR_CODES, GitError, type GitErrorCode, isGitError } from './erro
 export { initRepo, openRepo } from './repo.js';
 export { commitFiles, type CommitFilesOptions, type Person } from './commit-files.js';
 export type { FileMap } from './write-tree.js';
-export { readFileAt, readTreeFiles } from './read-tree.js';
+export { readBlob, readFileAt, readTreeFiles } from './read-tree.js';
 export { branchOid, createBranch, currentBranch, deleteBranch, listBranches } from './branches.js';
 export { type CommitInfo, isAncestor, log, mergeBase } from './history.js';
 export { type DiffOptions, diffTrees, type TreeChange } from './diff-trees.js';

@@ -34,6 +34,11 @@ export async function readBlobBytes(r: Repo, oid: string): Promise<Uint8Array> {
   return blob;
 }
 
+/** One blob's bytes by oid (a TreeChange's `oldOid`/`newOid`). Throws `not-found` naming it. */
+export async function readBlob(dir: string, oid: string): Promise<Uint8Array> {
+  return readBlobBytes(await repo(dir), oid);
+}
+
 /**
  * Every file of a commit, by path, read from the object store (packed or loose) without
  * touching the working tree. Throws `not-found` when the commit does not exist.

@@ -1,4 +1,4 @@
-import { diffTrees, isGitError, readFileAt, type TreeChange } from '../git/index.js';
+import { diffTrees, isGitError, readBlob, readFileAt, type TreeChange } from '../git/index.js';
 import { GITBOOK_YAML, parseGitbookYaml, rootPrefix, structurePath } from '../workspace/index.js';
 
 /** Two sides of a push as files, possibly partial. */
@@ -58,11 +58,18 @@ export function folderPaths(files: ReadonlyMap<string, Uint8Array>): {
 export async function readChangedFiles(dir: string, base: string, head: string, changes?: readonly TreeChange[]): Promise<ChangedFiles> {
   const diff = changes ?? (await diffTrees(dir, base, head));
   const changed = new Set(diff.flatMap((c) => (c.status === 'renamed' ? [c.from, c.to] : [c.path])));
+  const baseFiles = new Map<string, Uint8Array>();
+  const localFiles = new Map<string, Uint8Array>();
+  // Changed files by the oids the diff already found: no tree walk per file.
+  for (const change of diff) {
+    if (change.status !== 'added') baseFiles.set(change.status === 'renamed' ? change.from : change.path, await readBlob(dir, change.oldOid));
+    if (change.status !== 'deleted') localFiles.set(change.path, await readBlob(dir, change.newOid));
+  }
   const own = new Set([...(await folderFiles(dir, base)), ...(await folderFiles(dir, head))]);
-  const wanted = [...own, ...changed];
-  return {
-    base: await readSome(dir, base, wanted),
-    local: await readSome(dir, head, wanted),
-    unloaded: (path) => !changed.has(path) && !own.has(path),
-  };
+  // A folder file the branch did not change is the same on both sides: read it once.
+  for (const [path, bytes] of await readSome(dir, head, [...own].filter((p) => !changed.has(p)))) {
+    baseFiles.set(path, bytes);
+    localFiles.set(path, bytes);
+  }
+  return { base: baseFiles, local: localFiles, unloaded: (path) => !changed.has(path) && !own.has(path) };
 }
