@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { push } from '../../src/sync/push.js';
+import { pull } from '../../src/sync/pull.js';
 import { readState } from '../../src/sync/state.js';
 import { fetchContent } from '../../src/sync/remote-content.js';
 import { snapshotOf } from '../../src/sync/snapshot.js';
@@ -74,9 +75,12 @@ describe('push', () => {
     const state = await readState(t.dir);
     expect(state.branches['writer/more']).toMatchObject({ changeRequestId: cr.id, changeRequestNumber: cr.number, remoteRevision: cr.revision });
 
-    // Nothing changed since: a second push sends nothing.
+    // Nothing changed since: a second push sends nothing, and a pull does not bring the push back (no echo).
     const again = await push(client, t.dir);
     expect(again.changes).toEqual([]);
+    const pulled = await pull(client, t.dir);
+    expect(pulled.find((p) => p.branch === 'writer/more')).toMatchObject({ from: cr.revision, to: cr.revision, changes: [] });
+    expect(git(t.dir, 'status', '--porcelain')).toBe('');
   });
 
   it('renames and moves a page keeping its id, deletes one, and keeps a # heading that differs from the title as content', async () => {
