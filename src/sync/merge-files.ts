@@ -1,4 +1,5 @@
 import { mergeText } from '../content/index.js';
+import { sameBytes } from './bytes.js';
 
 /** A folder as a map of path to bytes (text files are UTF-8). */
 export type FileMap = ReadonlyMap<string, Uint8Array>;
@@ -12,12 +13,6 @@ export interface FileMerge {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 function asText(bytes: Uint8Array | undefined): string | undefined {
   if (bytes === undefined) return '';

@@ -3,9 +3,9 @@ import {
   parseSummary, readFolder, type SummaryItem, type WorkspaceContent, type WorkspaceIndex,
 } from '../workspace/index.js';
 import type { PushSides } from './push-read.js';
+import { hasConflictMarkers } from './bytes.js';
 
 const decoder = new TextDecoder();
-const CONFLICT_MARKER = /^(?:<{7}|>{7})(?: |$)|^={7}$/m;
 
 function itemsByTarget(items: readonly SummaryItem[], into = new Map<string, SummaryItem>()): Map<string, SummaryItem> {
   for (const item of items) {
@@ -60,7 +60,7 @@ export function pageEditSides(
     const summary = `# Pages\n\n${summaryLines[item.line - 1]!.trim()}\n`;
     for (const [side, files] of [['remote', base], ['local', local]] as const) {
       const bytes = files.get(change.path);
-      if (bytes === undefined || CONFLICT_MARKER.test(decoder.decode(bytes))) return undefined;
+      if (bytes === undefined || hasConflictMarkers(bytes)) return undefined;
       const read = readFolder(new Map<string, string | Uint8Array>([['SUMMARY.md', summary], [key, bytes]]), { index: { ...index, pages: new Map([[key, index.pages.get(key)!]]) } });
       if (read.problems.some((p) => p.code !== 'missing-asset') || read.content.pages.length !== 1) return undefined;
       sides[side].pages.push(...read.content.pages);

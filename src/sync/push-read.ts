@@ -5,6 +5,7 @@ import {
   type ReadResult, type WorkspaceContent, type WorkspaceDocument, type WorkspaceIndex, type WorkspacePage,
 } from '../workspace/index.js';
 import type { BranchState } from './state.js';
+import { hasConflictMarkers } from './bytes.js';
 
 /** A file push leaves out, and why: the command names each and exits non-zero. */
 export interface SkippedFile {
@@ -24,7 +25,6 @@ export interface PushSides {
 }
 
 const decoder = new TextDecoder();
-const CONFLICT_MARKER = /^(?:<{7}|>{7})(?: |$)|^={7}$/m;
 /** Problems that leave the tree unknown; the rest belong to one file. */
 const TREE_PROBLEMS = new Set(['summary-syntax', 'summary-missing', 'missing-file', 'listed-twice', 'duplicate-slug', 'duplicate-path', 'gitbook-yaml']);
 /** Problems that are warnings: the content read is still right. */
@@ -106,7 +106,7 @@ export function readPushSides(
   const summaryPath = (path: string) => path === GITBOOK_YAML || /(?:^|\/)SUMMARY\.md$/i.test(path) && !read.pages.has(path);
   for (const [path, bytes] of localFiles) {
     if (!/\.(?:md|ya?ml)$/i.test(path)) continue;
-    if (!CONFLICT_MARKER.test(decoder.decode(bytes))) continue;
+    if (!hasConflictMarkers(bytes)) continue;
     if (summaryPath(path)) blocking.push(`${path}: it has conflict markers (resolve them, then commit)`);
     else badFiles.set(path, 'it has conflict markers (resolve them, then commit)');
   }

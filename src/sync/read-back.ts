@@ -5,6 +5,7 @@ import { checkoutPaths, commitEdits, commitFiles, readTreeFiles, type TreeChange
 import type { ChangeRequest, ContentChange } from '../model/index.js';
 import { renderDocument } from '../workspace/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
+import { sameBytes } from './bytes.js';
 import { mergeFiles } from './merge-files.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from './remote-commit.js';
 import { fetchContent, toWorkspacePage } from './remote-content.js';
@@ -83,8 +84,6 @@ export interface ReadBack {
   normalised: string[];
 }
 
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
-  a === undefined || b === undefined ? a === b : Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 const normalisedMessage = (paths: readonly string[], number: number) =>
   `docsync: the server's form of ${paths.length} file(s) after pushing to change request #${number}\n\n${paths.join('\n')}\n`;
