@@ -14,7 +14,7 @@ import {
 import {
   changeRequestScope, loadChangeRequest, loadReadableSpace, mergedFrom, revisionScope, spaceScope,
 } from '../revisions/content-scope.js';
-import { revisionView } from '../views/revision.js';
+import { revisionJson, revisionView } from '../views/revision.js';
 
 const Flag = Type.Optional(Type.Boolean());
 const contentFlags = { metadata: Flag, computed: Flag };
@@ -86,6 +86,9 @@ const SCOPES: { prefix: string; params: TObject; resolve: (request: FastifyReque
   },
 ];
 
+// The revision's schema stays declared (it documents the answer), but is not what writes it (revisionJson).
+const revisionSerializer = () => (view: unknown) => revisionJson(view as Revision);
+
 const withParams = (scope: TObject, extra: Record<string, typeof Id>) => Type.Object({ ...scope.properties, ...extra });
 
 export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -93,7 +96,7 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const params = (request: FastifyRequest) => request.params as ContentParams;
 
   for (const { prefix, params: scopeParams, resolve } of SCOPES) {
-    app.get(prefix, { schema: { params: scopeParams, querystring: ContentQuery, response: { 200: Revision } } }, async (request) => {
+    app.get(prefix, { schema: { params: scopeParams, querystring: ContentQuery, response: { 200: Revision } }, serializerCompiler: revisionSerializer }, async (request) => {
       const scope = await resolve(request, params(request));
       // Pages of a revision carry their markdown: the cheapest body the published Document
       // accepts (a JSON tree would parse every page); docs/api.md, "Content reads".
