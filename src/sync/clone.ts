@@ -3,10 +3,11 @@ import type { Client } from '../client/index.js';
 import { DocsyncError, type ChangeRequest } from '../model/index.js';
 import { commitFiles, initRepo } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
-import { trackChangeRequest } from './track-change-request.js';
+import { commitChangeRequest, fetchChangeRequest } from './track-change-request.js';
 import type { WorkspaceProblem } from '../workspace/index.js';
 import { fetchContent } from './remote-content.js';
-import { snapshotOf } from './snapshot.js';
+import { summedProgress, type ProgressEvent } from './fetch-progress.js';
+import { snapshotOf, type Snapshot } from './snapshot.js';
 import { writeState, type BranchState, type WorkspaceState } from './state.js';
 
 export { DOCSYNC_AUTHOR };
@@ -16,8 +17,11 @@ export interface CloneOptions {
   apiUrl: string;
   spaceId: string;
   dir: string;
-  /** Called as pages and files arrive: what `docsync clone` shows on a terminal. */
-  onProgress?: (event: { stage: string; done: number; total: number }) => void;
+  /**
+   * What `docsync clone` shows on a terminal: `pages` (pages whose markdown is in hand, of those
+   * of every revision read so far), `files` (likewise), then `change requests` (branches made).
+   */
+  onProgress?: (event: ProgressEvent) => void;
 }
 
 export interface CloneResult {
@@ -29,19 +33,65 @@ export interface CloneResult {
   requests: number;
 }
 
+/** Change requests fetched ahead of the one being committed: bounds the snapshots held at once. */
+const FETCH_AHEAD = 8;
+
+async function openChangeRequests(client: Client, spaceId: string): Promise<ChangeRequest[]> {
+  const open: ChangeRequest[] = [];
+  for await (const cr of client.changeRequests.list(spaceId, { status: 'open' })) open.push(cr);
+  return open;
+}
+
+/**
+ * The results of `fetch` over `items`, in order. The first `ahead + 1` fetches start at once;
+ * each step starts the next, so at most that many results wait to be consumed. A fetch that
+ * fails before its turn is reported at its turn, not as an unhandled rejection.
+ */
+function fetchedInOrder<T, R>(items: readonly T[], ahead: number, fetch: (item: T) => Promise<R>): AsyncIterable<R> {
+  const started: Promise<R>[] = [];
+  const startUpTo = (last: number) => {
+    for (let i = started.length; i <= Math.min(last, items.length - 1); i += 1) {
+      started.push(fetch(items[i]!));
+      started[i]!.catch(() => undefined);
+    }
+  };
+  startUpTo(ahead);
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (let i = 0; i < items.length; i += 1) {
+        startUpTo(i + ahead);
+        yield await started[i]!;
+      }
+    },
+  };
+}
+
 /**
  * Clones a space into a new git repository: `main` holds the space's live content (one commit
  * whose message names the revision), and each open change request gets a branch
  * `cr/<number>-<subject>` with one commit on top of its base. The sync state goes to
  * `.git/docsync/` so pull and push know what each branch last synced.
+ *
+ * Main's content and the change requests' are fetched at once through the client's queue;
+ * a change request based on main's revision uses main's commit as its base.
  */
 export async function clone(options: CloneOptions): Promise<CloneResult> {
   const { client, dir, spaceId } = options;
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new DocsyncError('conflict', `${dir} exists and is not empty; clone into a new folder`);
   }
-  const space = await client.spaces.get(spaceId);
-  const main = snapshotOf(await fetchContent(client, { space: spaceId }, (done, total) => options.onProgress?.({ stage: 'files', done, total })));
+  const progress = summedProgress(options.onProgress);
+  const mainFetch = fetchContent(client, { space: spaceId }, progress()).then(snapshotOf);
+  const mainRevision = mainFetch.then((main) => main.revision);
+  // Awaited only by change requests on another base; a failure is reported through mainFetch.
+  mainRevision.catch(() => undefined);
+  const bases = new Map<string, Promise<Snapshot>>();
+  const fetchOne = (cr: ChangeRequest) => fetchChangeRequest(client, spaceId, cr, { mainRevision, bases, onProgress: progress() });
+  const listing = openChangeRequests(client, spaceId);
+  // The first change requests' fetches start with main's, not after it.
+  const changeRequests = listing.then((open) => ({ open, fetched: fetchedInOrder(open, FETCH_AHEAD, fetchOne) }));
+  const [space, main, { open, fetched }] = await Promise.all([client.spaces.get(spaceId), mainFetch, changeRequests]);
+
   await initRepo(dir, { defaultBranch: 'main' });
   // The folder is new, so main's files go straight from memory to the working tree and index.
   const mainCommit = await commitFiles(dir, {
@@ -55,18 +105,16 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
     problems: [...main.problems], requests: 0,
   };
 
-  const open: ChangeRequest[] = [];
-  for await (const cr of client.changeRequests.list(spaceId, { status: 'open' })) open.push(cr);
   let done = 0;
-  for (const cr of open) {
-    options.onProgress?.({ stage: 'change requests', done, total: open.length });
-    const tracked = await trackChangeRequest(client, dir, spaceId, cr, { revision: main.revision, commit: mainCommit });
+  options.onProgress?.({ stage: 'change requests', done, total: open.length });
+  for await (const changeRequest of fetched) {
+    const tracked = await commitChangeRequest(dir, changeRequest, { commit: mainCommit });
     branches[tracked.branch] = tracked.state;
-    result.branches.push({ branch: tracked.branch, changeRequest: cr.number, revision: tracked.state.remoteRevision, commit: tracked.commit });
+    result.branches.push({ branch: tracked.branch, changeRequest: changeRequest.changeRequest.number, revision: tracked.state.remoteRevision, commit: tracked.commit });
     result.problems.push(...tracked.problems);
     done += 1;
+    options.onProgress?.({ stage: 'change requests', done, total: open.length });
   }
-  options.onProgress?.({ stage: 'change requests', done, total: open.length });
 
   const state: WorkspaceState = { version: 1, binding: { apiUrl: options.apiUrl, spaceId }, branches };
   await writeState(dir, state);

@@ -1,5 +1,6 @@
 import type { Client, ContentScope } from '../client/index.js';
-import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionPage, type RevisionReusableContent } from '../model/index.js';
+import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionFile, type RevisionPage, type RevisionReusableContent } from '../model/index.js';
+import { pagesWithMarkdown } from './remote-pages.js';
 import { NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspaceInclude, type WorkspacePage } from '../workspace/index.js';
 
 export interface RemoteContent {
@@ -68,34 +69,41 @@ async function fetchIncludes(client: Client, scope: ContentScope, listed: readon
   return Promise.all(listed.map(async (content) => toWorkspaceInclude(await client.content.reusableContent(scope, content.id, { markdown: true }))));
 }
 
-function everyDocumentHasMarkdown(pages: readonly RevisionPage[]): boolean {
-  return pages.every((page) => (page.type !== 'document' || typeof page.markdown === 'string') && everyDocumentHasMarkdown(page.pages ?? []));
+/** What a fetch has in hand: `pages` whose markdown it has, `files` whose bytes it has, of how many. */
+export interface FetchProgress {
+  stage: 'pages' | 'files';
+  done: number;
+  total: number;
+}
+
+async function downloadFiles(client: Client, files: readonly RevisionFile[], report: (done: number, total: number) => void): Promise<WorkspaceFile[]> {
+  let done = 0;
+  report(done, files.length);
+  return Promise.all(
+    files.map(async (file): Promise<WorkspaceFile> => {
+      const bytes = await client.content.download(file);
+      done += 1;
+      report(done, files.length);
+      return { id: file.id, name: file.name, contentType: file.contentType, bytes };
+    }),
+  );
 }
 
 /**
  * Everything of one scope (a space's live content, a change request, a revision) that the
- * folder carries: the page tree with each page's markdown (one request where the server offers
- * markdown in the pages listing), the files with their bytes, the space variables, and the
+ * folder carries: the page tree with each page's markdown (in the revision itself from our
+ * server, else one request per page), the files with their bytes, the space variables, and the
  * reusable contents with their markdown (one request each, where the server offers it).
+ * `onProgress` hears of pages (the total is known once the revision is read) and of files.
  */
-export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (done: number, total: number) => void): Promise<RemoteContent> {
+export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (event: FetchProgress) => void): Promise<RemoteContent> {
   const revision = await client.content.revision(scope);
-  // Our server puts each page's markdown in the revision itself; elsewhere ask the pages listing.
-  const pages = everyDocumentHasMarkdown(revision.pages) ? revision.pages : await client.content.pages(scope, { markdown: true });
-  const total = revision.files.length;
-  let done = 0;
-  onProgress?.(done, total);
-  const [files, reusableContents] = await Promise.all([
-    Promise.all(
-      revision.files.map(async (file): Promise<WorkspaceFile> => {
-        const bytes = await client.content.download(file);
-        done += 1;
-        onProgress?.(done, total);
-        return { id: file.id, name: file.name, contentType: file.contentType, bytes };
-      }),
-    ),
-    // By revision, so every include is of the revision the pages come from, however the head moves.
-    fetchIncludes(client, { space: scope.space, revision: revision.id }, revision.reusableContents ?? []),
+  // By revision, so every body and include is of the revision read, however the head moves.
+  const byRevision = { space: scope.space, revision: revision.id };
+  const [pages, files, reusableContents] = await Promise.all([
+    pagesWithMarkdown(client, byRevision, revision.pages, (done, total) => onProgress?.({ stage: 'pages', done, total })),
+    downloadFiles(client, revision.files, (done, total) => onProgress?.({ stage: 'files', done, total })),
+    fetchIncludes(client, byRevision, revision.reusableContents ?? []),
   ]);
   return {
     revision: revision.id,

@@ -13,6 +13,18 @@ export function spaceIdOf(argument: string): string {
   return id;
 }
 
+/**
+ * One terminal line rewritten in place with every stage seen so far, in the order they came:
+ * `pages: 4200/10001, files: 3/3`, then `change requests: 1/2` as branches are made.
+ */
+function progressLine(): (event: { stage: string; done: number; total: number }) => void {
+  const stages = new Map<string, string>();
+  return ({ stage, done, total }) => {
+    stages.set(stage, `${stage}: ${done}/${total}`);
+    process.stderr.write(`\r${[...stages.values()].join(', ')}   `);
+  };
+}
+
 /** `docsync clone SPACE [DIR]`. */
 export async function cloneCommand(space: string, dir: string | undefined, options: OutputOptions): Promise<void> {
   const spaceId = spaceIdOf(space);
@@ -20,10 +32,7 @@ export async function cloneCommand(space: string, dir: string | undefined, optio
   try {
     const target = resolve(dir ?? slugify((await client.spaces.get(spaceId)).title || spaceId));
     const progress = process.stderr.isTTY && !options.json;
-    const result = await clone({
-      client, apiUrl, spaceId, dir: target,
-      onProgress: progress ? ({ stage, done, total }) => process.stderr.write(`\r${stage}: ${done}/${total}   `) : undefined,
-    });
+    const result = await clone({ client, apiUrl, spaceId, dir: target, onProgress: progress ? progressLine() : undefined });
     if (progress) process.stderr.write('\n');
     for (const problem of result.problems) console.error(`docsync: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}`);
     const branches = result.branches.map((b) => (b.changeRequest === undefined ? b.branch : `${b.branch} (#${b.changeRequest})`)).join(', ');
