@@ -1,6 +1,5 @@
 import type { ContentChange, ContentTree } from '../../model/index.js';
-import { pagePaths } from '../tree/paths.js';
-import type { Target } from './resolve-link.js';
+import { pagesOf, type Target } from './resolve-link.js';
 import { fileKey, type BatchState } from './state.js';
 import { ChangeFailure } from './types.js';
 
@@ -16,13 +15,13 @@ export function assignIds(
   tree: ContentTree,
   changes: readonly ContentChange[],
 ): { index: number; failure: ChangeFailure } | undefined {
-  const existing = new Set([...pagePaths(tree.pages).values()].map((p) => p.path));
   // Reusable contents are embedded by path, never linked, so their refs name no link target.
   const reusableRefs = new Set<string>();
   const claim = (ref: string | undefined, target: Target, where: string): ChangeFailure | undefined => {
     if (ref === undefined) return undefined;
     if (state.refs.has(ref) || reusableRefs.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is used twice in the batch`);
-    if (existing.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is the path of an existing page; pick another ref`);
+    // Looked up only for a batch with refs: the paths of a tree cost a walk of it.
+    if (pagesOf(tree.pages).byPath.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is the path of an existing page; pick another ref`);
     state.refs.set(ref, target);
     return undefined;
   };

@@ -1,5 +1,5 @@
 import { ASSETS_DIR, type ContentTree } from '../../model/index.js';
-import { pagePaths } from '../tree/paths.js';
+import { pagePaths, type PagePaths } from '../tree/paths.js';
 import { rewriteLinks } from './link-rewrite.js';
 import { parsePlaceholder } from './resolve-link.js';
 
@@ -16,14 +16,18 @@ export function relativePath(fromDir: string, to: string): string {
 const escapePath = (path: string) => path.replace(/[%#?]/g, (c) => encodeURIComponent(c));
 
 export interface FinalPaths {
-  gitPath: Map<string, string | undefined>;
-  fileGitPath: Map<string, string>;
+  pages: ReadonlyMap<string, PagePaths>;
+  fileGitPath: ReadonlyMap<string, string>;
 }
 
+// Files arrays are never mutated either; a chain of page edits keeps the same one.
+const fileGitPaths = new WeakMap<ContentTree['files'], ReadonlyMap<string, string>>();
+
+/** Where pages and files of the final tree are (both cached: shared by trees of one shape). */
 export function finalPaths(tree: ContentTree): FinalPaths {
-  const gitPath = new Map<string, string | undefined>();
-  for (const [id, paths] of pagePaths(tree.pages)) gitPath.set(id, paths.gitPath);
-  return { gitPath, fileGitPath: new Map(tree.files.map((f) => [f.id, `${ASSETS_DIR}/${f.name}`])) };
+  let files = fileGitPaths.get(tree.files);
+  if (!files) fileGitPaths.set(tree.files, (files = new Map(tree.files.map((f) => [f.id, `${ASSETS_DIR}/${f.name}`]))));
+  return { pages: pagePaths(tree.pages), fileGitPath: files };
 }
 
 /**
@@ -32,12 +36,12 @@ export function finalPaths(tree: ContentTree): FinalPaths {
  * without a file (a group, a link page) or gone by the end of the batch becomes text.
  */
 export function renderLinks(template: string, pageId: string, paths: FinalPaths): string {
-  const own = paths.gitPath.get(pageId) ?? 'README.md';
+  const own = paths.pages.get(pageId)?.gitPath ?? 'README.md';
   const dir = own.includes('/') ? own.slice(0, own.lastIndexOf('/')) : '';
   return rewriteLinks(template, (url) => {
     const target = parsePlaceholder(url);
     if (!target) return { kind: 'keep' };
-    const to = target.kind === 'file' ? paths.fileGitPath.get(target.id) : paths.gitPath.get(target.id);
+    const to = target.kind === 'file' ? paths.fileGitPath.get(target.id) : paths.pages.get(target.id)?.gitPath;
     if (to === undefined) return { kind: 'text' };
     const anchor = target.kind === 'page' && target.anchor !== undefined ? `#${encodeURIComponent(target.anchor)}` : '';
     return { kind: 'url', url: `${escapePath(relativePath(dir, to))}${anchor}` };

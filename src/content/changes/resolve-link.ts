@@ -2,6 +2,7 @@ import type { ContentTree } from '../../model/index.js';
 import { ASSETS_DIR } from '../../model/index.js';
 import { classifyLink } from '../markdown/links.js';
 import { dirOf, joinPath, pagePaths } from '../tree/paths.js';
+import { shapeOf, type Shape } from '../tree/shape.js';
 import type { LinkDecision } from './link-rewrite.js';
 
 /**
@@ -40,11 +41,14 @@ export interface LinkScope {
 
 // Trees are never mutated, so the lookups of one pages (or files) array stay true while it
 // lives; a batch parks many documents against the same tree and must not walk it each time.
-const pageLookups = new WeakMap<ContentTree['pages'], Pick<LinkScope, 'byGitPath' | 'byPath' | 'pageIds'>>();
+// Page lookups depend on the tree's shape alone, so edits that keep it share them.
+const pageLookups = new WeakMap<Shape, Pick<LinkScope, 'byGitPath' | 'byPath' | 'pageIds'>>();
 const fileLookups = new WeakMap<ContentTree['files'], Pick<LinkScope, 'fileByPath' | 'fileIds'>>();
 
-function pagesOf(pages: ContentTree['pages']): Pick<LinkScope, 'byGitPath' | 'byPath' | 'pageIds'> {
-  let found = pageLookups.get(pages);
+/** Page lookups of a tree: by git path, by API path (the first page with it), and the ids. */
+export function pagesOf(pages: ContentTree['pages']): Pick<LinkScope, 'byGitPath' | 'byPath' | 'pageIds'> {
+  const shape = shapeOf(pages);
+  let found = pageLookups.get(shape);
   if (found) return found;
   const byGitPath = new Map<string, string>();
   const byPath = new Map<string, string>();
@@ -54,7 +58,7 @@ function pagesOf(pages: ContentTree['pages']): Pick<LinkScope, 'byGitPath' | 'by
     if (!byPath.has(p.path)) byPath.set(p.path, id);
   }
   found = { byGitPath, byPath, pageIds: new Set(paths.keys()) };
-  pageLookups.set(pages, found);
+  pageLookups.set(shape, found);
   return found;
 }
 

@@ -1,36 +1,7 @@
 import type { TreePage } from '../../model/index.js';
+import { deriveIndex, indexPages, type PagePlace } from './page-index.js';
 
-/** Where a page sits: its parent's id (null at the top level) and its index among siblings. */
-export interface PagePlace {
-  page: TreePage;
-  parentId: string | null;
-  index: number;
-  depth: number;
-}
-
-// Trees are never mutated (every operation here copies on write), so an index computed for a
-// pages array stays true for as long as the array lives: reads of a 5,000-page revision then
-// cost a lookup, not a walk.
-const indexes = new WeakMap<readonly TreePage[], ReadonlyMap<string, PagePlace>>();
-
-/** Every page by id, in document order (parents before children). Never mutate the answer. */
-export function indexPages(pages: readonly TreePage[]): ReadonlyMap<string, PagePlace> {
-  let cached = indexes.get(pages);
-  if (!cached) indexes.set(pages, (cached = buildIndex(pages)));
-  return cached;
-}
-
-function buildIndex(pages: readonly TreePage[]): Map<string, PagePlace> {
-  const index = new Map<string, PagePlace>();
-  const visit = (list: readonly TreePage[], parentId: string | null, depth: number) => {
-    list.forEach((page, i) => {
-      index.set(page.id, { page, parentId, index: i, depth });
-      visit(page.pages, page.id, depth + 1);
-    });
-  };
-  visit(pages, null, 0);
-  return index;
-}
+export { deriveIndex, indexPages, type PagePlace } from './page-index.js';
 
 /** Pages in document order: a parent, then its children, then its next sibling. */
 export function* walkPages(pages: readonly TreePage[]): Generator<TreePage> {
@@ -56,29 +27,35 @@ export function childrenOf(pages: readonly TreePage[], parentId: string | null):
   return findPage(pages, parentId)?.pages;
 }
 
+/** The places of `id` and of its ancestors, from `id` up; empty when there is no such page. */
+function placesUp(pages: readonly TreePage[], id: string): PagePlace[] {
+  const index = indexPages(pages);
+  const chain: PagePlace[] = [];
+  for (let place = index.get(id); place; place = place.parentId === null ? undefined : index.get(place.parentId)) chain.push(place);
+  return chain;
+}
+
 /**
- * Rebuilds the tree with `fn` applied to the children list of `parentId`; untouched subtrees
- * are shared with the input (the input is never mutated). Undefined when the parent is missing.
+ * Rebuilds the tree with `fn` applied to the children list of `parentId`, copying only the pages
+ * on the path down to it (and their sibling lists): untouched subtrees are shared with the input,
+ * which is never mutated. Undefined when the parent is missing.
  */
 function withChildren(
   pages: readonly TreePage[],
   parentId: string | null,
   fn: (children: readonly TreePage[]) => TreePage[],
 ): TreePage[] | undefined {
-  if (parentId === null) return fn(pages);
-  let found = false;
-  const rebuild = (list: readonly TreePage[]): TreePage[] =>
-    list.map((page) => {
-      if (found) return page;
-      if (page.id === parentId) {
-        found = true;
-        return { ...page, pages: fn(page.pages) };
-      }
-      const children = rebuild(page.pages);
-      return children.every((c, i) => c === page.pages[i]) ? page : { ...page, pages: children };
-    });
-  const result = rebuild(pages);
-  return found ? result : undefined;
+  const chain = parentId === null ? [] : placesUp(pages, parentId);
+  if (parentId !== null && chain.length === 0) return undefined;
+  let list = fn(chain.length === 0 ? pages : chain[0]!.page.pages);
+  for (const [k, place] of chain.entries()) {
+    const siblings = k + 1 < chain.length ? chain[k + 1]!.page.pages : pages;
+    const copy = siblings.slice();
+    copy[place.index] = { ...place.page, pages: list };
+    list = copy;
+  }
+  deriveIndex(pages, list);
+  return list;
 }
 
 /** Inserts `page` under `parentId` at `at` (clamped; appended when undefined). */
@@ -103,14 +80,21 @@ export function removePage(pages: readonly TreePage[], id: string): { pages: Tre
 export function updatePage(pages: readonly TreePage[], id: string, fn: (page: TreePage) => TreePage): TreePage[] | undefined {
   const place = indexPages(pages).get(id);
   if (!place) return undefined;
-  return withChildren(pages, place.parentId, (children) => children.map((p) => (p.id === id ? fn(p) : p)));
+  return withChildren(pages, place.parentId, (children) => {
+    const copy = children.slice();
+    copy[place.index] = fn(place.page);
+    return copy;
+  });
 }
 
 /** True when `candidateId` is `pageId` or inside its subtree. */
 export function isWithin(pages: readonly TreePage[], pageId: string, candidateId: string): boolean {
-  const page = findPage(pages, pageId);
-  if (!page) return false;
-  for (const p of walkPages([page])) if (p.id === candidateId) return true;
+  const index = indexPages(pages);
+  if (!index.has(pageId)) return false;
+  // Up from the candidate: as many steps as it is deep, not a walk of the subtree.
+  for (let place = index.get(candidateId); place; place = place.parentId === null ? undefined : index.get(place.parentId)) {
+    if (place.page.id === pageId) return true;
+  }
   return false;
 }
 
@@ -126,18 +110,33 @@ export function movePage(pages: readonly TreePage[], id: string, parentId: strin
 }
 
 /**
- * Applies `fn` to the pages named in `ids`, in one walk, keeping every untouched subtree (and
- * array) as it was: what did not change keeps its identity, which storage relies on.
+ * Applies `fn` to the pages named in `ids` (each after its subtree), copying only the pages on
+ * their paths and keeping every untouched subtree (and array) as it was: what did not change
+ * keeps its identity, which storage relies on. Ids not in the tree are ignored.
  */
 export function replacePages(pages: readonly TreePage[], ids: ReadonlySet<string>, fn: (page: TreePage) => TreePage): readonly TreePage[] {
   if (ids.size === 0) return pages;
-  let changed = false;
-  const next = pages.map((page) => {
-    const children = replacePages(page.pages, ids, fn);
-    let result = children === page.pages ? page : { ...page, pages: children as TreePage[] };
-    if (ids.has(page.id)) result = fn(result);
-    if (result !== page) changed = true;
-    return result;
-  });
-  return changed ? next : pages;
+  // The positions to rebuild, by parent id (null: the top level).
+  const onPath = new Map<string | null, Set<number>>();
+  for (const id of ids) {
+    for (const place of placesUp(pages, id)) {
+      const at = onPath.get(place.parentId) ?? new Set<number>();
+      if (at.has(place.index)) break;
+      onPath.set(place.parentId, at.add(place.index));
+    }
+  }
+  const rebuild = (list: readonly TreePage[], parentId: string | null): readonly TreePage[] => {
+    let copy: TreePage[] | undefined;
+    for (const i of [...(onPath.get(parentId) ?? [])].sort((a, b) => a - b)) {
+      const page = list[i]!;
+      const children = rebuild(page.pages, page.id);
+      let result = children === page.pages ? page : { ...page, pages: children as TreePage[] };
+      if (ids.has(page.id)) result = fn(result);
+      if (result !== page) (copy ??= list.slice())[i] = result;
+    }
+    return copy ?? list;
+  };
+  const next = rebuild(pages, null);
+  deriveIndex(pages, next);
+  return next;
 }

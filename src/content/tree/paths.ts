@@ -1,4 +1,5 @@
 import type { TreePage } from '../../model/index.js';
+import { shapeOf, type Shape } from './shape.js';
 
 export interface PagePaths {
   /** Slugs from the top down, joined by `/`: the page's `path` in the API. */
@@ -14,14 +15,15 @@ export interface PagePaths {
  * Link pages have an API path but no file.
  */
 export function pagePaths(pages: readonly TreePage[]): ReadonlyMap<string, PagePaths> {
-  let cached = computed.get(pages);
-  if (!cached) computed.set(pages, (cached = computePaths(pages)));
+  const shape = shapeOf(pages);
+  let cached = computed.get(shape);
+  if (!cached) computed.set(shape, (cached = computePaths(pages)));
   return cached;
 }
 
-// Trees are never mutated (the content layer copies on write), so paths computed for a pages
-// array stay true while the array lives.
-const computed = new WeakMap<readonly TreePage[], ReadonlyMap<string, PagePaths>>();
+// Trees are never mutated (the content layer copies on write), and paths depend on the shape
+// alone, so paths computed once serve every tree of that shape (a chain of document edits).
+const computed = new WeakMap<Shape, ReadonlyMap<string, PagePaths>>();
 
 function computePaths(pages: readonly TreePage[]): Map<string, PagePaths> {
   const result = new Map<string, PagePaths>();
