@@ -46,9 +46,12 @@ async function load(db: Kysely<Database>, spaceId: string, changeRequestId: stri
 
 /** The trees `revert_page` may go back to: the change request's base and any named revision of the space. */
 async function revertTargets(db: Kysely<Database>, spaceId: string, cr: ChangeRequestRow, changes: readonly ContentChange[]) {
-  const wanted = new Set([changeRequestBase(cr)]);
-  for (const change of changes) if (change.operation === 'revert_page' && change.revision !== undefined) wanted.add(change.revision);
   const trees = new Map<string, ContentTree>();
+  const reverts = changes.filter((c) => c.operation === 'revert_page');
+  // Only revert_page reads them; any other batch loads no tree but the head.
+  if (reverts.length === 0) return trees;
+  const wanted = new Set([changeRequestBase(cr)]);
+  for (const change of reverts) if (change.revision !== undefined) wanted.add(change.revision);
   for (const id of wanted) {
     const revision = await findSpaceRevision(db, spaceId, id);
     if (revision) trees.set(id, await revisionTree(db, revision));
