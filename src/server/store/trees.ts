@@ -1,20 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { ContentTree, TreePage } from '../../model/index.js';
+import { deriveIndex } from '../../content/index.js';
 import type { Database } from './schema.js';
 import { getBlob, getBlobs, putBlob, sha256 } from './blobs.js';
+import { forgetNodes, knownNode, markNode, markSaved, nodeSha, storedSubtrees } from './tree-nodes.js';
 
 /**
  * Trees are stored like git trees: every page is a node blob holding its own fields and the
  * ids (sha256) of its children's node blobs; the root blob lists the top-level nodes and
  * points at the files, variables and reusable contents. A one-page edit therefore stores the
- * page's node and the nodes on its path to the root, not the whole tree.
+ * page's node and the nodes on its path to the root, not the whole tree, and loading a tree
+ * reads only the nodes no tree in memory already has (a one-page edit of a cached tree reads
+ * the nodes on that page's path).
  *
  * Invariants:
  * - blobs are content-addressed and written children first, so a stored node implies that all
  *   nodes below it are stored too;
- * - loaded trees are shared (cache, and `stored` below): callers never mutate them. The content
- *   layer's tree operations copy on write, so untouched subtrees keep their identity and are
- *   recognised as already stored when the tree is saved again.
+ * - loaded trees are shared (cache, and the node registry in tree-nodes.ts): callers never
+ *   mutate them. The content layer's tree operations copy on write, so untouched subtrees keep
+ *   their identity and are recognised as already stored when the tree is saved again.
  */
 interface NodeBlob {
   page: Omit<TreePage, 'pages'>;
@@ -28,9 +32,6 @@ interface RootBlob {
 }
 
 type Rest = Omit<ContentTree, 'pages'>;
-
-/** Page objects known to be stored, with their node blob id. */
-const stored = new WeakMap<TreePage, string>();
 
 const CACHE_SIZE = 32;
 const cache = new Map<string, ContentTree>();
@@ -49,51 +50,42 @@ function sortedKeys(_key: string, value: unknown): unknown {
 
 export const canonicalJson = (value: unknown): string => JSON.stringify(value, sortedKeys);
 
-async function saveNode(db: Kysely<Database>, page: TreePage, trusted: ReadonlySet<TreePage>): Promise<string> {
-  if (trusted.has(page)) return stored.get(page)!;
+/**
+ * The blob of a tree's files, variables and reusable contents, and those parts as last read or
+ * written: a chain of page edits keeps all three, so it is serialised once, not per write.
+ */
+let lastRest: { rest: Rest; json: string; sha: string } | undefined;
+
+function restBlob(tree: ContentTree): { json: string; sha: string } {
+  const { pages: _pages, ...rest } = tree;
+  const last = lastRest?.rest as Record<string, unknown> | undefined;
+  const parts = Object.entries(rest);
+  if (last && parts.length === Object.keys(last).length && parts.every(([key, value]) => last[key] === value)) return lastRest!;
+  const json = canonicalJson(rest satisfies Rest);
+  lastRest = { rest, json, sha: sha256(Buffer.from(json, 'utf8')) };
+  return lastRest;
+}
+
+async function saveNode(db: Kysely<Database>, page: TreePage, trusted: ReadonlySet<TreePage>, written: Map<TreePage, string>): Promise<string> {
+  if (trusted.has(page)) return nodeSha(page)!;
   const children: string[] = [];
-  for (const child of page.pages) children.push(await saveNode(db, child, trusted));
+  for (const child of page.pages) children.push(await saveNode(db, child, trusted, written));
   const { pages: _pages, ...fields } = page;
   const sha = await putBlob(db, canonicalJson({ page: fields, pages: children } satisfies NodeBlob));
-  stored.set(page, sha);
+  written.set(page, sha);
   return sha;
-}
-
-/**
- * The already-stored subtrees of `pages` whose node blobs this database has. One process may
- * hold several databases (tests do), so an object known from one is checked in the other.
- */
-async function storedSubtrees(db: Kysely<Database>, pages: readonly TreePage[]): Promise<Set<TreePage>> {
-  const candidates: TreePage[] = [];
-  const collect = (list: readonly TreePage[]) => {
-    for (const page of list) {
-      if (stored.has(page)) candidates.push(page);
-      else collect(page.pages);
-    }
-  };
-  collect(pages);
-  const present = await existingBlobs(db, candidates.map((p) => stored.get(p)!));
-  return new Set(candidates.filter((p) => present.has(stored.get(p)!)));
-}
-
-async function existingBlobs(db: Kysely<Database>, shas: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  const unique = [...new Set(shas)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = await db.selectFrom('blobs').select('sha256').where('sha256', 'in', unique.slice(i, i + 500)).execute();
-    for (const row of rows) found.add(row.sha256);
-  }
-  return found;
 }
 
 /** Stores a tree (only the nodes not stored yet) and returns the id of its root blob. */
 export async function saveTree(db: Kysely<Database>, tree: ContentTree): Promise<string> {
   const trusted = await storedSubtrees(db, tree.pages);
+  const written = new Map<TreePage, string>();
   const pages: string[] = [];
-  for (const page of tree.pages) pages.push(await saveNode(db, page, trusted));
-  const { pages: _pages, ...rest } = tree;
-  const restSha = await putBlob(db, canonicalJson(rest satisfies Rest));
-  const sha = await putBlob(db, canonicalJson({ format: 'nodes-1', pages, rest: restSha } satisfies RootBlob));
+  for (const page of tree.pages) pages.push(await saveNode(db, page, trusted, written));
+  const rest = restBlob(tree);
+  await putBlob(db, rest.json);
+  const sha = await putBlob(db, canonicalJson({ format: 'nodes-1', pages, rest: rest.sha } satisfies RootBlob));
+  markSaved(sha, trusted, written);
   remember(sha, tree);
   return sha;
 }
@@ -109,42 +101,72 @@ export async function loadTree(db: Kysely<Database>, sha: string): Promise<Conte
   if (!bytes) throw new Error(`tree ${sha} is missing from the blob store`);
   const root = JSON.parse(bytes.toString('utf8')) as RootBlob | ContentTree;
   // Trees written before node blobs existed (migration 0002) are one plain JSON document.
-  const tree = 'format' in root ? await loadNodes(db, root) : (root as ContentTree);
+  const tree = 'format' in root ? await loadNodes(db, sha, root) : (root as ContentTree);
   remember(sha, tree);
   return tree;
 }
 
-async function loadNodes(db: Kysely<Database>, root: RootBlob): Promise<ContentTree> {
-  const restBytes = await getBlob(db, root.rest);
-  if (!restBytes) throw new Error(`tree part ${root.rest} is missing from the blob store`);
-  const rest = JSON.parse(restBytes.toString('utf8')) as Rest;
-  // Fetch level by level: one round of queries per depth, not one per page.
+async function loadRest(db: Kysely<Database>, sha: string): Promise<Rest> {
+  if (lastRest?.sha === sha) return lastRest.rest;
+  const bytes = await getBlob(db, sha);
+  if (!bytes) throw new Error(`tree part ${sha} is missing from the blob store`);
+  const json = bytes.toString('utf8');
+  const rest = JSON.parse(json) as Rest;
+  lastRest = { rest, json, sha };
+  return rest;
+}
+
+async function loadNodes(db: Kysely<Database>, rootSha: string, root: RootBlob): Promise<ContentTree> {
+  const rest = await loadRest(db, root.rest);
+  // Nodes a tree in memory already has are taken as they are, subtree and all (a node's sha
+  // names its whole subtree); the others are fetched level by level: one query per depth.
+  const reused = new Map<string, TreePage>();
   const nodes = new Map<string, NodeBlob>();
   let wanted = root.pages;
   while (wanted.length > 0) {
-    const blobs = await getBlobs(db, wanted.filter((s) => !nodes.has(s)));
+    const unknown: string[] = [];
+    for (const sha of wanted) {
+      const page = reused.get(sha) ?? knownNode(sha);
+      if (page) reused.set(sha, page);
+      else if (!nodes.has(sha)) unknown.push(sha);
+    }
+    const blobs = await getBlobs(db, unknown);
     const next: string[] = [];
     for (const [sha, data] of blobs) {
       const node = JSON.parse(data.toString('utf8')) as NodeBlob;
       nodes.set(sha, node);
       next.push(...node.pages);
     }
-    const missing = wanted.find((s) => !nodes.has(s));
+    const missing = unknown.find((s) => !nodes.has(s));
     if (missing) throw new Error(`tree node ${missing} is missing from the blob store`);
     wanted = next;
   }
   const build = (sha: string): TreePage => {
-    const node = nodes.get(sha)!;
-    const page: TreePage = { ...node.page, pages: node.pages.map(build) };
-    stored.set(page, sha);
+    const page = reused.get(sha) ?? { ...nodes.get(sha)!.page, pages: nodes.get(sha)!.pages.map(build) };
+    markNode(page, sha, rootSha);
     return page;
   };
-  return { ...rest, pages: root.pages.map(build) };
+  const tree: ContentTree = { ...rest, pages: root.pages.map(build) };
+  if (reused.size > 0) relateToCached(tree);
+  return tree;
+}
+
+/**
+ * Gives a tree that took nodes from a cached one that tree's page index, updated for what
+ * differs, so the first write to it does not index every page again.
+ */
+function relateToCached(tree: ContentTree): void {
+  const top = new Set(tree.pages);
+  for (const other of [...cache.values()].reverse()) {
+    if (other.pages.some((page) => top.has(page))) return deriveIndex(other.pages, tree.pages);
+  }
 }
 
 export { sha256 };
 
-/** Empties the in-process tree cache, so tests can prove a tree reads back from the database. */
+/** Empties the in-process caches, so tests can prove a tree reads back from the database. */
 export function forgetCachedTrees(): void {
   cache.clear();
+  lastRest = undefined;
+  forgetNodes();
 }
