@@ -43,7 +43,11 @@ async function storedBytes(server: RunningServer): Promise<number> {
   return Number(row.n);
 }
 
-async function oneEditTimes(server: RunningServer, spaceId: string, pageId: string, rounds: number) {
+type OneEdit = (pageId: string, i: number) => unknown;
+const documentEdit: OneEdit = (pageId, i) => ({ operation: 'update_page', page: pageId, document: { markdown: `Edited ${i}.\n` } });
+const metadataEdit: OneEdit = (pageId, i) => ({ operation: 'update_page', page: pageId, description: `Edited ${i}` });
+
+async function oneEditTimes(server: RunningServer, spaceId: string, pageId: string, rounds: number, edit: OneEdit = documentEdit) {
   const cr = await api(server, 'POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'one edit' });
   const times: number[] = [];
   let bytes = 0;
@@ -51,7 +55,7 @@ async function oneEditTimes(server: RunningServer, spaceId: string, pageId: stri
     const before = await storedBytes(server);
     const start = performance.now();
     await api(server, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
-      changes: [{ operation: 'update_page', page: pageId, document: { markdown: `Edited ${i}.\n` } }],
+      changes: [edit(pageId, i)],
     });
     times.push(performance.now() - start);
     bytes += (await storedBytes(server)) - before;
@@ -79,6 +83,8 @@ export async function benchContent(server: RunningServer, org: string): Promise<
   const small = await buildSpace(server, org, 2, 5);
   const bigEdit = await oneEditTimes(server, big.spaceId, big.pageId, 15);
   const smallEdit = await oneEditTimes(server, small.spaceId, small.pageId, 15);
+  const bigMeta = await oneEditTimes(server, big.spaceId, big.pageId, 15, metadataEdit);
+  const smallMeta = await oneEditTimes(server, small.spaceId, small.pageId, 15, metadataEdit);
 
   const pageUrl = `${server.url}/v1/spaces/${big.spaceId}/content/page/${big.pageId}?format=markdown`;
   const body = await (await fetch(pageUrl, { headers })).text();
@@ -97,5 +103,6 @@ export async function benchContent(server: RunningServer, org: string): Promise<
   console.log(`\ncontent engine, space of 5,000 pages (built with 150 batches + merge in ${(buildMs / 1000).toFixed(1)} s)`);
   console.log(`  bytes stored per one-page edit      ${Math.round(bigEdit.bytesPerEdit)} B (10-page space: ${Math.round(smallEdit.bytesPerEdit)} B)`);
   console.log(`  one-page batch write, median         ${bigEdit.median.toFixed(1)} ms (10-page space: ${smallEdit.median.toFixed(1)} ms, ratio ${(bigEdit.median / smallEdit.median).toFixed(2)}x)`);
+  console.log(`  one-page metadata write, median      ${bigMeta.median.toFixed(1)} ms (10-page space: ${smallMeta.median.toFixed(1)} ms, ratio ${(bigMeta.median / smallMeta.median).toFixed(2)}x)`);
   console.log(`  page as markdown, sequential reads   ${apiRate.toFixed(0)}/s vs bare Fastify ${bareRate.toFixed(0)}/s with the same ${body.length} bytes: ${(apiRate / bareRate).toFixed(2)} of it (target ≥ 0.5)`);
 }
