@@ -86,7 +86,7 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   // Awaited only by change requests on another base; a failure is reported through mainFetch.
   mainRevision.catch(() => undefined);
   const bases = new Map<string, Promise<Snapshot>>();
-  const fetchOne = (cr: ChangeRequest) => fetchChangeRequest(client, spaceId, cr, { mainRevision, bases, onProgress: progress() });
+  const fetchOne = (cr: ChangeRequest) => fetchChangeRequest(client, spaceId, cr, { mainRevision, bases, progress });
   const listing = openChangeRequests(client, spaceId);
   // The first change requests' fetches start with main's, not after it.
   const changeRequests = listing.then((open) => ({ open, fetched: fetchedInOrder(open, FETCH_AHEAD, fetchOne) }));

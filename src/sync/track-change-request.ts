@@ -27,7 +27,8 @@ export interface FetchChangeRequestOptions {
   mainRevision: string | Promise<string>;
   /** Bases being fetched, by revision: change requests on one base read it once. */
   bases?: Map<string, Promise<Snapshot>>;
-  onProgress?: (event: FetchProgress) => void;
+  /** Gives each fetch (the change request's, its base's) its own progress callback. */
+  progress?: () => (event: FetchProgress) => void;
 }
 
 const baseRevisionOf = (cr: ChangeRequest) => cr.revisionMergedAncestor ?? cr.revisionInitial;
@@ -43,11 +44,11 @@ export async function fetchChangeRequest(client: Client, spaceId: string, cr: Ch
   const base = async (): Promise<Snapshot | undefined> => {
     if ((await options.mainRevision) === baseRevision) return undefined;
     let fetched = bases.get(baseRevision);
-    if (!fetched) bases.set(baseRevision, (fetched = fetchContent(client, { space: spaceId, revision: baseRevision }, options.onProgress).then(snapshotOf)));
+    if (!fetched) bases.set(baseRevision, (fetched = fetchContent(client, { space: spaceId, revision: baseRevision }, options.progress?.()).then(snapshotOf)));
     return fetched;
   };
   const [snapshot, baseSnapshot] = await Promise.all([
-    fetchContent(client, { space: spaceId, changeRequest: cr.id }, options.onProgress).then(snapshotOf),
+    fetchContent(client, { space: spaceId, changeRequest: cr.id }, options.progress?.()).then(snapshotOf),
     base(),
   ]);
   return { changeRequest: cr, snapshot, ...(baseSnapshot ? { base: baseSnapshot } : {}) };

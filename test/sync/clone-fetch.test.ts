@@ -61,8 +61,11 @@ describe('clone fetches', () => {
     const client = createClient({ baseUrl: proxy.url, token: s.token });
     const dir = join(work, 'concurrent');
     try {
-      const result = await clone({ client, apiUrl: s.url, spaceId, dir });
+      const events: { stage: string; done: number; total: number }[] = [];
+      const result = await clone({ client, apiUrl: s.url, spaceId, dir, onProgress: (event) => events.push({ ...event }) });
       expect(proxy.overlapped()).toBe(true);
+      // Pages of main (2), the old base (1) and the three change requests (2, 2 and 3).
+      expect(events.filter((e) => e.stage === 'pages').at(-1)).toEqual({ stage: 'pages', done: 10, total: 10 });
       expect(proxy.seen.filter((r) => r.url.startsWith(`/v1/spaces/${spaceId}/revisions/${oldBase}`)).map((r) => r.url)).toEqual([`/v1/spaces/${spaceId}/revisions/${oldBase}`]);
 
       const branch = (cr: { number: number }) => result.branches.find((b) => b.changeRequest === cr.number)!.branch;
