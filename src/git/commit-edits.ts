@@ -103,8 +103,10 @@ export async function checkoutPaths(dir: string, commit: string, paths: readonly
     }
   }
   await writeWorkingFiles(dir, files);
+  // One staging call for every written file: each call reads and rewrites the whole index.
+  const written = [...files].filter(([, bytes]) => bytes !== null).map(([path]) => path);
+  if (written.length > 0) await git.add({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: written, cache: r.cache });
   for (const [path, bytes] of files) {
     if (bytes === null) await git.remove({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path, cache: r.cache });
-    else await git.add({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path, cache: r.cache });
   }
 }
