@@ -64,19 +64,20 @@ async function existing(db: Kysely<Database>, shas: Iterable<string>): Promise<S
 
 /** The topmost marked subtrees of `pages` whose node blobs this database has. */
 export async function storedSubtrees(db: Kysely<Database>, pages: readonly TreePage[]): Promise<Set<TreePage>> {
-  const candidates: TreePage[] = [];
+  const candidates: [TreePage, Mark][] = [];
   const collect = (list: readonly TreePage[]) => {
     for (const page of list) {
-      if (marks.has(page)) candidates.push(page);
+      const mark = marks.get(page);
+      if (mark) candidates.push([page, mark]);
       else collect(page.pages);
     }
   };
   collect(pages);
   if (candidates.length === 0) return new Set();
-  const roots = await existing(db, candidates.map((p) => marks.get(p)!.root));
-  const unproven = candidates.filter((p) => !roots.has(marks.get(p)!.root));
-  const nodes = unproven.length === 0 ? new Set<string>() : await existing(db, unproven.map((p) => marks.get(p)!.sha));
-  return new Set(candidates.filter((p) => roots.has(marks.get(p)!.root) || nodes.has(marks.get(p)!.sha)));
+  const roots = await existing(db, candidates.map(([, mark]) => mark.root));
+  const unproven = candidates.filter(([, mark]) => !roots.has(mark.root));
+  const nodes = unproven.length === 0 ? new Set<string>() : await existing(db, unproven.map(([, mark]) => mark.sha));
+  return new Set(candidates.flatMap(([page, mark]) => (roots.has(mark.root) || nodes.has(mark.sha) ? [page] : [])));
 }
 
 /** Forgets the node registry (tests prove a tree reads back from the database). */
