@@ -112,8 +112,9 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const spaceId = state.binding.spaceId;
 
   let savedLocalEdits: string | undefined;
-  if (!options.dryRun && branch === checkedOut && (await workingTreeChanges(dir)).length > 0) {
-    const changed = (await workingTreeChanges(dir)).map((c) => c.path);
+  const uncommitted = !options.dryRun && branch === checkedOut ? await workingTreeChanges(dir) : [];
+  if (uncommitted.length > 0) {
+    const changed = uncommitted.map((c) => c.path);
     savedLocalEdits = (await commitWorkingTree(dir, { message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`, author: DOCSYNC_AUTHOR })) ?? undefined;
   }
   const head = (await branchOid(dir, branch))!;
