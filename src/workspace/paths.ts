@@ -1,12 +1,10 @@
 /** Folder paths: `/`-separated, relative to the folder root, no `.` or `..` parts. */
+import { dirOf, joinPath } from '../content/index.js';
 
 export const ASSETS = '.gitbook/assets/';
 export const INCLUDES = '.gitbook/includes/';
 
-export function dirOf(path: string): string {
-  const at = path.lastIndexOf('/');
-  return at < 0 ? '' : path.slice(0, at);
-}
+export { dirOf };
 
 /** `to` as a link written in the file `from` (`../.gitbook/assets/a.png`). */
 export function relativePath(from: string, to: string): string {
@@ -19,15 +17,7 @@ export function relativePath(from: string, to: string): string {
 
 /** A link target written in the file `from`, as a folder path; undefined when it leaves the folder. */
 export function resolvePath(from: string, target: string): string | undefined {
-  const parts = target.startsWith('/') ? [] : dirOf(from).split('/').filter((p) => p !== '');
-  for (const part of target.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
+  return joinPath(target.startsWith('/') ? '' : dirOf(from), target);
 }
 
 /** Percent-decoding that keeps text which is not valid percent-encoding as written. */

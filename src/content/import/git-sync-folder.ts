@@ -3,6 +3,7 @@ import { toString } from 'mdast-util-to-string';
 import { readFrontMatter } from '../markdown/front-matter.js';
 import { parseMarkdown } from '../markdown/processor.js';
 import { INCLUDES_DIR } from '../tree/include-names.js';
+import { joinPath } from '../tree/paths.js';
 import type { ImportedInclude, ImportedPage } from './types.js';
 
 /**
@@ -117,15 +118,8 @@ function normalisePath(href: string): string | undefined {
   } catch {
     // Not percent-encoded text: take it as written.
   }
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.length === 0 ? undefined : parts.join('/');
+  const joined = joinPath('', path);
+  return joined === '' ? undefined : joined;
 }
 
 interface Dir {
