@@ -32,6 +32,7 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^(undici|p-queue)(\/|$)/, ['client']],
   [/^isomorphic-git(\/|$)/, ['git']],
   [/^chokidar(\/|$)/, ['daemon']],
+  [/^ignore(\/|$)/, ['daemon']],
   [/^(gray-matter|js-yaml)(\/|$)/, ['workspace']],
   // content parses page front matter (the batch endpoint); workspace reads .gitbook.yaml and vars.
   [/^yaml(\/|$)/, ['content', 'workspace']],

@@ -147,6 +147,18 @@ function addPushCommands(program: Command): void {
     });
 
   program
+    .command('watch')
+    .description('the daemon: commit and push saves as they happen, pull what changes on the platform, until Ctrl-C')
+    .argument('[dir]', 'the workspace', '.')
+    .option('--debounce <ms>', 'quiet time after the last save before committing a burst of saves', '300')
+    .option('--poll <seconds>', 'how often to compare the remote heads with the last sync', '10')
+    .option('--json', 'print one JSON line per event')
+    .action(async (dir: string, options) => {
+      const { watchCommand } = await import('./commands/watch.js');
+      await watchCommand(dir, options);
+    });
+
+  program
     .command('mirror')
     .description('every space of an organization as a workspace in DIR/<space-slug>/: cloned, pulled, and with --push pushed')
     .argument('<dir>', 'the folder that holds one workspace per space')

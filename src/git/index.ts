@@ -10,3 +10,4 @@ export { checkoutBranch } from './checkout.js';
 export { commitWorkingTree, type WorkingTreeChange, workingTreeChanges, writeWorkingFiles } from './working-tree.js';
 export { checkBranchName, checkPath } from './paths.js';
 export { checkoutPaths, commitEdits, type CommitEditsOptions } from './commit-edits.js';
+export { configuredAuthor, gitOperationInProgress } from './operation.js';

@@ -13,7 +13,10 @@ export { setChangeRequestStatus, type StatusChange } from './change-request-stat
 export { parseConflicts, locateConflicts, type RemoteConflict } from './merge-conflicts.js';
 export { unpushedChanges, hasUnpushed, type Unpushed } from './unpushed.js';
 export { push, type PushOptions, type PushResult } from './push.js';
-export { syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
+export { branchesToPush, syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
 export { mirror, type MirrorOptions, type MirroredSpace } from './mirror.js';
 export { SyncError, isSyncError, type SyncErrorCode } from './errors.js';
 export { mergePushed } from './merge-outbox.js';
+export { initWorkspace, checkSpaceTitle, type InitOptions, type InitResult } from './init.js';
+export { publishWorkspace, CHOOSE_ORGANIZATION, type PublishOptions, type PublishResult } from './publish.js';
+export { isUnbound, readUnbound, type Unbound } from './unbound.js';

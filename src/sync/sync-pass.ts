@@ -27,7 +27,7 @@ export interface SyncPass {
  * when it has commits of its own (they go to its outbox change request), and local branches
  * docsync does not track yet (each opens a change request).
  */
-async function branchesToPush(dir: string): Promise<string[]> {
+export async function branchesToPush(dir: string): Promise<string[]> {
   const state = await readState(dir);
   const out: string[] = [];
   for (const branch of await listBranches(dir)) {

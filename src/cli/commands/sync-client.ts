@@ -1,4 +1,4 @@
-import { createClient, type Client } from '../../client/index.js';
+import { createClient, type Client, type ClientOptions } from '../../client/index.js';
 import { loadCredentials, readState } from '../../sync/index.js';
 
 /** A client for the stored login (or DOCSYNC_API_URL / DOCSYNC_TOKEN). */
@@ -8,8 +8,8 @@ export async function clientFromLogin(): Promise<{ client: Client; apiUrl: strin
 }
 
 /** A client for the workspace in `dir`: its own API URL, the login's token. */
-export async function clientForWorkspace(dir: string): Promise<Client> {
+export async function clientForWorkspace(dir: string, options: Omit<ClientOptions, 'baseUrl' | 'token'> = {}): Promise<Client> {
   const state = await readState(dir);
   const { token } = await loadCredentials({ ...process.env, DOCSYNC_API_URL: process.env.DOCSYNC_API_URL || state.binding.apiUrl });
-  return createClient({ baseUrl: state.binding.apiUrl, token });
+  return createClient({ ...options, baseUrl: state.binding.apiUrl, token });
 }

@@ -1,0 +1,43 @@
+import type { DaemonEvent } from '../../daemon/index.js';
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+const files = (paths: readonly string[], max = 5) =>
+  paths.length <= max ? paths.join(', ') : `${paths.slice(0, max).join(', ')} and ${paths.length - max} more`;
+
+/** One line for a person at a terminal, or undefined for events not worth a line. */
+export function daemonLine(event: DaemonEvent): string | undefined {
+  switch (event.type) {
+    case 'started':
+      return `watching ${event.dir} on ${event.branch ?? '(detached HEAD)'} (pid ${event.pid}; saves settle for ${event.debounceMs} ms, remote checked every ${seconds(event.pollMs)})`;
+    case 'committed':
+      return `${event.branch}: committed ${files(event.files)} (${event.commit.slice(0, 7)})`;
+    case 'pushed': {
+      const where = event.changeRequest ? `change request #${event.changeRequest.number}${event.changeRequest.opened ? ' (opened)' : ''} ${event.changeRequest.url}` : 'the space';
+      const { inserted, updated, deleted } = event.pages;
+      const skipped = event.skipped.length > 0 ? `; left out ${event.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : '';
+      return `${event.branch}: pushed to ${where}: ${inserted} added, ${updated} updated, ${deleted} deleted${event.resumed ? ' (finished an interrupted push)' : ''}${skipped}`;
+    }
+    case 'pulled':
+      if (event.closed) return `${event.branch}: change request ${event.closed}; no longer followed`;
+      if (event.created) return `${event.branch}: new change request, branch created`;
+      return `${event.branch}: pulled ${event.files.length === 0 ? 'a new revision' : files(event.files)}`;
+    case 'conflict':
+      return `${event.branch}: CONFLICT in ${files(event.files, 20)}; resolve the markers and save`;
+    case 'branch':
+      return `now on ${event.to ?? '(detached HEAD)'} (was ${event.from ?? '(detached HEAD)'})`;
+    case 'refused':
+      return [`${event.branch}: not pushed: ${event.message}`, ...event.details.map((d) => `  ${d}`)].join('\n');
+    case 'offline':
+      return `server unreachable (${event.message}); saves are committed locally, next try in ${seconds(event.retryInMs)}`;
+    case 'online':
+      return `server reachable again after ${seconds(event.afterMs)}`;
+    case 'paused':
+      return `paused: ${event.reason}`;
+    case 'resumed':
+      return 'resumed';
+    case 'error':
+      return `error: ${event.message}`;
+    case 'stopped':
+      return `stopped (${event.reason})`;
+  }
+}

@@ -1,0 +1,326 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Ignore } from 'ignore';
+import { ApiError, ConnectionError, type Client } from '../client/index.js';
+import {
+  branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, workingTreeChanges,
+} from '../git/index.js';
+import { DOCSYNC_AUTHOR, branchesToPush, pull, push, SyncError, type BranchPull } from '../sync/index.js';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { Debouncer } from './debounce.js';
+import type { DaemonActivity, DaemonEvent } from './events.js';
+import { ensureEditorExcludes } from './excludes.js';
+import { isIgnoredPath, loadIgnoreRules } from './ignore-rules.js';
+import { acquireDaemonLock, type DaemonLock } from './lock.js';
+import { writeDaemonStatus, type DaemonStatus } from './status-file.js';
+
+export interface DaemonOptions {
+  client: Client;
+  /** The workspace (a docsync clone). */
+  dir: string;
+  /** Quiet time after the last file event before the burst is committed. @default 300 */
+  debounceMs?: number;
+  /** How often the remote heads are compared with the last sync. @default 10000 */
+  pollMs?: number;
+  /** How often `.git/HEAD` is read to notice a branch switch that changed no file. @default 1000 */
+  headCheckMs?: number;
+  backoff?: BackoffPolicy;
+  onEvent?: (event: DaemonEvent) => void;
+}
+
+export interface Daemon {
+  /** Finishes the cycle in flight, writes state, releases the lock. */
+  stop(reason?: string): Promise<void>;
+  /** Settles when the daemon has stopped. */
+  readonly stopped: Promise<void>;
+}
+
+/** Server failures that mean "not now" rather than "never": the daemon waits and tries again. */
+function isOutage(error: unknown): boolean {
+  if (error instanceof ConnectionError) return true;
+  return error instanceof ApiError && (error.status === 429 || error.status >= 500);
+}
+
+const listed = (files: readonly string[], max = 5) =>
+  files.length <= max ? files.join(', ') : `${files.slice(0, max).join(', ')} and ${files.length - max} more`;
+
+/**
+ * Starts the daemon on a workspace: file events, debounced, become commits on the checked-out
+ * branch and pushes to its change request; every `pollMs` the remote heads are compared and what
+ * moved is pulled. One cycle runs at a time, so a commit, a pull and a push never interleave.
+ * While the server is away, saves are still committed and the network part waits with backoff.
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const dir = resolve(options.dir);
+  const lock = await acquireDaemonLock(dir);
+  try {
+    return await runDaemon(dir, lock, options);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions): Promise<Daemon> {
+  const { client } = options;
+  const debounceMs = options.debounceMs ?? 300;
+  const pollMs = options.pollMs ?? 10_000;
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  await ensureEditorExcludes(dir);
+  let rules: Ignore = await loadIgnoreRules(dir);
+
+  const status: DaemonStatus = {
+    pid: process.pid, startedAt: lock.holder.startedAt, updatedAt: lock.holder.startedAt, activity: 'starting',
+    branch: await currentBranch(dir), pendingFiles: 0, unpushed: [],
+  };
+  let statusWrite = Promise.resolve();
+  const saveStatus = () => {
+    status.updatedAt = new Date().toISOString();
+    const snapshot = structuredClone(status);
+    statusWrite = statusWrite.then(() => writeDaemonStatus(dir, snapshot)).catch(() => undefined);
+  };
+  const setActivity = (activity: DaemonActivity) => {
+    if (status.activity === activity) return;
+    status.activity = activity;
+    saveStatus();
+  };
+  const emit = (event: DaemonEvent) => {
+    const at = new Date().toISOString();
+    if (event.type === 'committed') status.lastCommit = { at, branch: event.branch, files: event.files };
+    if (event.type === 'pushed') status.lastPush = { at, branch: event.branch, changeRequest: event.changeRequest?.number };
+    if (event.type === 'pulled') status.lastPull = { at, branch: event.branch, files: event.files.length };
+    if (['conflict', 'refused', 'error', 'paused'].includes(event.type)) status.lastProblem = { at, event };
+    saveStatus();
+    options.onEvent?.(event);
+  };
+
+  let stopping = false;
+  let pendingSave = false;
+  let pollDue = true; // the first cycle pulls and pushes what a previous run left
+  let wake: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let offlineSince = 0;
+  let nextTryAt = 0;
+  let paused: string | undefined;
+  let headText = await readFile(join(dir, '.git', 'HEAD'), 'utf8').catch(() => '');
+  /** Branch heads whose push was refused: not tried again until the branch moves. */
+  const refusedAt = new Map<string, string>();
+
+  const debouncer = new Debouncer({
+    quietMs: debounceMs,
+    flush: () => {
+      pendingSave = true;
+      status.pendingFiles = 0;
+      kick();
+    },
+  });
+
+  let running: Promise<void> | undefined;
+  function kick(): void {
+    if (running || stopping) return;
+    running = (async () => {
+      try {
+        while ((pendingSave || pollDue) && !stopping) {
+          const wasPoll = pollDue;
+          pendingSave = false;
+          pollDue = false;
+          await cycle(wasPoll);
+        }
+      } finally {
+        running = undefined;
+        if (!stopping) setActivity(status.offline ? 'offline' : paused ? 'paused' : 'idle');
+      }
+    })();
+  }
+
+  /** Runs the network part again at `at` (after a failure), or polls when it is due. */
+  function retryAt(delay: number): void {
+    clearTimeout(wake);
+    wake = setTimeout(() => {
+      pollDue = true;
+      kick();
+    }, delay);
+  }
+
+  async function cycle(poll: boolean): Promise<void> {
+    const branch = await currentBranch(dir);
+    if (branch !== status.branch) {
+      emit({ type: 'branch', from: status.branch, to: branch });
+      status.branch = branch;
+    }
+    const busy = branch === null ? 'HEAD is detached (check out a branch to go on)' : await gitOperationInProgress(dir);
+    if (busy !== undefined) {
+      if (paused !== busy) emit({ type: 'paused', reason: busy });
+      paused = busy;
+      return;
+    }
+    if (paused !== undefined) {
+      paused = undefined;
+      emit({ type: 'resumed' });
+    }
+    try {
+      await commitSaves(branch!);
+      if (failures > 0 && Date.now() < nextTryAt) return; // the wake timer comes back for the network part
+      await syncWithRemote(poll || failures > 0);
+      if (status.offline) {
+        delete status.offline;
+        emit({ type: 'online', afterMs: Date.now() - offlineSince });
+      }
+      failures = 0;
+    } catch (error) {
+      if (!isOutage(error) && !(error instanceof Error && error.name === 'GitError' && (error as { code?: string }).code === 'ref-moved')) {
+        emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+      }
+      // An outage, a bug, or a branch moved by the user's own git command meanwhile: try again later.
+      failures += 1;
+      if (failures === 1) offlineSince = Date.now();
+      const retryInMs = backoffDelay(failures, Math.random(), backoff);
+      nextTryAt = Date.now() + retryInMs;
+      if (isOutage(error)) {
+        const message = error instanceof Error ? error.message : String(error);
+        status.offline = { since: new Date(offlineSince).toISOString(), failures, nextTryAt: new Date(nextTryAt).toISOString(), message };
+        emit({ type: 'offline', message, failures, retryInMs });
+      }
+      retryAt(retryInMs);
+    }
+  }
+
+  async function commitSaves(branch: string): Promise<void> {
+    const changes = await workingTreeChanges(dir);
+    if (changes.length === 0) return;
+    setActivity('committing');
+    const files = changes.map((c) => c.path);
+    const commit = await commitWorkingTree(dir, {
+      message: `docsync: save ${listed(files)}\n\n${changes.map((c) => `${c.status}: ${c.path}`).join('\n')}\n`,
+      author: (await configuredAuthor(dir)) ?? DOCSYNC_AUTHOR,
+    });
+    if (commit !== null) emit({ type: 'committed', branch, commit, files });
+  }
+
+  async function syncWithRemote(poll: boolean): Promise<void> {
+    const conflicted = new Set<string>();
+    if (poll) {
+      setActivity('pulling');
+      reportPulls(await pull(client, dir), conflicted);
+    }
+    status.unpushed = await branchesToPush(dir);
+    for (const branch of status.unpushed) {
+      if (conflicted.has(branch) || stopping) continue;
+      const head = await branchOid(dir, branch);
+      if (head !== null && refusedAt.get(branch) === head) continue;
+      setActivity('pushing');
+      try {
+        await pushBranch(branch);
+      } catch (error) {
+        if (!(error instanceof SyncError) || error.code !== 'remote-ahead') throw error;
+        // Someone wrote on the platform since the last pull: bring it in, then push again.
+        setActivity('pulling');
+        const pulled = await pull(client, dir);
+        reportPulls(pulled, conflicted);
+        if (!conflicted.has(branch)) {
+          setActivity('pushing');
+          await pushBranch(branch);
+        }
+      }
+    }
+    status.unpushed = await branchesToPush(dir);
+  }
+
+  async function pushBranch(branch: string): Promise<void> {
+    try {
+      const result = await push(client, dir, { branch });
+      refusedAt.delete(branch);
+      emit({
+        type: 'pushed', branch, revision: result.revision, resumed: result.resumed,
+        changeRequest: result.changeRequest && { number: result.changeRequest.number, url: result.changeRequest.url, opened: result.changeRequest.opened },
+        pages: { inserted: result.counts.inserted, updated: result.counts.updated, deleted: result.counts.deleted },
+        skipped: result.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+      });
+    } catch (error) {
+      if (!(error instanceof SyncError) || error.code === 'remote-ahead') throw error;
+      const head = await branchOid(dir, branch);
+      if (head !== null) refusedAt.set(branch, head);
+      emit({ type: 'refused', branch, code: error.code, message: error.message, details: error.details });
+    }
+  }
+
+  function reportPulls(pulled: BranchPull[], conflicted: Set<string>): void {
+    for (const result of pulled) {
+      if (result.from !== result.to || result.created || result.closed) {
+        emit({
+          type: 'pulled', branch: result.branch, from: result.from, to: result.to, files: result.changes.map((c) => c.path),
+          created: result.created === true, closed: result.closed,
+        });
+      }
+      if (result.conflicts.length > 0) {
+        conflicted.add(result.branch);
+        emit({ type: 'conflict', branch: result.branch, files: result.conflicts });
+      }
+    }
+  }
+
+  const isIgnored = (path: string, stats?: { isDirectory(): boolean }) => isIgnoredPath(rules, dir, path, stats?.isDirectory() ?? false);
+  const watcher: FSWatcher = watch(dir, {
+    ignored: isIgnored,
+    ignoreInitial: true,
+    // Editors that write in several steps: wait until the size stops changing before reacting.
+    awaitWriteFinish: { stabilityThreshold: Math.min(100, debounceMs), pollInterval: 25 },
+  });
+  const onPath = (path: string) => {
+    if (stopping) return;
+    if (path === join(dir, '.gitignore')) {
+      void loadIgnoreRules(dir).then((next) => {
+        rules = next;
+      });
+    }
+    debouncer.touch(path);
+    status.pendingFiles = debouncer.pending;
+  };
+  for (const name of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) watcher.on(name, onPath);
+  watcher.on('error', (error) => emit({ type: 'error', message: `watching ${dir}: ${error instanceof Error ? error.message : String(error)}` }));
+  await new Promise<void>((ready) => watcher.once('ready', ready));
+
+  const pollTimer = setInterval(() => {
+    pollDue = true;
+    if (failures === 0) kick();
+  }, pollMs);
+  // A branch switch that changed no file gives no file event: read HEAD now and then.
+  const headTimer = setInterval(() => {
+    void readFile(join(dir, '.git', 'HEAD'), 'utf8').then((text) => {
+      if (text === headText) return;
+      headText = text;
+      pendingSave = true;
+      kick();
+    }, () => undefined);
+  }, options.headCheckMs ?? 1_000);
+
+  emit({ type: 'started', dir, branch: status.branch, pid: process.pid, debounceMs, pollMs });
+  kick();
+
+  let stopPromise: Promise<void> | undefined;
+  let settle: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  return {
+    stopped,
+    stop(reason = 'stopped') {
+      stopPromise ??= (async () => {
+        stopping = true;
+        clearInterval(pollTimer);
+        clearInterval(headTimer);
+        clearTimeout(wake);
+        debouncer.cancel();
+        await running;
+        await watcher.close();
+        status.activity = 'stopped';
+        emit({ type: 'stopped', reason });
+        await statusWrite;
+        await lock.release();
+        settle();
+      })();
+      return stopPromise;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { expect } from 'vitest';
+import { spawnCli, type CliProcess } from '../cli/run-cli.js';
+
+/** A `docsync watch --json` child process, read event by event. */
+export interface WatchProcess extends CliProcess {
+  /** Events printed so far. */
+  events(): any[];
+  /** Resolves with the first event (from `from` on) that `match` accepts; fails after `ms`. */
+  waitFor(match: (event: any) => boolean, ms?: number, from?: number): Promise<any>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | string>;
+}
+
+export function spawnWatch(dir: string, env: Record<string, string>, extra: string[] = []): WatchProcess {
+  const proc = spawnCli(['watch', dir, '--json', '--debounce', '100', '--poll', '0.5', ...extra], env);
+  const events = () =>
+    proc.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+  const waitFor = async (match: (event: any) => boolean, ms = 20_000, from = 0) => {
+    const until = Date.now() + ms;
+    for (;;) {
+      const found = events().slice(from).find(match);
+      if (found) return found;
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null || Date.now() > until) {
+        throw new Error(`no such event within ${ms} ms; events: ${JSON.stringify(events())}\nstderr: ${proc.stderr()}`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  return {
+    ...proc,
+    events,
+    waitFor,
+    async stop() {
+      if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGTERM');
+      return proc.exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns without throwing, or rethrows its last failure after `ms`. */
+export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+export const expectExitOk = async (watch: WatchProcess) => expect(await watch.stop(), watch.stderr()).toBe(0);

@@ -1,0 +1,119 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Client } from '../../src/client/index.js';
+import { readState } from '../../src/sync/state.js';
+import { readDaemonStatus } from '../../src/daemon/index.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { clonedSpace, editMain, git, remoteMarkdown } from '../sync/fixture.js';
+import { eventually, expectExitOk, spawnWatch } from './watch-process.js';
+
+/** `docsync watch` as a child process on a real server and a real clone. */
+describe('docsync watch', () => {
+  let s: TestServer;
+  let work: string;
+  let client: Client;
+  beforeAll(async () => {
+    s = await startServer('sqlite');
+    work = await mkdtemp(join(tmpdir(), 'docsync-watch-'));
+    client = createClient({ baseUrl: s.url, token: s.token });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await s?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+  const env = () => ({ DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token });
+
+  it('commits a save, pushes it to the change request, and exits 0 on SIGTERM', async () => {
+    const t = await clonedSpace(s, client, work, 'save');
+    const watch = spawnWatch(t.dir, env());
+    try {
+      await watch.waitFor((e) => e.type === 'started');
+      await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, saved in an editor\n');
+      const committed = await watch.waitFor((e) => e.type === 'committed');
+      expect(committed.files).toEqual(['beta.md']);
+      const pushed = await watch.waitFor((e) => e.type === 'pushed');
+      expect(pushed.branch).toBe('main');
+      expect(pushed.pages).toMatchObject({ updated: 1, inserted: 0, deleted: 0 });
+      const { outbox } = (await readState(t.dir)).branches.main!;
+      expect(await remoteMarkdown(s, t.spaceId, t.beta, outbox!.changeRequestId)).toContain('saved in an editor');
+      // The commit names the file; the working tree is clean.
+      expect(git(t.dir, 'log', '-1', '--format=%s', 'main')).toBe('docsync: save beta.md\n');
+      expect(git(t.dir, 'status', '--porcelain')).toBe('');
+    } finally {
+      await expectExitOk(watch);
+    }
+    expect(watch.events().at(-1)).toMatchObject({ type: 'stopped', reason: 'SIGTERM' });
+    expect((await readDaemonStatus(t.dir))?.activity).toBe('stopped');
+  });
+
+  it('pulls an edit made on the platform into the file', async () => {
+    const t = await clonedSpace(s, client, work, 'pull');
+    const watch = spawnWatch(t.dir, env());
+    try {
+      await watch.waitFor((e) => e.type === 'started');
+      await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nedited on the platform\n' } }]);
+      const pulled = await watch.waitFor((e) => e.type === 'pulled' && e.branch === 'main');
+      expect(pulled.files).toEqual(['beta.md']);
+      expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toContain('edited on the platform');
+      // The pull's own writes are not taken for saves: nothing is pushed back.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(watch.events().filter((e) => e.type === 'committed' || e.type === 'pushed')).toEqual([]);
+    } finally {
+      await expectExitOk(watch);
+    }
+  });
+
+  it('refuses a second daemon on the same workspace', async () => {
+    const t = await clonedSpace(s, client, work, 'twice');
+    const first = spawnWatch(t.dir, env());
+    try {
+      await first.waitFor((e) => e.type === 'started');
+      const second = spawnWatch(t.dir, env());
+      expect(await second.exited).toBe(5);
+      expect(second.stderr()).toMatch(/another docsync daemon \(pid \d+ .*\) is watching/);
+      expect(second.stderr()).toContain(String(first.child.pid));
+    } finally {
+      await expectExitOk(first);
+    }
+  });
+
+  it('follows a branch switch: saves on the new branch go to its own change request', async () => {
+    const t = await clonedSpace(s, client, work, 'switch');
+    const watch = spawnWatch(t.dir, env());
+    try {
+      await watch.waitFor((e) => e.type === 'started');
+      git(t.dir, 'checkout', '-qb', 'feature');
+      await watch.waitFor((e) => e.type === 'branch' && e.to === 'feature');
+      await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\nthree\nfour, on a branch\n');
+      const pushed = await watch.waitFor((e) => e.type === 'pushed' && e.branch === 'feature');
+      expect(pushed.changeRequest.opened).toBe(true);
+      const state = await readState(t.dir);
+      expect(await remoteMarkdown(s, t.spaceId, t.alpha, state.branches.feature!.changeRequestId)).toContain('four, on a branch');
+      expect(state.branches.main!.outbox).toBeUndefined();
+    } finally {
+      await expectExitOk(watch);
+    }
+  });
+
+  it('takes over the lock of a daemon that died, and sends what it left', async () => {
+    const t = await clonedSpace(s, client, work, 'stale');
+    const first = spawnWatch(t.dir, env());
+    await first.waitFor((e) => e.type === 'started');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // A save made while no daemon ran is committed and pushed by the next one.
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nsaved while nobody watched\n');
+    const second = spawnWatch(t.dir, env());
+    try {
+      await second.waitFor((e) => e.type === 'pushed');
+      const { outbox } = (await readState(t.dir)).branches.main!;
+      expect(await remoteMarkdown(s, t.spaceId, t.beta, outbox!.changeRequestId)).toContain('saved while nobody watched');
+      await eventually(async () => expect((await readDaemonStatus(t.dir))?.activity).toBe('idle'));
+    } finally {
+      await expectExitOk(second);
+    }
+  });
+});
