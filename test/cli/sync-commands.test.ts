@@ -49,12 +49,12 @@ describe('docsync login / clone / status / pull', () => {
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe('# Start\n\nFirst steps.\n');
 
     const clean = await runCli(['status', '--dir', dir], env);
-    expect(clean.stdout).toBe('* main: in sync\n');
+    expect(clean.stdout).toBe('daemon: not running\n* main: in sync\n');
 
     await writeFile(join(dir, 'README.md'), '# Start\n\nFirst steps, edited here.\n');
     await mainEdit(space.id, [{ operation: 'insert_page', title: 'Next', document: { markdown: '# Next\n\nThen this.\n' } }]);
     const dirty = await runCli(['status', '--dir', dir], env);
-    expect(dirty.stdout).toMatch(/^\* main: 1 uncommitted file change\(s\); remote moved \S+ -> \S+: run docsync pull\n$/);
+    expect(dirty.stdout).toMatch(/^daemon: not running\n\* main: 1 uncommitted file change\(s\); remote moved \S+ -> \S+: run docsync pull\n$/);
 
     const pulled = await runCli(['pull', '--dir', dir], env);
     expect(pulled.code, pulled.stderr).toBe(0);

@@ -7,6 +7,7 @@ import { readState } from '../../src/sync/state.js';
 import { readDaemonStatus } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from '../sync/fixture.js';
+import { runCli } from '../cli/run-cli.js';
 import { eventually, expectExitOk, spawnWatch } from './watch-process.js';
 
 /** `docsync watch` as a child process on a real server and a real clone. */
@@ -42,11 +43,22 @@ describe('docsync watch', () => {
       // The commit names the file; the working tree is clean.
       expect(git(t.dir, 'log', '-1', '--format=%s', 'main')).toBe('docsync: save beta.md\n');
       expect(git(t.dir, 'status', '--porcelain')).toBe('');
+      // Another shell sees the daemon, what it is doing and what it did last.
+      const human = await eventually(async () => {
+        const out = await runCli(['status', '--dir', t.dir], env());
+        expect(out.stdout).toMatch(new RegExp(`^daemon: watching \\(pid ${watch.child.pid} since [0-9:]+\\), idle on main\n  last commit [0-9:]+ on main; last push [0-9:]+ main -> #${pushed.changeRequest.number}`));
+        return out;
+      });
+      expect(human.code, human.stderr).toBe(0);
+      const json = JSON.parse((await runCli(['status', '--dir', t.dir, '--json'], env())).stdout);
+      expect(json.daemon).toMatchObject({ running: true, pid: watch.child.pid, status: { activity: 'idle', branch: 'main', unpushed: [] } });
+      expect(json.branches).toMatchObject([{ branch: 'main', outbox: pushed.changeRequest.number }]);
     } finally {
       await expectExitOk(watch);
     }
     expect(watch.events().at(-1)).toMatchObject({ type: 'stopped', reason: 'SIGTERM' });
     expect((await readDaemonStatus(t.dir))?.activity).toBe('stopped');
+    expect((await runCli(['status', '--dir', t.dir], env())).stdout).toMatch(/^daemon: not running \(stopped at [0-9:]+\)\n/);
   });
 
   it('pulls an edit made on the platform into the file', async () => {
