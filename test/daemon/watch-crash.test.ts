@@ -1,0 +1,88 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Client } from '../../src/client/index.js';
+import { fetchContent } from '../../src/sync/remote-content.js';
+import { snapshotOf } from '../../src/sync/snapshot.js';
+import { readState } from '../../src/sync/state.js';
+import { loadFolder } from '../../src/workspace/index.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { clonedSpace, git } from '../sync/fixture.js';
+import { expectExitOk, spawnWatch } from './watch-process.js';
+
+/**
+ * The daemon killed with SIGKILL in the middle of a three-batch push (through the journal's test
+ * hook), then started again: the change request ends up exactly as the workspace, every page once.
+ */
+describe('docsync watch killed mid-push', () => {
+  let s: TestServer;
+  let work: string;
+  let client: Client;
+  beforeAll(async () => {
+    s = await startServer('sqlite');
+    work = await mkdtemp(join(tmpdir(), 'docsync-watch-crash-'));
+    client = createClient({ baseUrl: s.url, token: s.token });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await s?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+  const env = () => ({ DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token });
+
+  /** 60 new pages at the top, a section with 45 pages under it (three batches), one edit. */
+  async function saveMany(dir: string) {
+    const lines = ['# Table of contents', '', '* [Alpha](README.md)', '* [Beta](beta.md)'];
+    for (let i = 0; i < 60; i += 1) {
+      await writeFile(join(dir, `page-${i}.md`), `# Page ${i}\n\nbody ${i}\n`);
+      lines.push(`* [Page ${i}](page-${i}.md)`);
+    }
+    await mkdir(join(dir, 'section'));
+    await writeFile(join(dir, 'section', 'README.md'), '# Section\n\nthe section\n');
+    lines.push('* [Section](section/README.md)');
+    for (let i = 0; i < 45; i += 1) {
+      await writeFile(join(dir, 'section', `child-${i}.md`), `# Child ${i}\n\nchild ${i}\n`);
+      lines.push(`  * [Child ${i}](section/child-${i}.md)`);
+    }
+    await writeFile(join(dir, 'beta.md'), '# Beta\n\nbeta, edited in bulk\n');
+    await writeFile(join(dir, 'SUMMARY.md'), `${lines.join('\n')}\n`);
+  }
+
+  for (const kill of ['sent:1', 'recorded:0']) {
+    it(`resumes exactly after a kill at ${kill}`, async () => {
+      const t = await clonedSpace(s, client, work, `crash-${kill.replace(':', '-')}`);
+      const doomed = spawnWatch(t.dir, { ...env(), DOCSYNC_TEST_KILL: kill }, ['--debounce', '500']);
+      await doomed.waitFor((e) => e.type === 'started');
+      await saveMany(t.dir);
+      expect(await doomed.exited, doomed.stderr()).toBe('SIGKILL');
+      expect(doomed.events().filter((e) => e.type === 'committed')).toHaveLength(1);
+
+      const again = spawnWatch(t.dir, env());
+      try {
+        const pushed = await again.waitFor((e) => e.type === 'pushed');
+        expect(pushed).toMatchObject({ branch: 'main', resumed: true, changeRequest: { opened: false } });
+        // The change request opened by the killed run was not taken for one opened on the platform.
+        expect(again.events().filter((e) => e.type === 'pulled' && e.created)).toEqual([]);
+      } finally {
+        await expectExitOk(again);
+      }
+      const state = await readState(t.dir);
+      expect(Object.keys(state.branches)).toEqual(['main']);
+      const crId = state.branches.main!.outbox!.changeRequestId!;
+      const remote = snapshotOf(await fetchContent(client, { space: t.spaceId, changeRequest: crId }));
+      const local = await loadFolder(t.dir);
+      const text = (m: Map<string, Uint8Array | string>) =>
+        new Map([...m].filter(([p]) => !p.startsWith('.git/')).map(([p, b]) => [p, Buffer.from(b as Uint8Array).toString()]));
+      expect(text(local)).toEqual(text(remote.files));
+      const res = await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${crId}/content`);
+      const count = (pages: any[]): number => pages.reduce((n, p) => n + 1 + count(p.pages ?? []), 0);
+      expect(count(res.body.pages)).toBe(108);
+      expect(await readdir(join(t.dir, '.git', 'docsync', 'journal'))).toEqual([]);
+      expect(git(t.dir, 'status', '--porcelain')).toBe('');
+      const open = [];
+      for await (const cr of client.changeRequests.list(t.spaceId)) open.push(cr);
+      expect(open).toHaveLength(1);
+    });
+  }
+});
