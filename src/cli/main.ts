@@ -94,6 +94,17 @@ function addSyncCommands(program: Command): void {
     });
 
   program
+    .command('init')
+    .description('make a new workspace in DIR from the starter template, with no space yet: the first docsync push creates it')
+    .argument('<dir>', 'folder to create (it must not exist, or be empty)')
+    .option('--title <title>', 'title of the space the first push creates (default: the folder name)')
+    .option('--json', 'print the result as JSON')
+    .action(async (dir: string, options) => {
+      const { initCommand } = await import('./commands/init.js');
+      await initCommand(dir, options);
+    });
+
+  program
     .command('pull')
     .description('bring main and every tracked change request branch to the remote head, merging into local work')
     .option('--dir <dir>', 'the workspace', '.')
@@ -127,6 +138,7 @@ function addPushCommands(program: Command): void {
     .option('--merge', 'merge the change request right after the push, then pull main')
     .option('--dry-run', 'print the page operations the push would send, and send nothing')
     .option('--allow-mass-delete', 'allow a push that deletes more than half of the pages, or all of them')
+    .option('--org <id>', 'first push of a workspace docsync init made: the organization to create its space in (default: your only one)')
     .option('--dir <dir>', 'the workspace', '.')
     .option('--json', 'print the result as JSON')
     .action(async (branch: string | undefined, options) => {

@@ -21,6 +21,8 @@ export interface PublishOptions {
   orgId?: string;
   /** Title of the new space. @default the title `initWorkspace` recorded */
   title?: string;
+  /** Subject of the change request that carries the content. @default `Initial content of <title>` */
+  subject?: string;
   onProgress?: (event: { stage: string; done: number; total: number }) => void;
 }
 
@@ -34,9 +36,8 @@ export interface PublishResult {
   revision: string;
   /** The change request that carried the content (merged), when there was any content. */
   changeRequest?: { id: string; number: number; url: string };
-  counts: PushResult['counts'];
-  /** Files left out of the push, and why (as `push` reports them). */
-  skipped: PushResult['skipped'];
+  /** The push of main that carried the content (its `skipped` names files left out, and why). */
+  push: PushResult;
   /** Files the pull after the merge left with conflict markers (only when someone wrote to the space meanwhile). */
   conflicts: string[];
 }
@@ -112,9 +113,9 @@ export async function publishWorkspace(client: Client, dir: string, options: Pub
   });
   await clearUnbound(dir);
 
-  const pushed = await push(client, dir, { branch: 'main', subject: `Initial content of ${title}`, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const pushed = await push(client, dir, { branch: 'main', subject: options.subject ?? `Initial content of ${title}`, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const result: PublishResult = {
-    spaceId: space.id, title, orgId, url: space.urls.app, revision: pushed.revision ?? empty.revision, counts: pushed.counts, skipped: pushed.skipped, conflicts: [],
+    spaceId: space.id, title, orgId, url: space.urls.app, revision: pushed.revision ?? empty.revision, push: pushed, conflicts: [],
   };
   if (pushed.changeRequest === undefined) return result;
   result.changeRequest = { id: pushed.changeRequest.id, number: pushed.changeRequest.number, url: pushed.changeRequest.url };

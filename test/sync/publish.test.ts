@@ -48,7 +48,7 @@ describe('publishWorkspace', () => {
     const dir = join(work, 'handbook');
     const init = await initWorkspace(dir, TEMPLATE, { title: 'Handbook' });
     const result = await publishWorkspace(client, dir, { apiUrl: s.url });
-    expect(result).toMatchObject({ title: 'Handbook', orgId: s.orgId, url: expect.stringContaining(result.spaceId), conflicts: [], skipped: [], counts: { inserted: 4 } });
+    expect(result).toMatchObject({ title: 'Handbook', orgId: s.orgId, url: expect.stringContaining(result.spaceId), conflicts: [], push: { skipped: [], counts: { inserted: 4 } } });
     expect(result.changeRequest?.number).toBeGreaterThan(0);
 
     const space = (await s.request('GET', `/v1/spaces/${result.spaceId}`)).body;

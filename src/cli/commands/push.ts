@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
-import { mergePushed, push } from '../../sync/index.js';
+import { isUnbound, mergePushed, push, readState } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printResult, type OutputOptions } from '../output.js';
 import { conflictLines, conflictNames, pullLine, pulledConflicts } from './conflict-report.js';
+import { publishCommand } from './publish.js';
 import { pushLines } from './push-report.js';
 import { clientForWorkspace } from './sync-client.js';
 
@@ -12,14 +13,22 @@ export interface PushCommandOptions extends OutputOptions {
   merge?: boolean;
   dryRun?: boolean;
   allowMassDelete?: boolean;
+  /** Only for a workspace without a space yet: the organization to create it in. */
+  org?: string;
 }
 
 /**
  * `docsync push [BRANCH]`: the branch's changes to its change request (opened when it has
  * none), `--merge` merges it after. Exit 4 when some files were left out, 3 on a merge conflict.
+ * In a workspace `docsync init` made, it creates the space first (see publishCommand).
  */
 export async function pushCommand(branch: string | undefined, options: PushCommandOptions): Promise<void> {
   const dir = resolve(options.dir ?? '.');
+  if (await isUnbound(dir)) return publishCommand(dir, branch, options);
+  if (options.org !== undefined) {
+    const { binding } = await readState(dir);
+    throw new ExitError(`--org is only for the first push of a workspace docsync init made; ${dir} has its space already (${binding.spaceId})`, EXIT.usage);
+  }
   const client = await clientForWorkspace(dir);
   try {
     const progress = process.stderr.isTTY && !options.json;
