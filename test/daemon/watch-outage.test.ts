@@ -51,8 +51,9 @@ describe('docsync watch across a server outage', () => {
   }
 
   it('commits saves while the server is away and pushes them all when it is back', async () => {
-    const orgs = await client.orgs.list()[Symbol.asyncIterator]().next();
-    const s = fixtureServer(orgs.value.id);
+    const orgs = [];
+    for await (const org of client.orgs.list()) orgs.push(org);
+    const s = fixtureServer(orgs[0]!.id);
     const t = await clonedSpace(s, client, work, 'outage');
     const watch = spawnWatch(t.dir, { DOCSYNC_API_URL: server.url, DOCSYNC_TOKEN: token });
     try {
