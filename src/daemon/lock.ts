@@ -1,4 +1,5 @@
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { stateDir } from '../sync/index.js';
@@ -51,9 +52,10 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
   }
   try {
     const holder = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.startedAt === 'string') return holder as LockHolder;
+    // pid 0 and negative pids name process groups, which signal 0 always finds alive.
+    if (Number.isSafeInteger(holder.pid) && holder.pid! > 0 && typeof holder.host === 'string' && typeof holder.startedAt === 'string') return holder as LockHolder;
   } catch {
-    // A lock cut short by a crash while it was written: nobody holds it.
+    // Not JSON: nobody holds it.
   }
   return { pid: 0, host: hostname(), startedAt: 'unknown' };
 }
@@ -72,46 +74,77 @@ export interface DaemonLock {
   release(): Promise<void>;
 }
 
+/** Writes `holder` to a file of its own, whole, so that it can appear under `path` in one step. */
+async function draft(path: string, holder: LockHolder): Promise<string> {
+  const temp = `${path}.${process.pid}-${randomBytes(6).toString('hex')}`;
+  await writeFile(temp, `${JSON.stringify(holder)}\n`, { flag: 'wx' });
+  return temp;
+}
+
 /**
- * Takes the workspace's daemon lock: created exclusively, so of two daemons starting at once one
- * wins. A lock left by a dead process is taken over: it is first renamed aside, which only one
- * of several racing takers can do, and put back if what was moved turns out to be a live lock
- * written in between.
+ * Takes `path` as a short-lived mutex (held for the few milliseconds of a check and a write).
+ * It appears whole (a hard link to a file already written), so a reader never sees it half
+ * written. One left by a dead process is renamed aside, which only one taker can do.
+ * Invariant: two holders at once are possible only when a holder died inside its few
+ * milliseconds and several takers find its mutex at that same moment.
+ */
+async function takeMutex(path: string, mine: LockHolder): Promise<() => Promise<void>> {
+  const temp = await draft(path, mine);
+  try {
+    for (const until = Date.now() + 10_000; Date.now() < until;) {
+      try {
+        await link(temp, path);
+        return async () => {
+          if (sameHolder(await readHolder(path), mine)) await unlink(path).catch(() => undefined);
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = await readHolder(path);
+      if (holder !== undefined && holder.pid !== 0 && isAlive(holder)) {
+        await new Promise((wake) => setTimeout(wake, 5 + Math.random() * 20));
+        continue;
+      }
+      if (holder === undefined) continue;
+      const aside = `${path}.stale-${process.pid}`;
+      try {
+        await rename(path, aside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+      const moved = await readHolder(aside);
+      // A live mutex taken between our read and our rename: give it back.
+      if (moved !== undefined && moved.pid !== 0 && !sameHolder(moved, holder) && isAlive(moved)) await link(aside, path).catch(() => undefined);
+      await unlink(aside).catch(() => undefined);
+    }
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  throw new Error(`could not take ${path}: another docsync process has held it for 10 s; remove it if no docsync is running`);
+}
+
+/**
+ * Takes the workspace's daemon lock. Checking the lock and writing ours happen under a mutex
+ * beside it, so of several daemons starting at once exactly one wins, including when they all
+ * find a stale lock to take over. The lock is replaced by a rename, never left empty.
  */
 export async function acquireDaemonLock(workspace: string, startedAt = new Date().toISOString()): Promise<DaemonLock> {
   const path = lockPath(workspace);
   await mkdir(stateDir(workspace), { recursive: true });
   const mine: LockHolder = { pid: process.pid, host: hostname(), startedAt };
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    try {
-      await writeFile(path, `${JSON.stringify(mine)}\n`, { flag: 'wx' });
-      return {
-        holder: mine,
-        async release() {
-          if (sameHolder(await readHolder(path), mine)) await unlink(path).catch(() => undefined);
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+  const release = await takeMutex(`${path}.taking`, { ...mine, startedAt: randomBytes(8).toString('hex') });
+  try {
     const holder = await readHolder(path);
-    if (holder === undefined) continue;
-    if (holder.pid !== 0 && isAlive(holder)) throw new DaemonLockedError(holder, workspace);
-    const aside = `${path}.stale-${process.pid}`;
-    try {
-      await rename(path, aside);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
-    const moved = await readHolder(aside);
-    if (moved !== undefined && moved.pid !== 0 && !sameHolder(moved, holder) && isAlive(moved)) {
-      // Another daemon took the stale lock over between our read and our rename: give it back.
-      await link(aside, path).catch(() => undefined);
-      await unlink(aside).catch(() => undefined);
-      throw new DaemonLockedError(moved, workspace);
-    }
-    await unlink(aside).catch(() => undefined);
+    if (holder !== undefined && holder.pid !== 0 && isAlive(holder)) throw new DaemonLockedError(holder, workspace);
+    await rename(await draft(path, mine), path);
+  } finally {
+    await release();
   }
-  throw new Error(`could not take ${path}: it keeps changing (several daemons starting at once?)`);
+  return {
+    holder: mine,
+    async release() {
+      if (sameHolder(await readHolder(path), mine)) await unlink(path).catch(() => undefined);
+    },
+  };
 }
