@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocsyncError } from '../model/index.js';
 
@@ -51,6 +51,9 @@ export async function readState(workspace: string): Promise<WorkspaceState> {
     text = await readFile(statePath(workspace), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (await access(join(stateDir(workspace), 'unbound.json')).then(() => true, () => false)) {
+        throw new DocsyncError('not_found', `${workspace} has no space yet (made by docsync init); run docsync push to create it`);
+      }
       throw new DocsyncError('not_found', `${workspace} is not a docsync workspace (no .git/docsync/state.json); run docsync clone first`);
     }
     throw error;

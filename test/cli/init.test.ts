@@ -35,14 +35,14 @@ describe('docsync init / first push', () => {
     // Before the first push, commands that need a space say there is none.
     const early = await runCli(['status', '--dir', dir], env);
     expect(early.code).toBe(1);
-    expect(early.stderr).toContain(`${dir} is not a docsync workspace`);
+    expect(early.stderr).toContain(`${dir} has no space yet (made by docsync init); run docsync push to create it`);
 
     const pushed = await runCli(['push', '--dir', dir], env);
     expect(pushed.code, pushed.stderr).toBe(0);
     const { spaceId } = (await readState(dir)).binding;
     expect(pushed.stdout).toMatch(new RegExp(
       `^created space "Team handbook" http\\S+/${spaceId} in organization ${s.orgId}\n`
-      + `main: pushed to new change request #(\\d+) http\\S+ \\(4 inserted; \\d+ batch\\w*\\), revision \\S+\n`
+      + `main: pushed to new change request #(\\d+) http\\S+ \\(4 inserted; 3 batches\\), revision \\S+\n`
       + `merged change request #\\1 into main: the content is live \\(revision \\S+\\)\n$`,
     ));
 

@@ -36,7 +36,7 @@ describe('docsync push / sync / mirror', () => {
     expect((await readState(t.dir)).branches.main!.outbox).toBeUndefined();
     expect(git(t.dir, 'status', '--porcelain')).toBe('');
     const status = await runCli(['status', '--dir', t.dir], env);
-    expect(status.stdout).toBe('* main: in sync\n');
+    expect(status.stdout).toBe('daemon: not running\n* main: in sync\n');
   });
 
   it('status tells commits on main pushed to their change request from commits not pushed', async () => {
@@ -44,10 +44,10 @@ describe('docsync push / sync / mirror', () => {
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\npushed from main\n');
     expect((await runCli(['push', '--dir', t.dir], env)).code).toBe(0);
     const number = (await readState(t.dir)).branches.main!.outbox!.changeRequestNumber;
-    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(`* main: commits pushed to change request #${number}, not merged yet\n`);
+    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(`daemon: not running\n* main: commits pushed to change request #${number}, not merged yet\n`);
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nnot pushed yet\n');
     git(t.dir, 'commit', '-qam', 'more');
-    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(`* main: 1 committed file change(s) not pushed; commits pushed to change request #${number}, not merged yet\n`);
+    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(`daemon: not running\n* main: 1 committed file change(s) not pushed; commits pushed to change request #${number}, not merged yet\n`);
   });
 
   it('--dry-run lists the operations and sends nothing', async () => {

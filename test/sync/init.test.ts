@@ -61,12 +61,12 @@ describe('initWorkspace', () => {
     expect(git(dir, 'log', '--format=%s').trim()).toBe('docsync: new workspace "Team handbook" from the template');
   });
 
-  it('marks the workspace as not bound to a space; commands that need one keep saying it is not a docsync workspace', async () => {
+  it('marks the workspace as not bound to a space; commands that need one say to push it first', async () => {
     const dir = join(work, 'unbound');
     await initWorkspace(dir, TEMPLATE);
     expect(await isUnbound(dir)).toBe(true);
     expect(await readUnbound(dir)).toEqual({ version: 1, title: 'unbound' });
-    await expect(readState(dir)).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining(`${dir} is not a docsync workspace`) });
+    await expect(readState(dir)).rejects.toMatchObject({ code: 'not_found', message: `${dir} has no space yet (made by docsync init); run docsync push to create it` });
     // Only a folder docsync init made is unbound.
     expect(await isUnbound(work)).toBe(false);
   });

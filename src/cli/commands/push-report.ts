@@ -26,7 +26,7 @@ export function operationLine(change: ContentChange): string {
   }
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : /(s|x|ch|sh)$/.test(word) ? 'es' : 's'}`;
 
 /** The lines `push` prints for one branch (also one branch of `sync`). */
 export function pushLines(result: PushResult): string[] {
