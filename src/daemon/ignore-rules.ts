@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /**
@@ -9,12 +9,17 @@ import ignore, { type Ignore } from 'ignore';
  * does not wake up for them.
  */
 export const EDITOR_TEMP_PATTERNS: readonly string[] = [
-  '*.swp', '*.swo', '*.swx', '*~', '.#*', '#*#', '4913', '.DS_Store', '*.docsync-tmp', '.~lock.*#',
+  // `\#`: a line starting with `#` is a comment in git's syntax, which would leave Emacs's
+  // `#page.md#` files in.
+  '*.swp', '*.swo', '*.swx', '*~', '.#*', '\\#*#', '4913', '.DS_Store', '*.docsync-tmp', '.~lock.*#',
 ];
 
-/** What git would leave out of a commit: `.git/` itself, `.gitignore` and `.git/info/exclude`. */
+/**
+ * What git would leave out of a commit: `.git` itself (a folder, or the file of a worktree or
+ * submodule, at any depth), `.gitignore` and `.git/info/exclude`.
+ */
 export async function loadIgnoreRules(workspace: string): Promise<Ignore> {
-  const rules = ignore().add(['.git/']).add([...EDITOR_TEMP_PATTERNS]);
+  const rules = ignore().add(['.git']).add([...EDITOR_TEMP_PATTERNS]);
   for (const file of [join(workspace, '.gitignore'), join(workspace, '.git', 'info', 'exclude')]) {
     try {
       rules.add(await readFile(file, 'utf8'));
@@ -31,6 +36,6 @@ export async function loadIgnoreRules(workspace: string): Promise<Ignore> {
  */
 export function isIgnoredPath(rules: Ignore, workspace: string, absolute: string, isFolder: boolean): boolean {
   const path = relative(workspace, absolute).split(sep).join('/');
-  if (path === '' || path.startsWith('../')) return false;
+  if (path === '' || path === '..' || path.startsWith('../') || isAbsolute(path)) return false;
   return rules.ignores(isFolder ? `${path}/` : path);
 }
