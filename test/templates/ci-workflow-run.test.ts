@@ -19,7 +19,8 @@ const WORKFLOW_PATH = '.github/workflows/docsync-sync.yml';
  * conflict, pushes back what it committed all the same, and fails. The install step runs
  * `npm install --global` too, of a stand-in package whose `docsync` runs this checkout's CLI.
  */
-describe('templates/ci/docsync-sync.yml on a stand-in runner', () => {
+// Each run spawns git, npm and docsync a dozen times: minutes on a loaded 2-core machine at worst.
+describe('templates/ci/docsync-sync.yml on a stand-in runner', { timeout: 180_000 }, () => {
   let s: TestServer;
   let work: string;
   let origin: string;

@@ -35,7 +35,7 @@ describe('templates/cron/docsync-sync.cron: the schedule', () => {
  * real server, `$HOME/.local/bin/docsync` runs this checkout's CLI, and the credentials are
  * those `docsync login` stored.
  */
-describe('templates/cron/docsync-sync.cron: the command, run as cron runs it', () => {
+describe('templates/cron/docsync-sync.cron: the command, run as cron runs it', { timeout: 120_000 }, () => {
   let s: TestServer;
   let client: Client;
   let home: string;
