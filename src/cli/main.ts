@@ -159,6 +159,21 @@ function addPushCommands(program: Command): void {
     });
 
   program
+    .command('up')
+    .description('everything on this machine: the embedded server, a sample space on the first run, its workspace, and the daemon watching it (what npm start runs)')
+    .option('--data <dir>', 'data folder of the embedded server (SQLite, its admin token); unused when DOCSYNC_API_URL is set', DEFAULT_DATA_DIR)
+    .option('--workspace <dir>', 'the workspace to watch: kept when there, else cloned or made from the sample', './docs-workspace')
+    .option('--host <host>', 'address the embedded server listens on', '127.0.0.1')
+    .option('--port <port>', "port of the embedded server (default: last run's, else 8080; a taken port falls back to a free one)")
+    .option('--debounce <ms>', 'as for watch', '300')
+    .option('--poll <seconds>', 'as for watch', '10')
+    .option('--json', 'print one JSON line for the start and per event')
+    .action(async (options) => {
+      const { upCommand } = await import('./commands/up.js');
+      await upCommand(options);
+    });
+
+  program
     .command('watch')
     .description('the daemon: commit and push saves as they happen, pull what changes on the platform, until Ctrl-C')
     .argument('[dir]', 'the workspace', '.')

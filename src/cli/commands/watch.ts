@@ -16,6 +16,11 @@ function parseNumber(value: string, option: string, min: number): number {
   return number;
 }
 
+/** `--debounce` (ms) and `--poll` (seconds) as the daemon's milliseconds; usage errors when malformed. */
+export function daemonTimings(options: { debounce: string; poll: string }): { debounceMs: number; pollMs: number } {
+  return { debounceMs: parseNumber(options.debounce, '--debounce', 0), pollMs: parseNumber(options.poll, '--poll', 0.1) * 1000 };
+}
+
 /** How the daemon's events reach a terminal (time and one line) or a machine (one JSON line). */
 export function eventPrinter(json: boolean): (event: DaemonEvent) => void {
   return (event) => {
@@ -48,10 +53,31 @@ export function untilSignal(stop: (signal: string) => Promise<void>): Promise<vo
   });
 }
 
+/**
+ * Holds SIGINT and SIGTERM while a setup step runs (a clone, a first publish), so that Ctrl-C
+ * then ends the command cleanly after the step instead of killing it half-way; a second signal
+ * exits at once.
+ */
+export function holdSignals(): { received(): string | undefined; release(): void } {
+  let received: string | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received !== undefined) process.exit(signal === 'SIGINT' ? 130 : 143);
+    received = signal;
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    received: () => received,
+    release() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
 /** `docsync watch [dir]`: the daemon, until SIGINT or SIGTERM. */
 export async function watchCommand(dir: string | undefined, options: WatchCommandOptions): Promise<void> {
-  const debounceMs = parseNumber(options.debounce, '--debounce', 0);
-  const pollMs = parseNumber(options.poll, '--poll', 0.1) * 1000;
+  const { debounceMs, pollMs } = daemonTimings(options);
   const workspace = resolve(dir ?? '.');
   // Few retries per request: the daemon's own backoff takes over, and saves are not held up meanwhile.
   const client = await clientForWorkspace(workspace, { retries: 2 });
