@@ -32,8 +32,16 @@ export interface DaemonOptions {
 export interface Daemon {
   /** Finishes the cycle in flight, writes state, releases the lock. */
   stop(reason?: string): Promise<void>;
-  /** Settles when the daemon has stopped. */
+  /** Settles when the daemon has stopped, asked to or on its own (see `failure`). */
   readonly stopped: Promise<void>;
+  /** Why the daemon stopped on its own: its workspace (folder, repository or state) is gone. */
+  readonly failure: Error | undefined;
+}
+
+/** The workspace folder, its repository or its sync state was removed: nothing left to watch. */
+function isWorkspaceGone(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: string; code?: string };
+  return (name === 'GitError' && code === 'not-a-repo') || (name === 'DocsyncError' && code === 'not_found' && /not a docsync workspace|no space yet/.test((error as Error).message));
 }
 
 /** Server failures that mean "not now" rather than "never": the daemon waits and tries again. */
@@ -117,6 +125,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   });
 
   let running: Promise<void> | undefined;
+  let failure: Error | undefined;
   function kick(): void {
     if (running || stopping) return;
     running = (async () => {
@@ -127,9 +136,14 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
           pollDue = false;
           await cycle(wasPoll);
         }
+      } catch (error) {
+        // Only a workspace that is gone gets here: stop, and say why.
+        failure = error instanceof Error ? error : new Error(String(error));
+        emit({ type: 'error', message: failure.message });
       } finally {
         running = undefined;
-        if (!stopping) setActivity(status.offline ? 'offline' : paused ? 'paused' : 'idle');
+        if (failure) setImmediate(() => void daemon.stop('the workspace is gone'));
+        else if (!stopping) setActivity(status.offline ? 'offline' : paused ? 'paused' : 'idle');
       }
     })();
   }
@@ -144,22 +158,22 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   }
 
   async function cycle(poll: boolean): Promise<void> {
-    const branch = await currentBranch(dir);
-    if (branch !== status.branch) {
-      emit({ type: 'branch', from: status.branch, to: branch });
-      status.branch = branch;
-    }
-    const busy = branch === null ? 'HEAD is detached (check out a branch to go on)' : await gitOperationInProgress(dir);
-    if (busy !== undefined) {
-      if (paused !== busy) emit({ type: 'paused', reason: busy });
-      paused = busy;
-      return;
-    }
-    if (paused !== undefined) {
-      paused = undefined;
-      emit({ type: 'resumed' });
-    }
     try {
+      const branch = await currentBranch(dir);
+      if (branch !== status.branch) {
+        emit({ type: 'branch', from: status.branch, to: branch });
+        status.branch = branch;
+      }
+      const busy = branch === null ? 'HEAD is detached (check out a branch to go on)' : await gitOperationInProgress(dir);
+      if (busy !== undefined) {
+        if (paused !== busy) emit({ type: 'paused', reason: busy });
+        paused = busy;
+        return;
+      }
+      if (paused !== undefined) {
+        paused = undefined;
+        emit({ type: 'resumed' });
+      }
       await commitSaves(branch!);
       if (failures > 0 && Date.now() < nextTryAt) return; // the wake timer comes back for the network part
       await syncWithRemote(poll || failures > 0);
@@ -169,6 +183,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       }
       failures = 0;
     } catch (error) {
+      if (isWorkspaceGone(error)) throw error;
       if (!isOutage(error) && !(error instanceof Error && error.name === 'GitError' && (error as { code?: string }).code === 'ref-moved')) {
         emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
       }
@@ -303,8 +318,11 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   const stopped = new Promise<void>((resolve) => {
     settle = resolve;
   });
-  return {
+  const daemon: Daemon = {
     stopped,
+    get failure() {
+      return failure;
+    },
     stop(reason = 'stopped') {
       stopPromise ??= (async () => {
         stopping = true;
@@ -323,4 +341,5 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       return stopPromise;
     },
   };
+  return daemon;
 }

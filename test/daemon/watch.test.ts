@@ -128,4 +128,41 @@ describe('docsync watch', () => {
       await expectExitOk(second);
     }
   });
+
+  it('pauses while a merge is in progress, and commits nothing of it', async () => {
+    const t = await clonedSpace(s, client, work, 'paused');
+    git(t.dir, 'checkout', '-qb', 'side');
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nside version\n');
+    git(t.dir, 'commit', '-qam', 'side');
+    git(t.dir, 'checkout', '-q', 'main');
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nmain version\n');
+    git(t.dir, 'commit', '-qam', 'main');
+    expect(() => git(t.dir, 'merge', 'side')).toThrow();
+    const watch = spawnWatch(t.dir, env());
+    try {
+      const paused = await watch.waitFor((e) => e.type === 'paused');
+      expect(paused.reason).toBe('a merge is in progress');
+      await writeFile(join(t.dir, 'README.md'), '# Alpha\n\nsaved during the merge\n');
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(watch.events().filter((e) => ['committed', 'pushed', 'pulled'].includes(e.type))).toEqual([]);
+      git(t.dir, 'merge', '--abort');
+      await watch.waitFor((e) => e.type === 'resumed');
+      // The save made meanwhile is committed once the merge is over; main's own commit goes with it.
+      const committed = await watch.waitFor((e) => e.type === 'committed');
+      expect(committed.files).toEqual(['README.md']);
+      await watch.waitFor((e) => e.type === 'pushed');
+    } finally {
+      await expectExitOk(watch);
+    }
+  });
+
+  it('stops with exit 1 and a plain message when its workspace is deleted', async () => {
+    const t = await clonedSpace(s, client, work, 'deleted');
+    const watch = spawnWatch(t.dir, env());
+    await watch.waitFor((e) => e.type === 'started');
+    await rm(t.dir, { recursive: true, force: true });
+    expect(await watch.exited).toBe(1);
+    expect(watch.stderr()).toMatch(/^docsync: stopped: (not a git repository: \S+ \(no \.git folder\)|\S+ is not a docsync workspace \(no \.git\/docsync\/state\.json\); run docsync clone first)\n$/);
+    expect(watch.events().at(-1)).toMatchObject({ type: 'stopped', reason: 'the workspace is gone' });
+  });
 });

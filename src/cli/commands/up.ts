@@ -10,7 +10,7 @@ import { EXIT, ExitError } from '../exit.js';
 import { WORKSPACE_TEMPLATE } from './init.js';
 import { parsePort } from './serve.js';
 import { readUpMemory, startEmbeddedServer, tokenPath, writeUpMemory } from './up-server.js';
-import { daemonTimings, eventPrinter, holdSignals, untilSignal } from './watch.js';
+import { daemonTimings, eventPrinter, holdSignals, runUntilSignal } from './watch.js';
 
 export interface UpCommandOptions {
   data: string;
@@ -140,7 +140,7 @@ async function upUntilStopped(
       await daemon.stop(held.received());
       return;
     }
-    await untilSignal((signal) => daemon.stop(signal));
+    await runUntilSignal(daemon);
   } finally {
     await client.close();
     await server?.close();

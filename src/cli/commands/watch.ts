@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { startDaemon, type DaemonEvent } from '../../daemon/index.js';
+import { startDaemon, type Daemon, type DaemonEvent } from '../../daemon/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { daemonLine } from './daemon-lines.js';
 import { clientForWorkspace } from './sync-client.js';
@@ -36,21 +36,30 @@ export function eventPrinter(json: boolean): (event: DaemonEvent) => void {
 }
 
 /**
- * Resolves on the first SIGINT or SIGTERM, after `stop` has finished. A second signal while it
- * finishes exits at once: the push journal makes an interrupted push safe to resume.
+ * Runs the daemon until the first SIGINT or SIGTERM (then stops it) or until it stops on its own,
+ * which is a failure. A second signal while it finishes exits at once: the push journal makes an
+ * interrupted push safe to resume.
  */
-export function untilSignal(stop: (signal: string) => Promise<void>): Promise<void> {
-  return new Promise<void>((done, fail) => {
-    const onSignal = (signal: NodeJS.Signals) => {
+export async function runUntilSignal(daemon: Daemon): Promise<void> {
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signalled = new Promise<void>((done, fail) => {
+    onSignal = (signal) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.once('SIGINT', () => process.exit(130));
       process.once('SIGTERM', () => process.exit(143));
-      stop(signal).then(done, fail);
+      daemon.stop(signal).then(done, fail);
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
   });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await Promise.race([signalled, daemon.stopped]);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  if (daemon.failure) throw new ExitError(`stopped: ${daemon.failure.message}`);
 }
 
 /**
@@ -86,7 +95,7 @@ export async function watchCommand(dir: string | undefined, options: WatchComman
       if (error instanceof Error && error.name === 'DaemonLockedError') throw new ExitError(error.message, EXIT.refused);
       throw error;
     });
-    await untilSignal((signal) => daemon.stop(signal));
+    await runUntilSignal(daemon);
   } finally {
     await client.close();
   }
