@@ -244,7 +244,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
 
   async function pushBranch(branch: string): Promise<void> {
     try {
-      const result = await push(client, dir, { branch });
+      // The daemon's own commit messages start with `docsync:`, which push leaves out of a subject.
+      const result = await push(client, dir, { branch, defaultSubject: branch === 'main' ? 'Edits saved on main (docsync watch)' : `${branch} (docsync watch)` });
       refusedAt.delete(branch);
       emit({
         type: 'pushed', branch, revision: result.revision, resumed: result.resumed,

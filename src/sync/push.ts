@@ -23,6 +23,8 @@ export interface PushOptions {
   branch?: string;
   /** Subject of a change request the push opens. */
   subject?: string;
+  /** Subject when neither `subject` nor an own commit message (one not starting `docsync:`) gives one. @default the branch name */
+  defaultSubject?: string;
   /** Plan only: nothing is committed, opened or sent. */
   dryRun?: boolean;
   /** Allow a push that deletes more than half of the pages, or all of them. */
@@ -206,7 +208,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
 
   let opened = false;
   if (changeRequest === undefined) {
-    const subject = options.subject ?? (await firstMessage(dir, branch, target.base.syncedCommit)) ?? branch;
+    const subject = options.subject ?? (await firstMessage(dir, branch, target.base.syncedCommit)) ?? options.defaultSubject ?? branch;
     changeRequest = await client.changeRequests.create(spaceId, { subject });
     opened = true;
     const entry: BranchState = { ...target.base, changeRequestId: changeRequest.id, changeRequestNumber: changeRequest.number, remoteRevision: changeRequest.revision };

@@ -40,6 +40,7 @@ describe('docsync watch', () => {
       expect(pushed.pages).toMatchObject({ updated: 1, inserted: 0, deleted: 0 });
       const { outbox } = (await readState(t.dir)).branches.main!;
       expect(await remoteMarkdown(s, t.spaceId, t.beta, outbox!.changeRequestId)).toContain('saved in an editor');
+      expect((await client.changeRequests.get(t.spaceId, outbox!.changeRequestId!)).subject).toBe('Edits saved on main (docsync watch)');
       // The commit names the file; the working tree is clean.
       expect(git(t.dir, 'log', '-1', '--format=%s', 'main')).toBe('docsync: save beta.md\n');
       expect(git(t.dir, 'status', '--porcelain')).toBe('');
@@ -99,10 +100,14 @@ describe('docsync watch', () => {
       await watch.waitFor((e) => e.type === 'started');
       git(t.dir, 'checkout', '-qb', 'feature');
       await watch.waitFor((e) => e.type === 'branch' && e.to === 'feature');
+      // A commit of the writer's own names the change request; the daemon's saves go with it.
+      await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, committed by hand\n');
+      git(t.dir, 'commit', '-qam', 'Explain beta better');
       await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\nthree\nfour, on a branch\n');
       const pushed = await watch.waitFor((e) => e.type === 'pushed' && e.branch === 'feature');
       expect(pushed.changeRequest.opened).toBe(true);
       const state = await readState(t.dir);
+      expect((await client.changeRequests.get(t.spaceId, state.branches.feature!.changeRequestId!)).subject).toBe('Explain beta better');
       expect(await remoteMarkdown(s, t.spaceId, t.alpha, state.branches.feature!.changeRequestId)).toContain('four, on a branch');
       expect(state.branches.main!.outbox).toBeUndefined();
     } finally {
