@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { serve } from '../../src/server/serve.js';
 import { dropPostgresSchema } from '../../src/server/store/db.js';
 import { benchContent } from './content.js';
+import { benchDaemon } from './daemon.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const SPACES = 1000;
@@ -69,3 +70,4 @@ if (process.env.DOCSYNC_TEST_DATABASE_URL) {
   const pgBase = await benchDialect('postgres');
   console.log(`\npostgres baseline / sqlite baseline: ${(pgBase / sqliteBase).toFixed(2)}x`);
 }
+await benchDaemon();
