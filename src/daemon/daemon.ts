@@ -127,10 +127,14 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   let running: Promise<void> | undefined;
   let failure: Error | undefined;
   function kick(): void {
-    if (running || stopping) return;
+    if (running || stopping || !(pendingSave || pollDue) || debouncer.pending > 0) return;
     running = (async () => {
+      // `running` must be set before the finally below clears it.
+      await Promise.resolve();
       try {
-        while ((pendingSave || pollDue) && !stopping) {
+        // Saves still settling hold every cycle back, a poll too: their flush starts the next one,
+        // and nothing is committed half-written or before its burst is over.
+        while ((pendingSave || pollDue) && !stopping && debouncer.pending === 0) {
           const wasPoll = pollDue;
           pendingSave = false;
           pollDue = false;
@@ -202,6 +206,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   }
 
   async function commitSaves(branch: string): Promise<void> {
+    // A save made while this cycle was under way waits for its own burst to settle.
+    if (debouncer.pending > 0) return;
     const changes = await workingTreeChanges(dir);
     if (changes.length === 0) return;
     setActivity('committing');
@@ -245,7 +251,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   async function pushBranch(branch: string): Promise<void> {
     try {
       // The daemon's own commit messages start with `docsync:`, which push leaves out of a subject.
-      const result = await push(client, dir, { branch, defaultSubject: branch === 'main' ? 'Edits saved on main (docsync watch)' : `${branch} (docsync watch)` });
+      const result = await push(client, dir, { branch, commitWorkingTree: false, defaultSubject: branch === 'main' ? 'Edits saved on main (docsync watch)' : `${branch} (docsync watch)` });
       refusedAt.delete(branch);
       emit({
         type: 'pushed', branch, revision: result.revision, resumed: result.resumed,
@@ -280,8 +286,6 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   const watcher: FSWatcher = watch(dir, {
     ignored: isIgnored,
     ignoreInitial: true,
-    // Editors that write in several steps: wait until the size stops changing before reacting.
-    awaitWriteFinish: { stabilityThreshold: Math.min(100, debounceMs), pollInterval: 25 },
   });
   const onPath = (path: string) => {
     if (stopping) return;

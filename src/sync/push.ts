@@ -27,6 +27,11 @@ export interface PushOptions {
   defaultSubject?: string;
   /** Plan only: nothing is committed, opened or sent. */
   dryRun?: boolean;
+  /**
+   * Commit uncommitted edits of the checked-out branch first. The daemon, which commits saves
+   * itself once they have settled, turns it off: a save still being written is not pushed. @default true
+   */
+  commitWorkingTree?: boolean;
   /** Allow a push that deletes more than half of the pages, or all of them. */
   allowMassDelete?: boolean;
   onProgress?: (event: { stage: string; done: number; total: number }) => void;
@@ -114,7 +119,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const spaceId = state.binding.spaceId;
 
   let savedLocalEdits: string | undefined;
-  const uncommitted = !options.dryRun && branch === checkedOut ? await workingTreeChanges(dir) : [];
+  const uncommitted = !options.dryRun && options.commitWorkingTree !== false && branch === checkedOut ? await workingTreeChanges(dir) : [];
   if (uncommitted.length > 0) {
     const changed = uncommitted.map((c) => c.path);
     savedLocalEdits = (await commitWorkingTree(dir, { message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`, author: DOCSYNC_AUTHOR })) ?? undefined;

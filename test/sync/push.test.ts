@@ -109,6 +109,19 @@ describe('push', () => {
     await expectRemoteIsFolder(t.dir, t.spaceId, crId);
   });
 
+  it('leaves uncommitted edits alone with commitWorkingTree: false (the daemon commits them once settled)', async () => {
+    const t = await clonedSpace(s, client, work, 'committed-only');
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\ncommitted\n');
+    git(t.dir, 'commit', '-qam', 'Beta, committed');
+    await writeFile(join(t.dir, 'README.md'), '# Alpha\n\nstill being written\n');
+    const pushed = await push(client, t.dir, { commitWorkingTree: false });
+    expect(pushed.savedLocalEdits).toBeUndefined();
+    expect(pushed.changes).toMatchObject([{ operation: 'update_page', page: t.beta }]);
+    expect(git(t.dir, 'status', '--porcelain')).toBe(' M README.md\n');
+    const alpha = await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${pushed.changeRequest!.id}/content/page/${t.alpha}?format=markdown`);
+    expect(alpha.body.markdown).not.toContain('still being written');
+  });
+
   it('commits on main go to one change request until it is merged', async () => {
     const t = await clonedSpace(s, client, work, 'main-outbox');
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nfirst save\n');
