@@ -3,9 +3,10 @@ import { basename, dirname, join, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as git from 'isomorphic-git';
 import { GitError } from './errors.js';
+import { FALLBACK, fastCommitWorkingTree } from './fast-commit.js';
 import { checkPath, comparePaths } from './paths.js';
 import type { Person } from './commit-files.js';
-import { repo } from './repo.js';
+import { repo, type Repo } from './repo.js';
 import { statusRows } from './status-matrix.js';
 import { fullRef, readRef, updateRef } from './update-ref.js';
 
@@ -79,25 +80,40 @@ async function removeEmptyFolders(root: string, folder: string): Promise<void> {
  * `.gitignore`) on the checked-out branch, like `git add -A && git commit`, and moves the branch
  * with compare-and-swap against the commit it started from (`ref-moved` if another writer
  * moved it meanwhile). Throws `detached-head` when no branch is checked out.
+ *
+ * The cost follows the change, not the repository: one status walk finds what changed, HEAD's
+ * tree is edited at those paths, and only their index entries are rewritten (see
+ * fastCommitWorkingTree). `changes`, when given, spares even the walk: the caller vouches that it
+ * is what workingTreeChanges returns now (paths it leaves out are committed as they are in HEAD,
+ * unless the index stages them differently, and an ignored path it lists is committed).
+ * Repositories the fast way does not take (no commit yet, an unresolved merge in the index, ...)
+ * are committed the general way, which walks everything.
  * @returns the new commit's oid, or null when nothing changed (no empty commit is made).
  */
 export async function commitWorkingTree(
   dir: string,
-  options: { message: string; author: Person; timestamp?: number },
+  options: { message: string; author: Person; timestamp?: number; changes?: readonly WorkingTreeChange[] },
 ): Promise<string | null> {
   const r = await repo(dir);
   const branch = await git.currentBranch({ fs: r.fs, gitdir: r.gitdir });
   if (typeof branch !== 'string') throw new GitError('detached-head', `HEAD is detached in ${r.dir}: check out a branch to commit`, { dir: r.dir });
   const ref = fullRef(branch);
   const tip = await readRef(r, ref);
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const fast = await fastCommitWorkingTree(r, ref, tip, { message: options.message, author: options.author, timestamp, changes: options.changes });
+  if (fast !== FALLBACK) return fast;
+  return commitEverything(r, ref, tip, { ...options, timestamp });
+}
 
+/** commitWorkingTree through isomorphic-git's add and commit: a full status, and every tree rebuilt from the index. */
+async function commitEverything(r: Repo, ref: string, tip: string | null, options: { message: string; author: Person; timestamp: number }): Promise<string | null> {
   const rows = await statusRows(r);
   const toAdd = rows.filter(([, , workdir, stage]) => workdir !== 0 && workdir !== stage).map(([path]) => path);
   const toRemove = rows.filter(([, , workdir, stage]) => workdir === 0 && stage !== 0).map(([path]) => path);
   if (toAdd.length > 0) await git.add({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: toAdd, cache: r.cache });
   for (const path of toRemove) await git.remove({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path, cache: r.cache });
 
-  const person = { ...options.author, timestamp: options.timestamp ?? Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+  const person = { ...options.author, timestamp: options.timestamp, timezoneOffset: 0 };
   let oid: string;
   try {
     oid = await git.commit({

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { ParsedIndex } from './index-read.js';
+
+/** A stage-0 entry to write: its blob, the mode git records, and the stat fields as storedStat gives them. */
+export interface NewIndexEntry {
+  oid: string;
+  mode: number;
+  /** ctime s, ctime ns, mtime s, mtime ns, dev, ino, mode (ignored: `mode` wins), uid, gid, size. */
+  stat: readonly number[];
+}
+
+const MODE_FIELD = 6;
+const STAT_AND_OID = 60;
+const EXTENDED = 0x4000;
+const NAME_MASK = 0xfff;
+
+interface Slot {
+  name: Buffer;
+  bytes: Buffer;
+}
+
+/** A version 2/3 entry's bytes: 62 (64 with extended flags) fixed bytes, the name, 1 to 8 NULs to a multiple of 8. */
+const entrySize = (fixed: number, name: Buffer) => Math.ceil((fixed + name.length + 1) / 8) * 8;
+
+function renderEntry(name: Buffer, entry: NewIndexEntry): Buffer {
+  const out = Buffer.alloc(entrySize(62, name));
+  entry.stat.forEach((value, i) => out.writeUInt32BE(i === MODE_FIELD ? entry.mode : value >>> 0, i * 4));
+  out.write(entry.oid, 40, 20, 'hex');
+  out.writeUInt16BE(Math.min(name.length, NAME_MASK), STAT_AND_OID);
+  name.copy(out, 62);
+  return out;
+}
+
+/**
+ * The index `data` (parsed as `index`) with each path of `edits` set to a new stage-0 entry or,
+ * for null, removed. Every other entry is copied byte for byte, flags included, and the version
+ * kept; extensions are dropped, since a cache tree or an untracked cache would no longer be
+ * true (git rebuilds them when it wants them). Entries stay in git's order, by the bytes of their
+ * paths. Pure: no I/O.
+ * @returns null for a version 4 index, whose prefix-compressed paths this writer does not splice.
+ */
+export function editIndex(data: Buffer, index: ParsedIndex, edits: ReadonlyMap<string, NewIndexEntry | null>): Buffer | null {
+  if (index.version === 4) return null;
+  const slots: Slot[] = [];
+  for (const entry of index.entries) {
+    if (edits.has(entry.path)) continue;
+    const name = Buffer.from(entry.path, 'utf8');
+    const extended = (data.readUInt16BE(entry.offset + STAT_AND_OID) & EXTENDED) !== 0;
+    slots.push({ name, bytes: data.subarray(entry.offset, entry.offset + entrySize(extended ? 64 : 62, name)) });
+  }
+  for (const [path, entry] of edits) {
+    if (entry === null) continue;
+    const name = Buffer.from(path, 'utf8');
+    slots.push({ name, bytes: renderEntry(name, entry) });
+  }
+  // Stable: entries of one path (stages 1 to 3 never reach here, see commitWorkingTree) keep their order.
+  slots.sort((a, b) => Buffer.compare(a.name, b.name));
+  const header = Buffer.alloc(12);
+  data.copy(header, 0, 0, 8);
+  header.writeUInt32BE(slots.length, 8);
+  const body = Buffer.concat([header, ...slots.map((slot) => slot.bytes)]);
+  return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+}
