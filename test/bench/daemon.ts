@@ -11,7 +11,8 @@ import { createClient, type Client } from '../../src/client/index.js';
 import { readDaemonStatus } from '../../src/daemon/index.js';
 import { clone, push, readState } from '../../src/sync/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { residentMemory, spawnDaemon, type DaemonProcess } from './daemon-process.js';
+import { spawnWatch, type WatchProcess } from '../daemon/watch-process.js';
+import { residentMemory } from './resident-memory.js';
 
 const DEBOUNCE_MS = 300; // the default of `docsync watch`, left to it
 const POLL_MS = 10; // how often the bench reads the page back: the resolution of the figures
@@ -109,7 +110,7 @@ interface DaemonRun {
   extra: string[];
 }
 
-async function daemonSaves(s: TestServer, ws: Workspace, daemon: DaemonProcess, rounds: number): Promise<DaemonRun> {
+async function daemonSaves(s: TestServer, ws: Workspace, daemon: WatchProcess, rounds: number): Promise<DaemonRun> {
   const run: DaemonRun = { visible: [], committed: [], afterCommit: [], pushed: [], lost: [], extra: [] };
   const first = daemon.events().length;
   for (let i = 0; i < rounds; i += 1) {
@@ -143,7 +144,7 @@ async function daemonSaves(s: TestServer, ws: Workspace, daemon: DaemonProcess, 
 }
 
 interface Started {
-  daemon: DaemonProcess;
+  daemon: WatchProcess;
   startedMs: number;
   idleMs: number;
   rss: number;
@@ -154,7 +155,8 @@ interface Started {
 /** Spawns the daemon, waits for `started`, then for its first cycle to end (status `idle`) and one more second; RSS is the median of 5 readings. */
 async function startAndSettle(s: TestServer, ws: Workspace): Promise<Started> {
   const start = performance.now();
-  const daemon = spawnDaemon(ws.dir, { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token });
+  // The defaults a writer gets: 300 ms debounce, 10 s poll.
+  const daemon = spawnWatch(ws.dir, { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token }, ['--debounce', '300', '--poll', '10']);
   await daemon.waitFor((e) => e.type === 'started');
   const startedMs = performance.now() - start;
   while ((await readDaemonStatus(ws.dir))?.activity !== 'idle') {
@@ -166,7 +168,7 @@ async function startAndSettle(s: TestServer, ws: Workspace): Promise<Started> {
   return { daemon, startedMs, idleMs, rss: settledRss(daemon), peak: residentMemory(daemon.child.pid!).peak };
 }
 
-function settledRss(daemon: DaemonProcess): number {
+function settledRss(daemon: WatchProcess): number {
   const readings = Array.from({ length: 5 }, () => residentMemory(daemon.child.pid!).rss);
   return readings.sort((a, b) => a - b)[2]!;
 }

@@ -1,5 +1,6 @@
-import { expect } from 'vitest';
-import { spawnCli, type CliProcess } from '../cli/run-cli.js';
+import { spawnCli, type CliProcess } from '../cli/spawn-cli.js';
+
+// No vitest here: `npm run bench` runs the daemon with this too.
 
 /** A `docsync watch --json` child process, read event by event. */
 export interface WatchProcess extends CliProcess {
@@ -11,6 +12,7 @@ export interface WatchProcess extends CliProcess {
   stop(): Promise<number | string>;
 }
 
+/** Short debounce and poll for tests; `extra` options come last, so they win (commander keeps the last value). */
 export function spawnWatch(dir: string, env: Record<string, string>, extra: string[] = []): WatchProcess {
   const proc = spawnCli(['watch', dir, '--json', '--debounce', '100', '--poll', '0.5', ...extra], env);
   const events = () =>
@@ -23,7 +25,7 @@ export function spawnWatch(dir: string, env: Record<string, string>, extra: stri
       if (proc.child.exitCode !== null || proc.child.signalCode !== null || Date.now() > until) {
         throw new Error(`no such event within ${ms} ms; events: ${JSON.stringify(events())}\nstderr: ${proc.stderr()}`);
       }
-      await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 5));
     }
   };
   return {
@@ -50,4 +52,8 @@ export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promi
   }
 }
 
-export const expectExitOk = async (watch: WatchProcess) => expect(await watch.stop(), watch.stderr()).toBe(0);
+/** Stops the daemon; throws unless it exits 0. */
+export async function expectExitOk(watch: WatchProcess): Promise<void> {
+  const code = await watch.stop();
+  if (code !== 0) throw new Error(`docsync watch exited with ${code}; stderr: ${watch.stderr()}`);
+}
