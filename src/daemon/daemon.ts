@@ -9,6 +9,7 @@ import {
 import { DOCSYNC_AUTHOR, branchesToPush, pull, push, SyncError, type BranchPull } from '../sync/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Debouncer } from './debounce.js';
+import { fileList } from './file-list.js';
 import type { DaemonActivity, DaemonEvent } from './events.js';
 import { ensureEditorExcludes } from './excludes.js';
 import { isIgnoredPath, loadIgnoreRules } from './ignore-rules.js';
@@ -50,8 +51,6 @@ function isOutage(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 429 || error.status >= 500);
 }
 
-const listed = (files: readonly string[], max = 5) =>
-  files.length <= max ? files.join(', ') : `${files.slice(0, max).join(', ')} and ${files.length - max} more`;
 
 /**
  * Starts the daemon on a workspace: file events, debounced, become commits on the checked-out
@@ -213,7 +212,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     setActivity('committing');
     const files = changes.map((c) => c.path);
     const commit = await commitWorkingTree(dir, {
-      message: `docsync: save ${listed(files)}\n\n${changes.map((c) => `${c.status}: ${c.path}`).join('\n')}\n`,
+      message: `docsync: save ${fileList(files)}\n\n${changes.map((c) => `${c.status}: ${c.path}`).join('\n')}\n`,
       author: (await configuredAuthor(dir)) ?? DOCSYNC_AUTHOR,
     });
     if (commit !== null) emit({ type: 'committed', branch, commit, files });

@@ -3,3 +3,4 @@ export type { DaemonActivity, DaemonEvent } from './events.js';
 export { acquireDaemonLock, DaemonLockedError, isAlive, lockPath, readDaemonLock, type DaemonLock, type LockHolder } from './lock.js';
 export { readDaemonStatus, statusPath, type DaemonStatus } from './status-file.js';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+export { fileList } from './file-list.js';

@@ -1,8 +1,7 @@
-import type { DaemonEvent } from '../../daemon/index.js';
+import { fileList, type DaemonEvent } from '../../daemon/index.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-const files = (paths: readonly string[], max = 5) =>
-  paths.length <= max ? paths.join(', ') : `${paths.slice(0, max).join(', ')} and ${paths.length - max} more`;
+
 
 /** One line for a person at a terminal, or undefined for events not worth a line. */
 export function daemonLine(event: DaemonEvent): string | undefined {
@@ -10,7 +9,7 @@ export function daemonLine(event: DaemonEvent): string | undefined {
     case 'started':
       return `watching ${event.dir} on ${event.branch ?? '(detached HEAD)'} (pid ${event.pid}; saves settle for ${event.debounceMs} ms, remote checked every ${seconds(event.pollMs)})`;
     case 'committed':
-      return `${event.branch}: committed ${files(event.files)} (${event.commit.slice(0, 7)})`;
+      return `${event.branch}: committed ${fileList(event.files)} (${event.commit.slice(0, 7)})`;
     case 'pushed': {
       const where = event.changeRequest ? `change request #${event.changeRequest.number}${event.changeRequest.opened ? ' (opened)' : ''} ${event.changeRequest.url}` : 'the space';
       const { inserted, updated, deleted } = event.pages;
@@ -20,9 +19,9 @@ export function daemonLine(event: DaemonEvent): string | undefined {
     case 'pulled':
       if (event.closed) return `${event.branch}: change request ${event.closed}; no longer followed`;
       if (event.created) return `${event.branch}: new change request, branch created`;
-      return `${event.branch}: pulled ${event.files.length === 0 ? 'a new revision' : files(event.files)}`;
+      return `${event.branch}: pulled ${event.files.length === 0 ? 'a new revision' : fileList(event.files)}`;
     case 'conflict':
-      return `${event.branch}: CONFLICT in ${files(event.files, 20)}; resolve the markers and save`;
+      return `${event.branch}: CONFLICT in ${fileList(event.files, 20)}; resolve the markers and save`;
     case 'branch':
       return `now on ${event.to ?? '(detached HEAD)'} (was ${event.from ?? '(detached HEAD)'})`;
     case 'refused':
