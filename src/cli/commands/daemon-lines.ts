@@ -2,7 +2,6 @@ import { fileList, type DaemonEvent } from '../../daemon/index.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
-
 /** One line for a person at a terminal, or undefined for events not worth a line. */
 export function daemonLine(event: DaemonEvent): string | undefined {
   switch (event.type) {
