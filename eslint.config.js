@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.docsync-data/', 'coverage/'] },
+  { ignores: ['dist/', '.test-dist-*/', 'node_modules/', '.docsync-data/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
