@@ -19,10 +19,26 @@ export async function ensureEditorExcludes(workspace: string): Promise<boolean> 
   }
   const block = [BEGIN, ...EDITOR_TEMP_PATTERNS, END].join('\n');
   const start = text.indexOf(BEGIN);
-  const end = start >= 0 ? text.indexOf(END, start) : -1;
-  const next = start >= 0 && end >= 0
-    ? `${text.slice(0, start)}${block}${text.slice(end + END.length)}`
-    : `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${block}\n`;
+  let next: string;
+  if (start < 0) {
+    next = `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${block}\n`;
+  } else {
+    const endMark = text.indexOf(END, start);
+    // Without its end line (deleted by hand), the block ends with the last of our patterns after
+    // its first line: lines of the user's further down stay.
+    let end = endMark >= 0 ? endMark + END.length : start + BEGIN.length;
+    if (endMark < 0) {
+      const ours = new Set(EDITOR_TEMP_PATTERNS);
+      for (let at = end; text[at] === '\n';) {
+        const lineEnd = text.indexOf('\n', at + 1);
+        const line = text.slice(at + 1, lineEnd < 0 ? text.length : lineEnd);
+        if (!ours.has(line)) break;
+        end = at + 1 + line.length;
+        at = end;
+      }
+    }
+    next = `${text.slice(0, start)}${block}${text.slice(end)}`;
+  }
   if (next === text) return false;
   await mkdir(join(workspace, '.git', 'info'), { recursive: true });
   await writeFile(path, next, 'utf8');

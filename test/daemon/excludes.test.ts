@@ -59,6 +59,16 @@ describe('ensureEditorExcludes', () => {
     expect(await readFile(excludePath(dir), 'utf8')).toBe(`*.bak\n\n${BLOCK}\nscratch/\n# mine\n`);
   });
 
+  it('mends a block whose end line was deleted by hand, keeping the user lines after it', async () => {
+    const dir = await repository();
+    const [begin, ...rest] = BLOCK.split('\n');
+    const patterns = rest.slice(0, -1);
+    await writeFile(excludePath(dir), `mine-before\n${begin}\n${patterns.slice(0, 3).join('\n')}\nmine-after\n*.bak\n`);
+    expect(await ensureEditorExcludes(dir)).toBe(true);
+    expect(await readFile(excludePath(dir), 'utf8')).toBe(`mine-before\n${BLOCK}\nmine-after\n*.bak\n`);
+    expect(await ensureEditorExcludes(dir)).toBe(false);
+  });
+
   it('changes nothing the second time: returns false and leaves the file byte for byte', async () => {
     const dir = await repository();
     await writeFile(excludePath(dir), 'user line\r\n*.bak');
