@@ -1,6 +1,5 @@
-import * as git from 'isomorphic-git';
-import type { TreeEntry } from 'isomorphic-git';
 import { checkPath } from './paths.js';
+import { readTreeItems, type StoredObject, storedObject, type TreeItem, writeLooseObjects } from './loose-objects.js';
 import type { Repo } from './repo.js';
 
 /** A blob already stored, as a tree records it: `100644`, `100755` or `120000` (symbolic link). */
@@ -13,6 +12,9 @@ interface Folder {
   files: Map<string, TreeBlob | null>;
   folders: Map<string, Folder>;
 }
+
+const FOLDER = '40000';
+const SLASH = Buffer.from('/');
 
 function group(edits: ReadonlyMap<string, TreeBlob | null>): Folder {
   const root: Folder = { files: new Map(), folders: new Map() };
@@ -29,30 +31,56 @@ function group(edits: ReadonlyMap<string, TreeBlob | null>): Folder {
   return root;
 }
 
-async function editFolder(r: Repo, oid: string | null, edits: Folder): Promise<string | null> {
-  const entries = new Map<string, TreeEntry>();
-  if (oid !== null) for (const entry of (await git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache })).tree) entries.set(entry.path, entry);
+/**
+ * A tree object in git's order: byte order of the UTF-8 names, a folder's name counting as if it
+ * ended in `/`, which is what makes the oid the one git gives.
+ */
+function treeObject(items: Iterable<TreeItem>): StoredObject {
+  const keyed = [...items].map((item) => {
+    const name = Buffer.from(item.name, 'utf8');
+    return { item, name, key: item.mode === FOLDER ? Buffer.concat([name, SLASH]) : name };
+  });
+  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
+  const parts: Buffer[] = [];
+  for (const { item, name } of keyed) parts.push(Buffer.from(`${item.mode} `), name, Buffer.alloc(1), Buffer.from(item.oid, 'hex'));
+  return storedObject('tree', Buffer.concat(parts));
+}
+
+async function editFolder(r: Repo, oid: string | null, edits: Folder, written: StoredObject[]): Promise<string | null> {
+  const items = new Map<string, TreeItem>();
+  if (oid !== null) for (const item of await readTreeItems(r, oid)) items.set(item.name, item);
   // Folders first, then files, and a deletion removes only a blob: a file that became a folder
   // (`a.md` deleted, `a.md/b.md` added) and a folder that became a file both come out right.
   for (const [name, sub] of edits.folders) {
-    const current = entries.get(name);
-    const next = await editFolder(r, current?.type === 'tree' ? current.oid : null, sub);
-    if (next !== null) entries.set(name, { mode: '040000', path: name, type: 'tree', oid: next });
-    else if (current?.type === 'tree') entries.delete(name);
+    const current = items.get(name);
+    const next = await editFolder(r, current?.mode === FOLDER ? current.oid : null, sub, written);
+    if (next !== null) items.set(name, { mode: FOLDER, name, oid: next });
+    else if (current?.mode === FOLDER) items.delete(name);
   }
   for (const [name, blob] of edits.files) {
-    if (blob !== null) entries.set(name, { mode: blob.mode, path: name, type: 'blob', oid: blob.oid });
-    else if (entries.get(name)?.type === 'blob') entries.delete(name);
+    if (blob !== null) items.set(name, { mode: blob.mode, name, oid: blob.oid });
+    else if (items.has(name) && items.get(name)!.mode !== FOLDER) items.delete(name);
   }
-  if (entries.size === 0) return null;
-  return git.writeTree({ fs: r.fs, gitdir: r.gitdir, tree: [...entries.values()] });
+  if (items.size === 0) return null;
+  const tree = treeObject(items.values());
+  written.push(tree);
+  return tree.oid;
 }
 
 /**
  * The tree `oid` (null: none) with each path of `edits` set to a stored blob or, for null,
- * removed, and folders left empty dropped; null when the whole tree ends up empty. Only the trees
- * on the edited paths are read and written: untouched subtrees are reused as they are.
+ * removed, and folders left empty dropped; stores the trees it makes (loose) and returns the new
+ * root, or the empty tree when nothing is left. Only the trees on the edited paths are read and
+ * written: untouched subtrees are reused as they are.
  */
-export async function editTree(r: Repo, oid: string | null, edits: ReadonlyMap<string, TreeBlob | null>): Promise<string | null> {
-  return editFolder(r, oid, group(edits));
+export async function editTree(r: Repo, oid: string | null, edits: ReadonlyMap<string, TreeBlob | null>): Promise<string> {
+  const written: StoredObject[] = [];
+  let root = await editFolder(r, oid, group(edits), written);
+  if (root === null) {
+    const empty = treeObject([]);
+    written.push(empty);
+    root = empty.oid;
+  }
+  writeLooseObjects(r, written);
+  return root;
 }

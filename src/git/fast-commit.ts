@@ -2,14 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import type { Person } from './commit-files.js';
+import { commitObject } from './commit-object.js';
 import { editTree, type TreeBlob } from './edit-tree.js';
-import { headBlobs } from './head-blobs.js';
 import { editIndex, type NewIndexEntry } from './index-edit.js';
 import { withIndexLock } from './index-lock.js';
 import { parseIndex, type ParsedIndex, type StoredIndexEntry } from './index-read.js';
-import { storeObjects } from './object-store.js';
+import { commitTree, writeLooseObjects } from './loose-objects.js';
 import { checkPath } from './paths.js';
 import type { Repo } from './repo.js';
+import { stagedPaths } from './staged-paths.js';
 import { fastStatusRows } from './status-matrix.js';
 import { updateRef } from './update-ref.js';
 import { workingBlobs } from './working-blobs.js';
@@ -28,8 +29,7 @@ export interface FastCommitOptions {
 const EMPTY_INDEX: { data: Buffer; parsed: ParsedIndex } = { data: Buffer.from('DIRC\0\0\0\x02\0\0\0\0'), parsed: { version: 2, entries: [], extensions: [] } };
 
 /** What git add -A would stage differently from git, or this index writer does not keep. */
-const unusual = (entry: StoredIndexEntry) =>
-  entry.stage !== 0 || entry.mode >>> 12 === 0o16 || entry.assumeValid || entry.skipWorktree || !validPath(entry.path);
+const unusual = (entry: StoredIndexEntry) => entry.stage !== 0 || entry.mode >>> 12 === 0o16 || entry.assumeValid || entry.skipWorktree;
 
 function validPath(path: string): boolean {
   try {
@@ -49,14 +49,6 @@ async function readIndex(r: Repo): Promise<{ data: Buffer; parsed: ParsedIndex }
   }
   const parsed = parseIndex(data);
   return 'unsupported' in parsed ? null : { data, parsed };
-}
-
-/** Paths whose index entry is not HEAD's blob (staged changes, entries missing on either side). */
-function stagedPaths(head: ReadonlyMap<string, string>, entries: readonly StoredIndexEntry[]): string[] {
-  const paths = entries.filter((entry) => head.get(entry.path) !== entry.oid).map((entry) => entry.path);
-  const indexed = new Set(entries.map((entry) => entry.path));
-  for (const path of head.keys()) if (!indexed.has(path)) paths.push(path);
-  return paths;
 }
 
 /**
@@ -87,16 +79,19 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
     const index = await readIndex(r);
     if (index === null || index.parsed.version === 4 || index.parsed.entries.some(unusual)) return FALLBACK;
     const { entries } = index.parsed;
+    const base = await commitTree(r, tip);
     if (candidates === undefined) {
-      const head = await headBlobs(r, entries);
-      if (head === null) return FALLBACK;
-      candidates = new Set([...(options.changes ?? []).map((change) => checkPath(change.path)), ...stagedPaths(head, entries)]);
+      const staged = await stagedPaths(r, base, entries);
+      if (staged === null) return FALLBACK;
+      candidates = new Set([...(options.changes ?? []).map((change) => checkPath(change.path)), ...staged]);
     }
     if (candidates.size === 0) return null;
+    if (![...candidates].every(validPath)) return FALLBACK;
 
-    const modes = new Map(entries.map((entry) => [entry.path, entry.mode]));
+    const modes = new Map<string, number>();
+    for (const entry of entries) if (candidates.has(entry.path)) modes.set(entry.path, entry.mode);
     const working = await workingBlobs(r.dir, candidates, { filemode, indexMode: (path) => modes.get(path) });
-    await storeObjects(r, [...working.values()].flatMap((found) => (found === null ? [] : [found.blob])));
+    writeLooseObjects(r, [...working.values()].flatMap((found) => (found === null ? [] : [found.blob])));
     const treeEdits = new Map<string, TreeBlob | null>();
     const indexEdits = new Map<string, NewIndexEntry | null>();
     for (const [path, found] of working) {
@@ -104,15 +99,13 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
       indexEdits.set(path, found && { oid: found.blob.oid, mode: found.mode, stat: found.stat });
     }
 
-    const base = (await git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid: tip, cache: r.cache })).commit.tree;
-    const tree = (await editTree(r, base, treeEdits)) ?? (await git.writeTree({ fs: r.fs, gitdir: r.gitdir, tree: [] }));
+    const tree = await editTree(r, base, treeEdits);
     let commit: string | null = null;
     if (tree !== base) {
-      const person = { ...options.author, timestamp: options.timestamp, timezoneOffset: 0 };
-      commit = await git.writeCommit({
-        fs: r.fs, gitdir: r.gitdir,
-        commit: { tree, parent: [tip], author: person, committer: person, message: options.message },
-      });
+      const person = { ...options.author, timestamp: options.timestamp };
+      const object = commitObject({ tree, parents: [tip], author: person, committer: person, message: options.message });
+      writeLooseObjects(r, [object]);
+      commit = object.oid;
       await updateRef(r, ref, tip, commit);
     }
     lock.replace(editIndex(index.data, index.parsed, indexEdits)!);

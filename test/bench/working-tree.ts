@@ -1,22 +1,40 @@
 // Micro benchmark, run by hand (not part of `npm run bench`):
 //   node --import tsx test/bench/working-tree.ts [files]
 // workingTreeChanges on a workspace of 5,000 files (50 folders of 100) against what it cost
-// before, isomorphic-git's statusMatrix, in the states a push meets it in.
+// before, isomorphic-git's statusMatrix, in the states a push meets it in. Then the daemon's
+// save: one file changed and committed (workingTreeChanges, then commitWorkingTree) on 5,000
+// files and on 10, against the commit it made before (isomorphic-git's add and commit).
 import { execFileSync } from 'node:child_process';
 import fs, { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as git from 'isomorphic-git';
-import { commitFiles, initRepo, workingTreeChanges } from '../../src/git/index.js';
+import { commitFiles, commitWorkingTree, initRepo, type WorkingTreeChange, workingTreeChanges } from '../../src/git/index.js';
+import { repo } from '../../src/git/repo.js';
+import { statusRows } from '../../src/git/status-matrix.js';
 
 const count = Number(process.argv[2] ?? 5000);
 const rounds = 7;
+const saveRounds = 15;
 
 /** The previous workingTreeChanges: statusMatrix and the same mapping. */
 async function before(dir: string): Promise<number> {
   const rows = await git.statusMatrix({ fs, dir, cache: {} });
   return rows.filter(([, head, workdir]) => (head === 1 && workdir !== 1) || (head === 0 && workdir === 2)).length;
+}
+
+const author = { name: 'Bench', email: 'bench@example.test' };
+
+/** The previous commitWorkingTree: the same status rows, then isomorphic-git's add and commit of the whole index. */
+async function commitBefore(dir: string): Promise<string> {
+  const r = await repo(dir);
+  const rows = await statusRows(r);
+  const toAdd = rows.filter(([, , workdir, stage]) => workdir !== 0 && workdir !== stage).map(([path]) => path);
+  if (toAdd.length > 0) await git.add({ fs, dir, filepath: toAdd, cache: r.cache });
+  for (const [path] of rows.filter(([, , workdir, stage]) => workdir === 0 && stage !== 0)) await git.remove({ fs, dir, filepath: path, cache: r.cache });
+  const person = { ...author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+  return git.commit({ fs, dir, message: 'save', author: person, committer: person, cache: r.cache });
 }
 
 async function median(run: () => Promise<unknown>): Promise<number> {
@@ -40,16 +58,58 @@ for (let i = 0; i < count; i += 1) {
   files.set(`section-${Math.floor(i / 100)}/page-${i % 100}.md`, `## About ${i}\n\nSome text for page ${i}, long enough to look like documentation.\n`);
 }
 
-async function clone(dir: string): Promise<string> {
+async function clone(dir: string, content = files): Promise<string> {
   await initRepo(dir);
-  await commitFiles(dir, { branch: 'main', parent: null, files, message: 'clone', author: { name: 'Bench', email: 'bench@example.test' }, checkout: true });
+  await commitFiles(dir, { branch: 'main', parent: null, files: content, message: 'clone', author, checkout: true });
   return dir;
+}
+
+const middle = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+
+/**
+ * A save as the daemon makes it: one file written, workingTreeChanges, then `commit` given what
+ * it found. Medians of the commit alone and of the whole save, over `saveRounds` saves.
+ */
+async function saves(dir: string, commit: (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>): Promise<[number, number]> {
+  const path = [...files.keys()].find((name) => fs.existsSync(join(dir, name)))!;
+  const commits: number[] = [];
+  const totals: number[] = [];
+  for (let i = 0; i < saveRounds; i += 1) {
+    writeFileSync(join(dir, path), `save ${i} at ${Date.now()}\n`);
+    const start = performance.now();
+    const changes = await workingTreeChanges(dir);
+    const walked = performance.now();
+    await commit(dir, changes);
+    commits.push(performance.now() - walked);
+    totals.push(performance.now() - start);
+  }
+  execFileSync('git', ['diff', '--quiet', 'HEAD'], { cwd: dir }); // every save was committed
+  return [middle(commits), middle(totals)];
 }
 
 async function once(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await run();
   return performance.now() - start;
+}
+
+async function benchSaves(work: string): Promise<void> {
+  const small = new Map([...files].slice(0, 10));
+  const ways: [string, (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>][] = [
+    ['before: isomorphic-git add and commit', (dir) => commitBefore(dir)],
+    ['now: commitWorkingTree (its own status walk)', (dir) => commitWorkingTree(dir, { message: 'save', author })],
+    ['now: commitWorkingTree given the changes', (dir, changes) => commitWorkingTree(dir, { message: 'save', author, changes })],
+  ];
+  console.log(`one save (median of ${saveRounds}): the commit, then the whole save with workingTreeChanges before it`);
+  console.log(`  ${''.padEnd(58)} ${'10 files'.padStart(9)} ${`${count} files`.padStart(11)}  ratio`);
+  for (const [i, [label, commit]] of ways.entries()) {
+    const [fewCommit, fewSave] = await saves(await clone(join(work, `small-${i}`), small), commit);
+    const [manyCommit, manySave] = await saves(await clone(join(work, `big-${i}`)), commit);
+    const row = (what: string, few: number, many: number) =>
+      console.log(`  ${`${label}, ${what}`.padEnd(58)} ${few.toFixed(1).padStart(6)} ms ${many.toFixed(1).padStart(7)} ms ${(many / few).toFixed(1).padStart(5)}x`);
+    row('commit', fewCommit, manyCommit);
+    row('save', fewSave, manySave);
+  }
 }
 
 const work = mkdtempSync(join(tmpdir(), 'docsync-bench-wt-'));
@@ -69,6 +129,7 @@ try {
   const first = await once(() => workingTreeChanges(dir));
   console.log(`  ${'every file touched: first call (hash, refresh)'.padEnd(46)} ${''.padStart(5)}    -> ${first.toFixed(1).padStart(5)} ms`);
   await compare('every file touched, index refreshed', dir);
+  await benchSaves(work);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
