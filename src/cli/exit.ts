@@ -40,6 +40,10 @@ export function reportFailure(error: unknown): number {
     for (const detail of Array.isArray(named.details) ? named.details : []) console.error(`  ${String(detail)}`);
     return named.code === 'no-branch' ? EXIT.error : EXIT.refused;
   }
+  if (named?.name === 'WorkspaceBusyError' || named?.name === 'DaemonLockedError') {
+    console.error(`docsync: ${named.message}`);
+    return EXIT.refused;
+  }
   if (named?.name === 'ApiError' || named?.name === 'ClientError' || named?.name === 'ConnectionError') {
     console.error(`docsync: ${named.message}`);
     return named.status === 409 ? EXIT.conflict : EXIT.error;

@@ -15,6 +15,7 @@ import { ensureEditorExcludes } from './excludes.js';
 import { isIgnoredPath, loadIgnoreRules } from './ignore-rules.js';
 import { acquireDaemonLock, type DaemonLock } from './lock.js';
 import { writeDaemonStatus, type DaemonStatus } from './status-file.js';
+import { withWorkspaceLock } from './workspace-lock.js';
 
 export interface DaemonOptions {
   client: Client;
@@ -137,12 +138,20 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
           const wasPoll = pollDue;
           pendingSave = false;
           pollDue = false;
-          await cycle(wasPoll);
+          // A command typed in another shell (push, merge, ...) and a cycle never overlap.
+          await withWorkspaceLock(dir, () => cycle(wasPoll));
         }
       } catch (error) {
-        // Only a workspace that is gone gets here: stop, and say why.
-        failure = error instanceof Error ? error : new Error(String(error));
-        emit({ type: 'error', message: failure.message });
+        const message = error instanceof Error ? error.message : String(error);
+        emit({ type: 'error', message });
+        if (isWorkspaceGone(error)) {
+          // Nothing left to watch: stop, and say why.
+          failure = error instanceof Error ? error : new Error(message);
+        } else {
+          // The sync lock held too long by another process: try again later.
+          pendingSave = true;
+          retryAt(backoffDelay(1, Math.random(), backoff));
+        }
       } finally {
         running = undefined;
         if (failure) setImmediate(() => void daemon.stop('the workspace is gone'));

@@ -4,3 +4,5 @@ export { acquireDaemonLock, DaemonLockedError, isAlive, lockPath, readDaemonLock
 export { readDaemonStatus, statusPath, type DaemonStatus } from './status-file.js';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 export { fileList } from './file-list.js';
+export { syncLockPath, withWorkspaceLock } from './workspace-lock.js';
+export { WorkspaceBusyError } from './lock.js';

@@ -23,6 +23,18 @@ export class DaemonLockedError extends Error {
   }
 }
 
+/** A mutex stayed held by another live docsync process for longer than the caller would wait. */
+export class WorkspaceBusyError extends Error {
+  constructor(
+    readonly path: string,
+    readonly holder: LockHolder | undefined,
+    readonly waitedMs: number,
+  ) {
+    super(`${path} has been held for ${Math.round(waitedMs / 1000)} s by another docsync process${holder ? ` (pid ${holder.pid} on ${holder.host})` : ''}; try again when it is done, or remove the file if no docsync is running`);
+    this.name = 'WorkspaceBusyError';
+  }
+}
+
 /** `.git/docsync/daemon.lock`: beside the state, so it never travels with a push. */
 export const lockPath = (workspace: string) => join(stateDir(workspace), 'daemon.lock');
 
@@ -88,10 +100,10 @@ async function draft(path: string, holder: LockHolder): Promise<string> {
  * Invariant: two holders at once are possible only when a holder died inside its few
  * milliseconds and several takers find its mutex at that same moment.
  */
-async function takeMutex(path: string, mine: LockHolder): Promise<() => Promise<void>> {
+export async function takeMutex(path: string, mine: LockHolder, waitMs = 10_000): Promise<() => Promise<void>> {
   const temp = await draft(path, mine);
   try {
-    for (const until = Date.now() + 10_000; Date.now() < until;) {
+    for (const until = Date.now() + waitMs; Date.now() < until;) {
       try {
         await link(temp, path);
         return async () => {
@@ -121,7 +133,8 @@ async function takeMutex(path: string, mine: LockHolder): Promise<() => Promise<
   } finally {
     await unlink(temp).catch(() => undefined);
   }
-  throw new Error(`could not take ${path}: another docsync process has held it for 10 s; remove it if no docsync is running`);
+  const holder = await readHolder(path);
+  throw new WorkspaceBusyError(path, holder, waitMs);
 }
 
 /**

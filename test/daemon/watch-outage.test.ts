@@ -64,6 +64,8 @@ describe('docsync watch across a server outage', () => {
       await server.close();
       const mark = watch.events().length;
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nsecond save, server down\n');
+      // A poll may find the server gone before the save settles: wait for both, in any order.
+      await watch.waitFor((e) => e.type === 'committed' && e.files.includes('beta.md'), 30_000, mark);
       await watch.waitFor((e) => e.type === 'offline', 30_000, mark);
       await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\nthree\nthird save, server still down\n');
       const committed = await watch.waitFor((e) => e.type === 'committed' && e.files.includes('README.md'), 20_000, mark);

@@ -4,7 +4,7 @@ import { listChangeRequests, setChangeRequestStatus } from '../../sync/index.js'
 import { EXIT, ExitError } from '../exit.js';
 import { printResult, printRows, type OutputOptions } from '../output.js';
 import { pullLine, pulledConflicts } from './conflict-report.js';
-import { clientForWorkspace } from './sync-client.js';
+import { clientForWorkspace, withWorkspace } from './sync-client.js';
 
 type Options = OutputOptions & { dir?: string };
 
@@ -27,8 +27,7 @@ export async function crListCommand(options: Options & { status?: ChangeRequestS
 /** `docsync cr open BRANCH` and `docsync cr archive BRANCH`. */
 export async function crStatusCommand(target: string, status: 'open' | 'archived', options: Options): Promise<void> {
   const dir = resolve(options.dir ?? '.');
-  const client = await clientForWorkspace(dir);
-  try {
+  await withWorkspace(dir, async (client) => {
     const result = await setChangeRequestStatus(client, dir, target, status);
     let human: string;
     if (status === 'archived') {
@@ -43,7 +42,5 @@ export async function crStatusCommand(target: string, status: 'open' | 'archived
     printResult(options, human, result);
     const markers = pulledConflicts(result.pulled);
     if (markers.length > 0) throw new ExitError(`the pull of ${result.branch} left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
-  } finally {
-    await client.close();
-  }
+  });
 }

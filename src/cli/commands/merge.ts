@@ -3,7 +3,7 @@ import { merge } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printResult, type OutputOptions } from '../output.js';
 import { conflictLines, conflictNames, pullLine, pulledConflicts } from './conflict-report.js';
-import { clientForWorkspace } from './sync-client.js';
+import { withWorkspace } from './sync-client.js';
 
 /**
  * `docsync merge [BRANCH]`: merges the branch's change request on the platform and pulls main.
@@ -12,8 +12,7 @@ import { clientForWorkspace } from './sync-client.js';
  */
 export async function mergeCommand(branch: string | undefined, options: OutputOptions & { dir?: string }): Promise<void> {
   const dir = resolve(options.dir ?? '.');
-  const client = await clientForWorkspace(dir);
-  try {
+  await withWorkspace(dir, async (client) => {
     const result = await merge(client, dir, branch);
     if (result.kind === 'conflict') {
       const count = result.conflicts.length;
@@ -29,7 +28,5 @@ export async function mergeCommand(branch: string | undefined, options: OutputOp
     printResult(options, lines.join('\n'), result);
     const markers = pulledConflicts(result.pulled);
     if (markers.length > 0) throw new ExitError(`the pull of main left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
-  } finally {
-    await client.close();
-  }
+  });
 }

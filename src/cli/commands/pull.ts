@@ -2,13 +2,12 @@ import { resolve } from 'node:path';
 import { pull } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printRows, type OutputOptions } from '../output.js';
-import { clientForWorkspace } from './sync-client.js';
+import { withWorkspace } from './sync-client.js';
 
 /** `docsync pull`: every tracked branch to its remote head; exit 3 when a file has conflicts. */
 export async function pullCommand(options: OutputOptions & { dir?: string }): Promise<void> {
   const dir = resolve(options.dir ?? '.');
-  const client = await clientForWorkspace(dir);
-  try {
+  await withWorkspace(dir, async (client) => {
     const results = await pull(client, dir);
     printRows(options, results, (r) => {
       if (r.created) return `${r.branch}: new branch for a change request opened on the platform (revision ${r.to})`;
@@ -21,7 +20,5 @@ export async function pullCommand(options: OutputOptions & { dir?: string }): Pr
     if (conflicts.length > 0) {
       throw new ExitError(`pull left conflict markers in ${conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);
     }
-  } finally {
-    await client.close();
-  }
+  });
 }

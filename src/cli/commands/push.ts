@@ -5,7 +5,7 @@ import { printResult, type OutputOptions } from '../output.js';
 import { conflictLines, conflictNames, pullLine, pulledConflicts } from './conflict-report.js';
 import { publishCommand } from './publish.js';
 import { pushLines } from './push-report.js';
-import { clientForWorkspace } from './sync-client.js';
+import { withWorkspace } from './sync-client.js';
 
 export interface PushCommandOptions extends OutputOptions {
   dir?: string;
@@ -29,8 +29,7 @@ export async function pushCommand(branch: string | undefined, options: PushComma
     const { binding } = await readState(dir);
     throw new ExitError(`--org is only for the first push of a workspace docsync init made; ${dir} has its space already (${binding.spaceId})`, EXIT.usage);
   }
-  const client = await clientForWorkspace(dir);
-  try {
+  await withWorkspace(dir, async (client) => {
     const progress = process.stderr.isTTY && !options.json;
     const result = await push(client, dir, {
       ...(branch !== undefined ? { branch } : {}),
@@ -55,7 +54,5 @@ export async function pushCommand(branch: string | undefined, options: PushComma
       throw new ExitError(`the pull of main left conflict markers in ${pulledConflicts(merged.pulled).join(', ')}; resolve them and commit`, EXIT.conflict);
     }
     if (result.skipped.length > 0) throw new ExitError(`${result.skipped.length} file(s) were not sent: ${result.skipped.map((s) => s.path).join(', ')}`, EXIT.partial);
-  } finally {
-    await client.close();
-  }
+  });
 }

@@ -1,4 +1,5 @@
 import { createClient, type Client, type ClientOptions } from '../../client/index.js';
+import { withWorkspaceLock } from '../../daemon/index.js';
 import { loadCredentials, readState } from '../../sync/index.js';
 
 /** A client for the stored login (or DOCSYNC_API_URL / DOCSYNC_TOKEN). */
@@ -12,4 +13,19 @@ export async function clientForWorkspace(dir: string, options: Omit<ClientOption
   const state = await readState(dir);
   const { token } = await loadCredentials({ ...process.env, DOCSYNC_API_URL: process.env.DOCSYNC_API_URL || state.binding.apiUrl });
   return createClient({ ...options, baseUrl: state.binding.apiUrl, token });
+}
+
+/**
+ * Runs `fn` with a client for the workspace while holding its sync lock: a command that writes
+ * the sync state waits for the daemon's cycle in flight (or another command) to end first.
+ */
+export async function withWorkspace<T>(dir: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  return withWorkspaceLock(dir, async () => {
+    const client = await clientForWorkspace(dir);
+    try {
+      return await fn(client);
+    } finally {
+      await client.close();
+    }
+  });
 }

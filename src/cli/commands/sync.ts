@@ -4,7 +4,7 @@ import { EXIT, ExitError } from '../exit.js';
 import { printResult, type OutputOptions } from '../output.js';
 import { pullLine } from './conflict-report.js';
 import { pushLines } from './push-report.js';
-import { clientForWorkspace } from './sync-client.js';
+import { withWorkspace } from './sync-client.js';
 
 /**
  * `docsync sync`: one pull-and-push pass for cron and CI. Exit 0 when clean, 3 when a pull left
@@ -12,8 +12,7 @@ import { clientForWorkspace } from './sync-client.js';
  */
 export async function syncCommand(options: OutputOptions & { dir?: string; dryRun?: boolean; allowMassDelete?: boolean }): Promise<void> {
   const dir = resolve(options.dir ?? '.');
-  const client = await clientForWorkspace(dir);
-  try {
+  await withWorkspace(dir, async (client) => {
     const pass = await syncPass(client, dir, { dryRun: options.dryRun === true, allowMassDelete: options.allowMassDelete === true });
     const lines = [
       ...pass.pulled.map(pullLine),
@@ -26,7 +25,5 @@ export async function syncCommand(options: OutputOptions & { dir?: string; dryRu
     if (pass.failed.length > 0) throw new ExitError(`not pushed: ${pass.failed.map((f) => f.branch).join(', ')}`, EXIT.refused);
     const skipped = pass.pushed.flatMap((p) => p.skipped.map((s) => `${p.branch}:${s.path}`));
     if (skipped.length > 0) throw new ExitError(`not sent: ${skipped.join(', ')}`, EXIT.partial);
-  } finally {
-    await client.close();
-  }
+  });
 }

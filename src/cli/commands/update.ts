@@ -3,7 +3,7 @@ import { update } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printResult, type OutputOptions } from '../output.js';
 import { conflictLines, conflictNames, pullLine, pulledConflicts } from './conflict-report.js';
-import { clientForWorkspace } from './sync-client.js';
+import { withWorkspace } from './sync-client.js';
 
 /**
  * `docsync update [BRANCH]`: brings main into the branch's change request on the platform and
@@ -12,8 +12,7 @@ import { clientForWorkspace } from './sync-client.js';
  */
 export async function updateCommand(branch: string | undefined, options: OutputOptions & { dir?: string }): Promise<void> {
   const dir = resolve(options.dir ?? '.');
-  const client = await clientForWorkspace(dir);
-  try {
+  await withWorkspace(dir, async (client) => {
     const result = await update(client, dir, branch);
     if (result.kind === 'conflict') {
       const count = result.conflicts.length;
@@ -30,7 +29,5 @@ export async function updateCommand(branch: string | undefined, options: OutputO
     printResult(options, lines.join('\n'), result);
     const markers = pulledConflicts(result.pulled);
     if (markers.length > 0) throw new ExitError(`the pull of ${result.branch} left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
-  } finally {
-    await client.close();
-  }
+  });
 }
