@@ -222,6 +222,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     const files = changes.map((c) => c.path);
     const commit = await commitWorkingTree(dir, {
       message: `docsync: save ${fileList(files)}\n\n${changes.map((c) => `${c.status}: ${c.path}`).join('\n')}\n`,
+      // The walk just made: the commit does not walk the working tree again.
+      changes,
       author: (await configuredAuthor(dir)) ?? DOCSYNC_AUTHOR,
     });
     if (commit !== null) emit({ type: 'committed', branch, commit, files });
