@@ -77,7 +77,7 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
 
   const outcome = await withIndexLock(r, async (lock) => {
     const index = await readIndex(r);
-    if (index === null || index.parsed.version === 4 || index.parsed.entries.some(unusual)) return FALLBACK;
+    if (index === null || index.parsed.entries.some(unusual)) return FALLBACK;
     const { entries } = index.parsed;
     const base = await commitTree(r, tip);
     if (candidates === undefined) {
@@ -99,6 +99,10 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
       indexEdits.set(path, found && { oid: found.blob.oid, mode: found.mode, stat: found.stat });
     }
 
+    // Before anything is committed: an index this writer cannot write leaves all to the general way.
+    const next = editIndex(index.data, index.parsed, indexEdits);
+    if (next === null) return FALLBACK;
+
     const tree = await editTree(r, base, treeEdits);
     let commit: string | null = null;
     if (tree !== base) {
@@ -108,7 +112,7 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
       commit = object.oid;
       await updateRef(r, ref, tip, commit);
     }
-    lock.replace(editIndex(index.data, index.parsed, indexEdits)!);
+    lock.replace(next);
     return commit;
   });
   return outcome === 'locked' ? FALLBACK : outcome;

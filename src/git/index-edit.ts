@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ParsedIndex } from './index-read.js';
+import type { ParsedIndex, StoredIndexEntry } from './index-read.js';
 
 /** A stage-0 entry to write: its blob, the mode git records, and the stat fields as storedStat gives them. */
 export interface NewIndexEntry {
@@ -35,16 +35,21 @@ function renderEntry(name: Buffer, entry: NewIndexEntry): Buffer {
  * The index `data` (parsed as `index`) with each path of `edits` set to a new stage-0 entry or,
  * for null, removed. Every other entry is copied byte for byte, flags included, and the version
  * kept; extensions are dropped, since a cache tree or an untracked cache would no longer be
- * true (git rebuilds them when it wants them). Entries stay in git's order, by the bytes of their
- * paths. Pure: no I/O.
- * @returns null for a version 4 index, whose prefix-compressed paths this writer does not splice.
+ * true (git rebuilds them when it wants them). A version 4 index, whose prefix-compressed paths
+ * cannot be spliced, is written again in version 2 (git reads either). Entries stay in git's
+ * order, by the bytes of their paths. Pure: no I/O.
+ * @returns null for a version 4 index with an entry version 2 cannot hold (extended flags).
  */
 export function editIndex(data: Buffer, index: ParsedIndex, edits: ReadonlyMap<string, NewIndexEntry | null>): Buffer | null {
-  if (index.version === 4) return null;
   const slots: Slot[] = [];
   for (const entry of index.entries) {
     if (edits.has(entry.path)) continue;
     const name = Buffer.from(entry.path, 'utf8');
+    if (index.version === 4) {
+      if (entry.intentToAdd || entry.skipWorktree || entry.assumeValid || entry.stage !== 0) return null;
+      slots.push({ name, bytes: renderEntry(name, { oid: entry.oid, mode: entry.mode, stat: storedFields(entry) }) });
+      continue;
+    }
     const extended = (data.readUInt16BE(entry.offset + STAT_AND_OID) & EXTENDED) !== 0;
     slots.push({ name, bytes: data.subarray(entry.offset, entry.offset + entrySize(extended ? 64 : 62, name)) });
   }
@@ -53,11 +58,16 @@ export function editIndex(data: Buffer, index: ParsedIndex, edits: ReadonlyMap<s
     const name = Buffer.from(path, 'utf8');
     slots.push({ name, bytes: renderEntry(name, entry) });
   }
-  // Stable: entries of one path (stages 1 to 3 never reach here, see commitWorkingTree) keep their order.
   slots.sort((a, b) => Buffer.compare(a.name, b.name));
   const header = Buffer.alloc(12);
   data.copy(header, 0, 0, 8);
+  if (index.version === 4) header.writeUInt32BE(2, 4);
   header.writeUInt32BE(slots.length, 8);
   const body = Buffer.concat([header, ...slots.map((slot) => slot.bytes)]);
   return Buffer.concat([body, createHash('sha1').update(body).digest()]);
 }
+
+const storedFields = (entry: StoredIndexEntry) => [
+  entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds,
+  entry.dev, entry.ino, entry.mode, entry.uid, entry.gid, entry.size,
+];
