@@ -104,8 +104,12 @@ describe('docsync watch', () => {
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, committed by hand\n');
       git(t.dir, 'commit', '-qam', 'Explain beta better');
       await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\nthree\nfour, on a branch\n');
-      const pushed = await watch.waitFor((e) => e.type === 'pushed' && e.branch === 'feature');
-      expect(pushed.changeRequest.opened).toBe(true);
+      // The hand commit may be pushed on its own first; the save follows in the same change request.
+      const opened = await watch.waitFor((e) => e.type === 'pushed' && e.branch === 'feature');
+      expect(opened.changeRequest.opened).toBe(true);
+      const isSave = (e: any) => e.type === 'committed' && e.files.includes('README.md');
+      await watch.waitFor(isSave);
+      await watch.waitFor((e) => e.type === 'pushed' && e.branch === 'feature', 20_000, watch.events().findIndex(isSave));
       const state = await readState(t.dir);
       expect((await client.changeRequests.get(t.spaceId, state.branches.feature!.changeRequestId!)).subject).toBe('Explain beta better');
       expect(await remoteMarkdown(s, t.spaceId, t.alpha, state.branches.feature!.changeRequestId)).toContain('four, on a branch');
