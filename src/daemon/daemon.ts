@@ -306,6 +306,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     }
     debouncer.touch(path);
     status.pendingFiles = debouncer.pending;
+    // The first save of a burst shows in `docsync status`; the rest would only rewrite the file.
+    if (debouncer.pending === 1) saveStatus();
   };
   for (const name of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) watcher.on(name, onPath);
   watcher.on('error', (error) => emit({ type: 'error', message: `watching ${dir}: ${error instanceof Error ? error.message : String(error)}` }));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
-import { startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
+import { readDaemonStatus, startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
 
@@ -42,6 +42,8 @@ describe('startDaemon', () => {
       const saved = Date.now();
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nfirst half of a save\n');
       await new Promise((r) => setTimeout(r, 700));
+      // Another shell sees the save settling.
+      expect(await readDaemonStatus(t.dir)).toMatchObject({ pendingFiles: 1 });
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nfirst half of a save\nsecond half\n');
       // Polls came every 100 ms meanwhile; none of them committed the half-written file.
       await new Promise((r) => setTimeout(r, 700));
