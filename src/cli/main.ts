@@ -116,7 +116,7 @@ function addSyncCommands(program: Command): void {
 
   program
     .command('status')
-    .description('per branch: local changes not yet pushed, remote changes not yet pulled')
+    .description('what the daemon is doing, then per branch: local changes not yet pushed, remote changes not yet pulled')
     .option('--dir <dir>', 'the workspace', '.')
     .option('--json', 'print the result as JSON')
     .action(async (options) => {
