@@ -1,8 +1,11 @@
 import * as git from 'isomorphic-git';
-import type { TreeEntry } from 'isomorphic-git';
 import type { Person } from './commit-files.js';
+import { commitObject } from './commit-object.js';
+import { editTree, type TreeBlob } from './edit-tree.js';
+import { writeLooseObjects } from './loose-objects.js';
+import { blobObject, type GitObject } from './object-format.js';
 import { checkBranchName, checkPath } from './paths.js';
-import { notFoundAs, repo, type Repo } from './repo.js';
+import { notFoundAs, repo } from './repo.js';
 import { fullRef, readRef, updateRef } from './update-ref.js';
 import { writeWorkingFiles } from './working-tree.js';
 
@@ -23,44 +26,6 @@ export interface CommitEditsOptions {
   timestamp?: number;
 }
 
-interface Folder {
-  files: Map<string, Uint8Array | null>;
-  folders: Map<string, Folder>;
-}
-
-function group(edits: ReadonlyMap<string, Uint8Array | null>): Folder {
-  const root: Folder = { files: new Map(), folders: new Map() };
-  for (const [path, bytes] of edits) {
-    const parts = checkPath(path).split('/');
-    let folder = root;
-    for (const part of parts.slice(0, -1)) {
-      let next = folder.folders.get(part);
-      if (!next) folder.folders.set(part, (next = { files: new Map(), folders: new Map() }));
-      folder = next;
-    }
-    folder.files.set(parts.at(-1)!, bytes);
-  }
-  return root;
-}
-
-/** The tree `oid` with `edits` applied; null when it ends up empty. Untouched subtrees are reused as they are. */
-async function editTree(r: Repo, oid: string | null, edits: Folder): Promise<string | null> {
-  const entries = new Map<string, TreeEntry>();
-  if (oid !== null) for (const entry of (await git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache })).tree) entries.set(entry.path, entry);
-  for (const [name, bytes] of edits.files) {
-    if (bytes === null) entries.delete(name);
-    else entries.set(name, { mode: '100644', path: name, type: 'blob', oid: await git.writeBlob({ fs: r.fs, gitdir: r.gitdir, blob: bytes }) });
-  }
-  for (const [name, sub] of edits.folders) {
-    const current = entries.get(name);
-    const next = await editTree(r, current?.type === 'tree' ? current.oid : null, sub);
-    if (next === null) entries.delete(name);
-    else entries.set(name, { mode: '040000', path: name, type: 'tree', oid: next });
-  }
-  if (entries.size === 0) return null;
-  return git.writeTree({ fs: r.fs, gitdir: r.gitdir, tree: [...entries.values()] });
-}
-
 /**
  * Writes a commit whose tree is `from`'s with `edits` applied, then moves `branch` to it with
  * compare-and-swap, as commitFiles does. Only the trees on the edited paths are read and
@@ -75,15 +40,21 @@ export async function commitEdits(dir: string, options: CommitEditsOptions): Pro
   const parents = [...(options.parent === null ? [] : [options.parent]), ...(options.mergeParents ?? [])];
   for (const oid of parents) await notFoundAs(r, `parent commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
   const base = await notFoundAs(r, `commit ${options.from}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid: options.from, cache: r.cache }));
-  const tree = (await editTree(r, base.commit.tree, group(options.edits))) ?? (await git.writeTree({ fs: r.fs, gitdir: r.gitdir, tree: [] }));
-  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const person = { ...options.author, timestamp, timezoneOffset: 0 };
-  const oid = await git.writeCommit({
-    fs: r.fs, gitdir: r.gitdir,
-    commit: { tree, parent: parents, author: person, committer: person, message: options.message },
-  });
-  await updateRef(r, ref, options.parent ?? (await readRef(r, ref)), oid);
-  return oid;
+  // Paths are checked before anything is written, so a refused edit set leaves no objects behind.
+  const blobs: GitObject[] = [];
+  const treeEdits = new Map<string, TreeBlob | null>();
+  for (const [path, bytes] of options.edits) {
+    const blob = bytes && blobObject(bytes);
+    if (blob !== null) blobs.push(blob);
+    treeEdits.set(checkPath(path), blob && { mode: '100644', oid: blob.oid });
+  }
+  writeLooseObjects(r, blobs);
+  const tree = await editTree(r, base.commit.tree, treeEdits);
+  const person = { ...options.author, timestamp: options.timestamp ?? Math.floor(Date.now() / 1000) };
+  const commit = commitObject({ tree, parents, author: person, committer: person, message: options.message });
+  writeLooseObjects(r, [commit]);
+  await updateRef(r, ref, options.parent ?? (await readRef(r, ref)), commit.oid);
+  return commit.oid;
 }
 
 /**

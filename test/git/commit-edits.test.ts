@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,28 @@ describe('commitEdits', () => {
     expect(git(dir, 'rev-parse', `${oid}^{tree}`)).toBe(git(dir, 'rev-parse', `${whole}^{tree}`));
     git(dir, 'fsck', '--strict');
     expect(git(dir, 'log', '--format=%s', 'main')).toBe('edits\nfirst\n');
+  });
+
+  it('turns a folder into a file and a file into a folder in one edit set, as git add -A does', async () => {
+    const { dir, first } = await repoWith('swap');
+    // `a/` (two files, one nested) becomes the file `a`; the file `README.md` becomes a folder.
+    const edits = new Map<string, Uint8Array | null>([
+      ['a', Buffer.from('now a file\n')], ['a/one.md', null], ['a/b/two.md', null],
+      ['README.md', null], ['README.md/inside.md', Buffer.from('inside\n')],
+    ]);
+    const oid = await commitEdits(dir, { branch: 'main', parent: first, from: first, edits, message: 'swap', author });
+    expect(text(await readTreeFiles(dir, oid))).toEqual({ 'a': 'now a file\n', 'README.md/inside.md': 'inside\n', 'c/three.md': 'three\n', '日本/語.md': 'ja\n' });
+    // The real git CLI, given the same edits in a working tree, writes the very same tree.
+    const clone = join(work, 'swap-clone');
+    git(work, 'clone', '-q', dir, clone);
+    git(clone, 'checkout', '-q', first);
+    git(clone, 'rm', '-rq', 'a', 'README.md');
+    await writeFile(join(clone, 'a'), 'now a file\n');
+    await mkdir(join(clone, 'README.md'));
+    await writeFile(join(clone, 'README.md', 'inside.md'), 'inside\n');
+    git(clone, 'add', '-A');
+    expect(git(clone, 'write-tree')).toBe(git(dir, 'rev-parse', `${oid}^{tree}`));
+    git(dir, 'fsck', '--strict');
   });
 
   it('moves the branch only from the expected parent, and records merge parents', async () => {
