@@ -1,4 +1,4 @@
-import { type StoredObject, storedObject } from './loose-objects.js';
+import { type GitObject, gitObject } from './object-format.js';
 
 export interface Signature {
   name: string;
@@ -14,7 +14,7 @@ const normalizeMessage = (message: string) => `${message.replace(/\r/g, '').repl
  * A commit object, byte for byte the one isomorphic-git's writeCommit writes for the same fields
  * with `timezoneOffset: 0` (so the oid does not depend on which of the two wrote it). Pure.
  */
-export function commitObject(commit: { tree: string; parents: readonly string[]; author: Signature; committer: Signature; message: string }): StoredObject {
+export function commitObject(commit: { tree: string; parents: readonly string[]; author: Signature; committer: Signature; message: string }): GitObject {
   const person = (who: Signature) => `${who.name} <${who.email}> ${who.timestamp} +0000`;
   const text = [
     `tree ${commit.tree}`,
@@ -24,5 +24,5 @@ export function commitObject(commit: { tree: string; parents: readonly string[];
     '',
     normalizeMessage(commit.message),
   ].join('\n');
-  return storedObject('commit', Buffer.from(text, 'utf8'));
+  return gitObject('commit', Buffer.from(text, 'utf8'));
 }

@@ -1,10 +1,11 @@
 import { checkPath } from './paths.js';
-import { readTreeItems, type StoredObject, storedObject, type TreeItem, writeLooseObjects } from './loose-objects.js';
+import { readTreeItems, writeLooseObjects } from './loose-objects.js';
+import { type FileMode, FOLDER_MODE, type GitObject, type TreeItem, treeObject } from './object-format.js';
 import type { Repo } from './repo.js';
 
-/** A blob already stored, as a tree records it: `100644`, `100755` or `120000` (symbolic link). */
+/** A blob already stored, as a tree records it. */
 export interface TreeBlob {
-  mode: string;
+  mode: FileMode;
   oid: string;
 }
 
@@ -12,9 +13,6 @@ interface Folder {
   files: Map<string, TreeBlob | null>;
   folders: Map<string, Folder>;
 }
-
-const FOLDER = '40000';
-const SLASH = Buffer.from('/');
 
 function group(edits: ReadonlyMap<string, TreeBlob | null>): Folder {
   const root: Folder = { files: new Map(), folders: new Map() };
@@ -31,35 +29,20 @@ function group(edits: ReadonlyMap<string, TreeBlob | null>): Folder {
   return root;
 }
 
-/**
- * A tree object in git's order: byte order of the UTF-8 names, a folder's name counting as if it
- * ended in `/`, which is what makes the oid the one git gives.
- */
-function treeObject(items: Iterable<TreeItem>): StoredObject {
-  const keyed = [...items].map((item) => {
-    const name = Buffer.from(item.name, 'utf8');
-    return { item, name, key: item.mode === FOLDER ? Buffer.concat([name, SLASH]) : name };
-  });
-  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
-  const parts: Buffer[] = [];
-  for (const { item, name } of keyed) parts.push(Buffer.from(`${item.mode} `), name, Buffer.alloc(1), Buffer.from(item.oid, 'hex'));
-  return storedObject('tree', Buffer.concat(parts));
-}
-
-async function editFolder(r: Repo, oid: string | null, edits: Folder, written: StoredObject[]): Promise<string | null> {
+async function editFolder(r: Repo, oid: string | null, edits: Folder, written: GitObject[]): Promise<string | null> {
   const items = new Map<string, TreeItem>();
   if (oid !== null) for (const item of await readTreeItems(r, oid)) items.set(item.name, item);
   // Folders first, then files, and a deletion removes only a blob: a file that became a folder
   // (`a.md` deleted, `a.md/b.md` added) and a folder that became a file both come out right.
   for (const [name, sub] of edits.folders) {
     const current = items.get(name);
-    const next = await editFolder(r, current?.mode === FOLDER ? current.oid : null, sub, written);
-    if (next !== null) items.set(name, { mode: FOLDER, name, oid: next });
-    else if (current?.mode === FOLDER) items.delete(name);
+    const next = await editFolder(r, current?.mode === FOLDER_MODE ? current.oid : null, sub, written);
+    if (next !== null) items.set(name, { mode: FOLDER_MODE, name, oid: next });
+    else if (current?.mode === FOLDER_MODE) items.delete(name);
   }
   for (const [name, blob] of edits.files) {
     if (blob !== null) items.set(name, { mode: blob.mode, name, oid: blob.oid });
-    else if (items.has(name) && items.get(name)!.mode !== FOLDER) items.delete(name);
+    else if (items.has(name) && items.get(name)!.mode !== FOLDER_MODE) items.delete(name);
   }
   if (items.size === 0) return null;
   const tree = treeObject(items.values());
@@ -74,7 +57,7 @@ async function editFolder(r: Repo, oid: string | null, edits: Folder, written: S
  * written: untouched subtrees are reused as they are.
  */
 export async function editTree(r: Repo, oid: string | null, edits: ReadonlyMap<string, TreeBlob | null>): Promise<string> {
-  const written: StoredObject[] = [];
+  const written: GitObject[] = [];
   let root = await editFolder(r, oid, group(edits), written);
   if (root === null) {
     const empty = treeObject([]);

@@ -8,6 +8,7 @@ import { editIndex, type NewIndexEntry } from './index-edit.js';
 import { withIndexLock } from './index-lock.js';
 import { parseIndex, type ParsedIndex, type StoredIndexEntry } from './index-read.js';
 import { commitTree, writeLooseObjects } from './loose-objects.js';
+import type { FileMode } from './object-format.js';
 import { checkPath } from './paths.js';
 import type { Repo } from './repo.js';
 import { stagedPaths } from './staged-paths.js';
@@ -95,7 +96,8 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
     const treeEdits = new Map<string, TreeBlob | null>();
     const indexEdits = new Map<string, NewIndexEntry | null>();
     for (const [path, found] of working) {
-      treeEdits.set(path, found && { mode: found.mode.toString(8), oid: found.blob.oid });
+      // workingBlobs gives only a file's or a symbolic link's mode.
+      treeEdits.set(path, found && { mode: found.mode.toString(8) as FileMode, oid: found.blob.oid });
       indexEdits.set(path, found && { oid: found.blob.oid, mode: found.mode, stat: found.stat });
     }
 

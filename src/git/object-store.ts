@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { deflate, deflateSync } from 'node:zlib';
+import { writeLooseObject } from './loose-objects.js';
 import type { GitObject } from './object-format.js';
 import { packedOids, writePack } from './pack-file.js';
 import type { Repo } from './repo.js';
@@ -23,13 +21,8 @@ const PACK_OBJECT_MAX = 1 << 20;
 /** Content bytes per pack, far below the 2 GiB a pack with 32-bit offsets can hold. */
 const PACK_BYTES_MAX = 256 << 20;
 
-/** Below this size a blob is compressed on the main thread: a zlib call on the threadpool costs more. */
-const SYNC_DEFLATE_MAX = 64 << 10;
-
 /** Loose objects written at once. */
 const PARALLEL_LOOSE = 16;
-
-const deflateAsync = promisify(deflate);
 
 /**
  * Stores the objects the repository does not have yet (loose or in a pack): as a pack when there
@@ -45,7 +38,7 @@ export async function storeObjects(r: Repo, objects: Iterable<GitObject>): Promi
   for (const group of packGroups([...packed])) await writePack(r.gitdir, group);
   const loose = missing.filter((object) => !packed.has(object));
   for (let i = 0; i < loose.length; i += PARALLEL_LOOSE) {
-    await Promise.all(loose.slice(i, i + PARALLEL_LOOSE).map((object) => writeLoose(r.gitdir, object)));
+    await Promise.all(loose.slice(i, i + PARALLEL_LOOSE).map((object) => writeLooseObject(r.gitdir, object)));
   }
 }
 
@@ -85,19 +78,4 @@ function packGroups(objects: GitObject[]): GitObject[][] {
     bytes += object.content.length;
   }
   return groups;
-}
-
-/** A loose object: `objects/<2 hex>/<38 hex>`, the zlib-compressed `<type> <size>\0<content>`. */
-async function writeLoose(gitdir: string, object: GitObject): Promise<void> {
-  const wrapped = Buffer.concat([Buffer.from(`${object.type} ${object.content.length}\0`), object.content]);
-  const data = wrapped.length <= SYNC_DEFLATE_MAX ? deflateSync(wrapped) : await deflateAsync(wrapped);
-  const folder = join(gitdir, 'objects', object.oid.slice(0, 2));
-  await mkdir(folder, { recursive: true });
-  const temporary = join(folder, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  try {
-    await writeFile(temporary, data, { mode: 0o444 });
-    await rename(temporary, join(folder, object.oid.slice(2)));
-  } finally {
-    await rm(temporary, { force: true });
-  }
 }

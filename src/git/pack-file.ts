@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { GitObject } from './object-format.js';
 
-/** Pack type numbers (gitformat-pack: OBJ_TREE = 2, OBJ_BLOB = 3). */
-const PACK_TYPE = { tree: 2, blob: 3 } as const;
+/** Pack type numbers (gitformat-pack: OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3). */
+const PACK_TYPE = { commit: 1, tree: 2, blob: 3 } as const;
 
 /** An idx v2 file starts with "\377tOc" and the version. */
 const IDX_MAGIC = Buffer.from([0xff, 0x74, 0x4f, 0x63, 0, 0, 0, 2]);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { StoredIndexEntry } from './index-read.js';
 import { readTreeItems } from './loose-objects.js';
+import { FOLDER_MODE, objectOid } from './object-format.js';
 import type { Repo } from './repo.js';
 
 /** The index seen as folders, each with the oid its tree object would have (what `git write-tree` writes). */
@@ -9,8 +9,6 @@ interface IndexFolder {
   files: Map<string, StoredIndexEntry>;
   folders: Map<string, IndexFolder>;
 }
-
-const FOLDER = '40000';
 
 /**
  * The folder of `entries[start, end)`, all under `prefix`. One pass, no sorting: git keeps the
@@ -37,11 +35,11 @@ function build(entries: readonly StoredIndexEntry[], start: number, end: number,
     const child = build(entries, i, next, sub);
     const name = sub.slice(prefix.length, -1);
     folder.folders.set(name, child);
-    item(FOLDER, name, child.oid);
+    item(FOLDER_MODE, name, child.oid);
     i = next;
   }
   const content = Buffer.concat(parts);
-  folder.oid = createHash('sha1').update(`tree ${content.length}\0`).update(content).digest('hex');
+  folder.oid = objectOid('tree', content);
   return folder;
 }
 
@@ -55,7 +53,7 @@ async function compare(r: Repo, head: string | null, index: IndexFolder | undefi
   const seenFolders = new Set<string>();
   for (const item of head === null ? [] : await readTreeItems(r, head)) {
     if (item.mode === '160000') return false;
-    if (item.mode === FOLDER) {
+    if (item.mode === FOLDER_MODE) {
       seenFolders.add(item.name);
       const sub = index?.folders.get(item.name);
       if (sub?.oid !== item.oid && !(await compare(r, item.oid, sub, `${prefix}${item.name}/`, out))) return false;

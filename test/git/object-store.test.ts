@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -98,5 +99,23 @@ describe('treeObject', () => {
     ]);
     const names = Buffer.from(tree.content).toString('latin1').split(/\0[\s\S]{20}/).filter(Boolean).map((entry) => Buffer.from(entry, 'latin1').toString('utf8'));
     expect(names).toEqual(['40000 a-b', '100644 a.md', '40000 a', '100644 a0', '100644 z', '100644 é']);
+  });
+});
+
+describe('treeObject with every mode git writes', () => {
+  it('gives the oid git mktree gives for files, executables, symbolic links, folders and submodules', async () => {
+    const dir = await tempRepo();
+    const oid = (n: number) => n.toString(16).padStart(40, '0');
+    const items = [
+      { mode: '100644', name: 'page.md', oid: oid(1) },
+      { mode: '100755', name: 'run.sh', oid: oid(2) },
+      { mode: '120000', name: 'link', oid: oid(3) },
+      { mode: '40000', name: 'folder', oid: oid(4) },
+      { mode: '160000', name: 'module', oid: oid(5) },
+    ] as const;
+    const type = { '100644': 'blob', '100755': 'blob', '120000': 'blob', '40000': 'tree', '160000': 'commit' };
+    const listing = items.map((item) => `${item.mode} ${type[item.mode]} ${item.oid}\t${item.name}\n`).join('');
+    const expected = execFileSync('git', ['mktree', '--missing'], { cwd: dir, input: listing, encoding: 'utf8' }).trim();
+    expect(treeObject(items).oid).toBe(expected);
   });
 });
