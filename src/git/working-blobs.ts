@@ -1,8 +1,7 @@
-import { type BigIntStats, lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobObject, type GitObject } from './object-format.js';
 import { gitMode, storedStat } from './stat-data.js';
+import { contentOrNull, lstatOrNull } from './working-file.js';
 
 /** A working-tree file as `git add` stages it: its blob, the mode to record and the stat fields for the index. */
 export interface WorkingBlob {
@@ -14,18 +13,6 @@ export interface WorkingBlob {
 
 const MODE_LINK = 0o120000;
 const MODE_FILE = 0o100644;
-const GONE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EINVAL']);
-/** Larger files are read asynchronously, so that one does not hold the event loop for long. */
-const READ_SYNC_MAX = 1 << 20;
-
-function lstatOrNull(path: string): BigIntStats | null {
-  try {
-    return lstatSync(path, { bigint: true });
-  } catch (error) {
-    if (GONE.has((error as NodeJS.ErrnoException).code ?? '')) return null;
-    throw error;
-  }
-}
 
 /**
  * The working tree's file (or symbolic link) at each of `paths`, hashed as a blob; null where
@@ -41,15 +28,7 @@ export async function workingBlobs(
   for (const path of paths) {
     const full = join(dir, path);
     const stat = lstatOrNull(full);
-    let content: Uint8Array | null = null;
-    if (stat !== null && (stat.isFile() || stat.isSymbolicLink())) {
-      try {
-        if (stat.isSymbolicLink()) content = readlinkSync(full, { encoding: 'buffer' });
-        else content = stat.size > READ_SYNC_MAX ? await readFile(full) : readFileSync(full);
-      } catch (error) {
-        if (!GONE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-      }
-    }
+    const content = stat !== null && (stat.isFile() || stat.isSymbolicLink()) ? await contentOrNull(full, stat) : null;
     if (stat === null || content === null) {
       found.set(path, null);
       continue;

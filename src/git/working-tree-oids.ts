@@ -1,11 +1,10 @@
-import { type BigIntStats, lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { StoredIndexEntry } from './index-read.js';
 import type { StatUpdate } from './index-refresh.js';
 import { objectOid } from './object-format.js';
 import { gitMode, isRacy, type StatOptions, statMatches } from './stat-data.js';
+import { contentOrNull, lstatOrNull } from './working-file.js';
 
 /** Stands for the oid of a file neither HEAD nor the index has: nothing to compare it with, so not hashed. */
 const UNTRACKED = 'untracked';
@@ -20,8 +19,6 @@ export interface WorkingTreeOids {
 }
 
 const FILES_PER_TURN = 500;
-/** Larger files are read asynchronously: reading one must not hold the event loop for long. */
-const READ_SYNC_MAX = 1 << 20;
 
 /**
  * The blob oid of each of `paths` (files found in the working tree), reading only what must be
@@ -71,26 +68,4 @@ export async function workingTreeOids(
     }
   }
   return result;
-}
-
-const GONE = new Set(['ENOENT', 'ENOTDIR']);
-
-function lstatOrNull(path: string): BigIntStats | null {
-  try {
-    return lstatSync(path, { bigint: true });
-  } catch (error) {
-    if (GONE.has((error as NodeJS.ErrnoException).code ?? '')) return null;
-    throw error;
-  }
-}
-
-/** A blob's content: the file's bytes, or a symbolic link's target. Null when it vanished or changed kind meanwhile. */
-async function contentOrNull(path: string, stat: BigIntStats): Promise<Uint8Array | null> {
-  try {
-    if (stat.isSymbolicLink()) return readlinkSync(path, { encoding: 'buffer' });
-    return stat.size > READ_SYNC_MAX ? await readFile(path) : readFileSync(path);
-  } catch (error) {
-    if (GONE.has((error as NodeJS.ErrnoException).code ?? '') || ['EISDIR', 'EINVAL'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
-    throw error;
-  }
 }
