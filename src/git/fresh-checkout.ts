@@ -1,9 +1,10 @@
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GitError } from './errors.js';
 import { type IndexEntry, renderIndex } from './index-file.js';
+import { withLockFile } from './lock-file.js';
 import type { Repo } from './repo.js';
 
 /**
@@ -76,21 +77,8 @@ function create(r: Repo, path: string): number {
 /** Replaces the index as git does: through `index.lock`, created exclusively, renamed over it. */
 async function writeIndex(r: Repo, data: Buffer): Promise<void> {
   const path = join(r.gitdir, 'index');
-  const lock = `${path}.lock`;
-  const handle = await open(lock, 'wx').catch((error: NodeJS.ErrnoException) => {
+  await withLockFile(path, async (lock) => lock.replace(data), (error) => {
     if (error.code !== 'EEXIST') throw error;
-    throw new GitError('ref-locked', `cannot write the index of ${r.dir}: ${lock} exists (another git process is running, or remove it if one crashed)`, { dir: r.dir, path: lock });
+    throw new GitError('ref-locked', `cannot write the index of ${r.dir}: ${path}.lock exists (another git process is running, or remove it if one crashed)`, { dir: r.dir, path: `${path}.lock` });
   });
-  let renamed = false;
-  try {
-    await handle.writeFile(data);
-    await handle.close();
-    await rename(lock, path);
-    renamed = true;
-  } finally {
-    if (!renamed) {
-      await handle.close().catch(() => undefined);
-      await rm(lock, { force: true });
-    }
-  }
 }

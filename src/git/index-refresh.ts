@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withIndexLock } from './index-lock.js';
 import type { Repo } from './repo.js';
 import { storedStat } from './stat-data.js';
 
@@ -37,37 +38,17 @@ export function patchStatData(data: Buffer, updates: readonly StatUpdate[]): Buf
   return out;
 }
 
-const LOCK_REFUSED = new Set(['EEXIST', 'EACCES', 'EPERM', 'EROFS']);
-
 /**
  * Replaces the index with `patched` if it still holds `original`, as `git status` refreshes it:
- * only when it can (through `index.lock`, created exclusively, renamed over the index), and
- * never over a change another writer made meanwhile.
+ * only when it can (under withIndexLock), and never over a change another writer made meanwhile.
  * @returns whether the index was written; false when it is locked, read-only or changed.
  */
 export async function writeRefreshedIndex(r: Repo, original: Buffer, patched: Buffer): Promise<boolean> {
-  const path = join(r.gitdir, 'index');
-  const lock = `${path}.lock`;
-  let handle;
-  try {
-    handle = await open(lock, 'wx');
-  } catch (error) {
-    if (LOCK_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) return false;
-    throw error;
-  }
-  let renamed = false;
-  try {
-    const current = await readFile(path).catch(() => null);
+  const written = await withIndexLock(r, async (lock) => {
+    const current = await readFile(join(r.gitdir, 'index')).catch(() => null);
     if (current === null || !current.equals(original)) return false;
-    await handle.writeFile(patched);
-    await handle.close();
-    await rename(lock, path);
-    renamed = true;
+    lock.replace(patched);
     return true;
-  } finally {
-    if (!renamed) {
-      await handle.close().catch(() => undefined);
-      await rm(lock, { force: true });
-    }
-  }
+  });
+  return written === true;
 }

@@ -1,8 +1,9 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { GitError } from './errors.js';
 import { withKeyLock } from './lock.js';
+import { withLockFile } from './lock-file.js';
 import type { Repo } from './repo.js';
 
 /** `main` → `refs/heads/main`; a name that already starts with `refs/` is kept. */
@@ -33,28 +34,17 @@ export async function readRef(r: Repo, ref: string): Promise<string | null> {
  */
 export async function updateRef(r: Repo, ref: string, expected: string | null, next: string): Promise<void> {
   const refPath = join(r.gitdir, ref);
-  const lockPath = `${refPath}.lock`;
   await withKeyLock(refPath, async () => {
-    await mkdir(dirname(lockPath), { recursive: true });
-    const handle = await open(lockPath, 'wx').catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-      throw new GitError('ref-locked', `cannot update ${ref} in ${r.dir}: ${lockPath} exists (another git process is running, or remove it if one crashed)`, { dir: r.dir, ref });
-    });
-    let renamed = false;
-    try {
+    await mkdir(dirname(refPath), { recursive: true });
+    await withLockFile(refPath, async (lock) => {
       const actual = await readRef(r, ref);
       if (actual !== expected) {
         throw new GitError('ref-moved', `${ref} in ${r.dir} points at ${actual ?? 'nothing'}, expected ${expected ?? 'nothing'}`, { dir: r.dir, ref, expected, actual });
       }
-      await handle.writeFile(`${next}\n`);
-      await handle.close();
-      await rename(lockPath, refPath);
-      renamed = true;
-    } finally {
-      if (!renamed) {
-        await handle.close().catch(() => undefined);
-        await rm(lockPath, { force: true });
-      }
-    }
+      lock.replace(`${next}\n`);
+    }, (error) => {
+      if (error.code !== 'EEXIST') throw error;
+      throw new GitError('ref-locked', `cannot update ${ref} in ${r.dir}: ${refPath}.lock exists (another git process is running, or remove it if one crashed)`, { dir: r.dir, ref });
+    });
   });
 }
