@@ -52,7 +52,8 @@ describe('docsync watch killed mid-push', () => {
   for (const kill of ['sent:1', 'recorded:0']) {
     it(`resumes exactly after a kill at ${kill}`, async () => {
       const t = await clonedSpace(s, client, work, `crash-${kill.replace(':', '-')}`);
-      const doomed = spawnWatch(t.dir, { ...env(), DOCSYNC_TEST_KILL: kill }, ['--debounce', '500']);
+      // A long debounce: the 106 writes are one burst, one commit, even on a loaded machine.
+      const doomed = spawnWatch(t.dir, { ...env(), DOCSYNC_TEST_KILL: kill }, ['--debounce', '3000']);
       await doomed.waitFor((e) => e.type === 'started');
       await saveMany(t.dir);
       expect(await doomed.exited, doomed.stderr()).toBe('SIGKILL');
