@@ -1,4 +1,5 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { writeJsonFile } from '../sync/index.js';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stateDir } from '../sync/index.js';
 import type { DaemonActivity, DaemonEvent } from './events.js';
@@ -27,9 +28,7 @@ export const statusPath = (workspace: string) => join(stateDir(workspace), 'daem
 /** Written whole and renamed into place: a reader never sees half of it. */
 export async function writeDaemonStatus(workspace: string, status: DaemonStatus): Promise<void> {
   const path = statusPath(workspace);
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(status, null, 2)}\n`, 'utf8');
-  await rename(temporary, path);
+  await writeJsonFile(path, status);
 }
 
 export async function readDaemonStatus(workspace: string): Promise<DaemonStatus | undefined> {

@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { writeJsonFile } from './json-file.js';
+import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DocsyncError } from '../model/index.js';
@@ -18,10 +19,7 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
 export async function saveCredentials(credentials: Credentials, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const path = credentialsPath(env);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temporary, 0o600);
-  await rename(temporary, path);
+  await writeJsonFile(path, credentials, { mode: 0o600 });
   return path;
 }
 

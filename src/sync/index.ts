@@ -20,3 +20,4 @@ export { mergePushed } from './merge-outbox.js';
 export { initWorkspace, checkSpaceTitle, type InitOptions, type InitResult } from './init.js';
 export { publishWorkspace, CHOOSE_ORGANIZATION, type PublishOptions, type PublishResult } from './publish.js';
 export { isUnbound, readUnbound, type Unbound } from './unbound.js';
+export { writeJsonFile } from './json-file.js';

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { writeJsonFile } from './json-file.js';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentChange } from '../model/index.js';
 import { DocsyncError } from '../model/index.js';
@@ -49,9 +50,7 @@ export async function readJournal(workspace: string, branch: string): Promise<Pu
 export async function writeJournal(workspace: string, journal: PushJournal): Promise<void> {
   await mkdir(journalDir(workspace), { recursive: true });
   const target = journalPath(workspace, journal.branch);
-  const temporary = `${target}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(journal)}\n`, { encoding: 'utf8', flush: true });
-  await rename(temporary, target);
+  await writeJsonFile(target, journal, { pretty: false, flush: true });
 }
 
 export async function clearJournal(workspace: string, branch: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { writeJsonFile } from './json-file.js';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocsyncError } from '../model/index.js';
 
@@ -71,7 +72,5 @@ export async function readState(workspace: string): Promise<WorkspaceState> {
 export async function writeState(workspace: string, state: WorkspaceState): Promise<void> {
   await mkdir(stateDir(workspace), { recursive: true });
   const target = statePath(workspace);
-  const temporary = `${target}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, 'utf8');
-  await rename(temporary, target);
+  await writeJsonFile(target, state);
 }

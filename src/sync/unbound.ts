@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { writeJsonFile } from './json-file.js';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocsyncError } from '../model/index.js';
 import { stateDir } from './state.js';
@@ -26,9 +27,7 @@ const exists = (path: string) => readFile(path).then(() => true, (error: NodeJS.
 export async function writeUnbound(workspace: string, unbound: Unbound): Promise<void> {
   await mkdir(stateDir(workspace), { recursive: true });
   const target = unboundPath(workspace);
-  const temporary = `${target}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(unbound, null, 2)}\n`, 'utf8');
-  await rename(temporary, target);
+  await writeJsonFile(target, unbound);
 }
 
 /**
