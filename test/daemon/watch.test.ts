@@ -174,4 +174,56 @@ describe('docsync watch', () => {
     expect(watch.stderr()).toMatch(/^docsync: stopped: (not a git repository: \S+ \(no \.git folder\)|\S+ is not a docsync workspace \(no \.git\/docsync\/state\.json\); run docsync clone first)\n$/);
     expect(watch.events().at(-1)).toMatchObject({ type: 'stopped', reason: 'the workspace is gone' });
   });
+
+  it('reports a conflict with the platform and leaves the markers for the writer, pushing nothing of them', async () => {
+    const t = await clonedSpace(s, client, work, 'conflict');
+    const watch = spawnWatch(t.dir, env());
+    try {
+      await watch.waitFor((e) => e.type === 'started');
+      await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, as the writer has it\n');
+      await watch.waitFor((e) => e.type === 'pushed');
+      await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text, as the platform has it\n' } }]);
+      const conflict = await watch.waitFor((e) => e.type === 'conflict');
+      expect(conflict).toMatchObject({ branch: 'main', files: ['beta.md'] });
+      const text = await readFile(join(t.dir, 'beta.md'), 'utf8');
+      expect(text).toContain('<<<<<<<');
+      expect(text).toContain('as the writer has it');
+      expect(text).toContain('as the platform has it');
+      // Polls come and go meanwhile: the file with markers is left out of any push.
+      const at = watch.events().indexOf(conflict);
+      await new Promise((r) => setTimeout(r, 1_500));
+      for (const pushed of watch.events().slice(at).filter((e) => e.type === 'pushed')) {
+        expect(pushed.skipped.map((k: { path: string }) => k.path)).toContain('beta.md');
+      }
+      const { outbox: before } = (await readState(t.dir)).branches.main!;
+      expect(await remoteMarkdown(s, t.spaceId, t.beta, before!.changeRequestId)).not.toContain('<<<<<<<');
+      // The writer resolves it; the resolution is committed and pushed.
+      const mark = watch.events().length;
+      await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, as both agreed\n');
+      await watch.waitFor((e) => e.type === 'pushed', 20_000, mark);
+      const { outbox } = (await readState(t.dir)).branches.main!;
+      expect(await remoteMarkdown(s, t.spaceId, t.beta, outbox!.changeRequestId)).toContain('as both agreed');
+    } finally {
+      await expectExitOk(watch);
+    }
+  });
+
+  it('reports a push the engine refuses once, and does not send it again until the branch moves', async () => {
+    const t = await clonedSpace(s, client, work, 'refused');
+    const watch = spawnWatch(t.dir, env());
+    try {
+      await watch.waitFor((e) => e.type === 'started');
+      await rm(join(t.dir, 'beta.md'));
+      await rm(join(t.dir, 'README.md'));
+      await writeFile(join(t.dir, 'SUMMARY.md'), '# Table of contents\n');
+      const refused = await watch.waitFor((e) => e.type === 'refused');
+      expect(refused).toMatchObject({ branch: 'main', code: 'mass-delete' });
+      await new Promise((r) => setTimeout(r, 2_000)); // four polls
+      expect(watch.events().filter((e) => e.type === 'refused')).toHaveLength(1);
+      expect(watch.events().filter((e) => e.type === 'pushed')).toEqual([]);
+      expect((await readState(t.dir)).branches.main!.outbox).toBeUndefined();
+    } finally {
+      await expectExitOk(watch);
+    }
+  });
 });
