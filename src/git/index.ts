@@ -8,6 +8,7 @@ export { type CommitInfo, isAncestor, log, mergeBase } from './history.js';
 export { type DiffOptions, diffTrees, type TreeChange } from './diff-trees.js';
 export { checkoutBranch } from './checkout.js';
 export { commitWorkingTree, type WorkingTreeChange, workingTreeChanges, writeWorkingFiles } from './working-tree.js';
+export { workingTreeChangesAt } from './working-tree-at.js';
 export { checkBranchName, checkPath } from './paths.js';
 export { checkoutPaths, commitEdits, type CommitEditsOptions } from './commit-edits.js';
 export { configuredAuthor, gitOperationInProgress } from './operation.js';

@@ -1,0 +1,65 @@
+import * as git from 'isomorphic-git';
+import { headBlobsAt } from './head-blobs-at.js';
+import type { StoredIndexEntry } from './index-read.js';
+import { patchStatData, writeRefreshedIndex } from './index-refresh.js';
+import { plainEntries, readIndexSnapshot } from './index-snapshot.js';
+import { PathScope } from './path-scope.js';
+import { comparePaths } from './paths.js';
+import { repo } from './repo.js';
+import type { StatOptions } from './stat-data.js';
+import { walkPaths } from './walk-paths.js';
+import type { WorkingTreeChange } from './working-tree.js';
+import { workingTreeOids } from './working-tree-oids.js';
+
+/**
+ * What workingTreeChanges(dir) reports at `paths` and under those that are folders (or were, in
+ * HEAD or the index), in the same sorted form, for a caller that knows which paths changed
+ * (a file watcher): `paths` are relative to the working tree and `/`-separated, files or folders,
+ * present or removed. The cost follows them, not the repository: the index is read once, only
+ * HEAD's trees on the way to the paths and under them are read, only the paths (and the folders
+ * among them) are looked at on disk, with the same stat-data shortcut, racy-clean rule and index
+ * refresh as the full walk.
+ * @returns null where the full walk leaves the fast path for isomorphic-git's (core.autocrlf, an
+ * unresolved merge, a submodule, an index our reader does not take, no commit yet): the caller
+ * then asks workingTreeChanges.
+ */
+export async function workingTreeChangesAt(dir: string, paths: readonly string[]): Promise<WorkingTreeChange[] | null> {
+  const r = await repo(dir);
+  const scope = new PathScope(paths);
+  // isomorphic-git hashes files with CRLF turned into LF under this setting alone.
+  if ((await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.autocrlf' })) === 'true') return null;
+  const options: StatOptions = {
+    filemode: (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.filemode' })) !== false,
+    trustino: process.platform !== 'win32',
+  };
+  const index = await readIndexSnapshot(r);
+  if (index === 'unsupported') return null;
+  const entries = index === 'none' ? [] : index.entries;
+  if (!plainEntries(entries)) return null;
+  const head = await headBlobsAt(r, scope.roots);
+  if (head === null) return null;
+
+  const staged = new Map<string, StoredIndexEntry>();
+  const folders = new Set(head.folders);
+  for (const entry of entries) {
+    if (scope.near(entry.path)) staged.set(entry.path, entry);
+    for (const folder of scope.foldersNear(entry.path)) folders.add(folder);
+  }
+  // The full walk's rule, asked only near the paths: .gitignore for what neither HEAD nor the index knows.
+  const files = await walkPaths(r.dir, scope.roots, (path) =>
+    head.blobs.has(path) || staged.has(path) || folders.has(path) || git.isIgnored({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path }).then((ignored) => !ignored));
+  const workdir = await workingTreeOids(r.dir, files, { staged, head: head.blobs, indexMtimeNs: index === 'none' ? null : index.mtimeNs }, options);
+  if (index !== 'none' && (workdir.racyVerified || workdir.updates.some((update) => 'stat' in update))) {
+    await writeRefreshedIndex(r, index.data, patchStatData(index.data, workdir.updates));
+  }
+
+  const changes: WorkingTreeChange[] = [];
+  for (const path of new Set([...head.blobs.keys(), ...workdir.oids.keys()])) {
+    if (!scope.covers(path)) continue; // a file of HEAD on the way to a path
+    const before = head.blobs.get(path);
+    const now = workdir.oids.get(path);
+    if (before === now) continue;
+    changes.push({ path, status: before === undefined ? 'added' : now === undefined ? 'deleted' : 'modified' });
+  }
+  return changes.sort((a, b) => comparePaths(a.path, b.path));
+}
