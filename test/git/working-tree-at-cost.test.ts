@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { commitFiles, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
+import { author, tempRepo } from './helpers.js';
+
+/** Every readdir and lstat the git layer makes, by path relative to the working tree. */
+const seen = vi.hoisted(() => ({ root: '', readdir: [] as string[], lstat: [] as string[] }));
+
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const relative = (path: unknown) => String(path).replace(seen.root, '').replace(/^\//, '');
+  const readdirSync = ((path: string, options: unknown) => {
+    seen.readdir.push(relative(path));
+    return actual.readdirSync(path, options as never);
+  }) as typeof actual.readdirSync;
+  const lstatSync = ((path: string, options: unknown) => {
+    seen.lstat.push(relative(path));
+    return actual.lstatSync(path, options as never);
+  }) as typeof actual.lstatSync;
+  return { ...actual, default: { ...actual, readdirSync, lstatSync }, readdirSync, lstatSync };
+});
+
+const FOLDERS = 20;
+const FILES = 10;
+
+async function workspace(): Promise<string> {
+  const files = new Map<string, string>();
+  for (let i = 0; i < FOLDERS * FILES; i += 1) files.set(`section-${Math.floor(i / FILES)}/page-${i % FILES}.md`, `page ${i}\n`);
+  const dir = await tempRepo();
+  await commitFiles(dir, { branch: 'main', parent: null, files, message: 'clone', author, checkout: true });
+  seen.root = dir;
+  return dir;
+}
+
+beforeEach(() => {
+  seen.readdir.length = 0;
+  seen.lstat.length = 0;
+});
+
+describe('workingTreeChangesAt looks only at the paths it is given', () => {
+  it('one file: no folder listed, the file and its folder looked at', async () => {
+    const dir = await workspace();
+    writeFileSync(join(dir, 'section-3/page-7.md'), 'edited\n');
+    seen.readdir.length = 0;
+    seen.lstat.length = 0;
+    expect(await workingTreeChangesAt(dir, ['section-3/page-7.md'])).toEqual([{ path: 'section-3/page-7.md', status: 'modified' }]);
+    expect(seen.readdir).toEqual([]);
+    expect(new Set(seen.lstat)).toEqual(new Set(['section-3', 'section-3/page-7.md']));
+
+    // What the counting sees of the full walk: every folder, every file.
+    seen.readdir.length = 0;
+    seen.lstat.length = 0;
+    await workingTreeChanges(dir);
+    expect(seen.readdir).toHaveLength(FOLDERS + 1);
+    expect(seen.lstat.length).toBeGreaterThanOrEqual(FOLDERS * FILES);
+  });
+
+  it('one folder: that folder listed alone', async () => {
+    const dir = await workspace();
+    writeFileSync(join(dir, 'section-4/new.md'), 'new\n');
+    seen.readdir.length = 0;
+    seen.lstat.length = 0;
+    expect(await workingTreeChangesAt(dir, ['section-4'])).toEqual([{ path: 'section-4/new.md', status: 'added' }]);
+    expect(seen.readdir).toEqual(['section-4']);
+    expect(seen.lstat.every((path) => path.startsWith('section-4'))).toBe(true);
+  });
+});
