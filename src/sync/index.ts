@@ -6,7 +6,7 @@ export { loadCredentials, saveCredentials, credentialsPath, type Credentials } f
 export { fetchContent, toWorkspacePage, type RemoteContent } from './remote-content.js';
 export { mergeFiles, type FileMerge } from './merge-files.js';
 export { changeRequestBranch } from './branch-names.js';
-export { merge, type BranchMerge } from './merge.js';
+export { merge, mergePushed, type BranchMerge } from './merge.js';
 export { update, type BranchUpdate } from './update.js';
 export { listChangeRequests, type ChangeRequestEntry } from './change-requests.js';
 export { setChangeRequestStatus, type StatusChange } from './change-request-status.js';
@@ -16,7 +16,6 @@ export { push, type PushOptions, type PushResult } from './push.js';
 export { branchesToPush, syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
 export { mirror, type MirrorOptions, type MirroredSpace } from './mirror.js';
 export { SyncError, isSyncError, type SyncErrorCode } from './errors.js';
-export { mergePushed } from './merge-outbox.js';
 export { initWorkspace, checkSpaceTitle, type InitOptions, type InitResult } from './init.js';
 export { publishWorkspace, CHOOSE_ORGANIZATION, type PublishOptions, type PublishResult } from './publish.js';
 export { isUnbound, readUnbound, type Unbound } from './unbound.js';

@@ -1,19 +1,18 @@
 import { isApiError, type Client } from '../client/index.js';
 import { locateConflicts, parseConflicts } from './merge-conflicts.js';
-import { merge, type BranchMerge } from './merge.js';
+import type { BranchMerge } from './merge.js';
 import { pull } from './pull.js';
 import { readState, writeState } from './state.js';
 
 /**
- * Merges what `push` just sent from `branch`: a change request branch through `merge`, and
- * `main` through its outbox change request, which is then dropped so the next commits on main
- * open a new one. Either way `main` is pulled after.
+ * Merges main's outbox change request (where commits on `main` go, see `push`), drops it so the
+ * next commits on main open a new one, and pulls `main`.
  */
-export async function mergePushed(client: Client, dir: string, branch: string): Promise<BranchMerge> {
-  if (branch !== 'main') return merge(client, dir, branch);
+export async function mergeOutbox(client: Client, dir: string): Promise<BranchMerge> {
+  const branch = 'main';
   const state = await readState(dir);
   const outbox = state.branches.main?.outbox;
-  if (outbox?.changeRequestId === undefined) throw new Error('mergePushed: main has no outbox change request (push first)');
+  if (outbox?.changeRequestId === undefined) throw new Error('mergeOutbox: main has no outbox change request (push first)');
   const base = { branch, changeRequest: outbox.changeRequestNumber ?? 0 };
   let revision: string;
   try {

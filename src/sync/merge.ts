@@ -1,10 +1,12 @@
 import { isApiError, type Client } from '../client/index.js';
 import { DocsyncError } from '../model/index.js';
 import { locateConflicts, parseConflicts, type RemoteConflict } from './merge-conflicts.js';
+import { mergeOutbox } from './merge-outbox.js';
 import { pull, type BranchPull } from './pull.js';
 import { readState, writeState } from './state.js';
+import { currentBranch } from '../git/index.js';
 import { targetBranch } from './target-branch.js';
-import { hasUnpushed, unpushedChanges } from './unpushed.js';
+import { hasUnpushed, unpushedChanges, type Unpushed } from './unpushed.js';
 
 /** What `merge` did: merged (main pulled), or refused by the platform for conflicts. */
 export type BranchMerge =
@@ -31,6 +33,12 @@ export type BranchMerge =
  */
 export async function merge(client: Client, dir: string, branch?: string): Promise<BranchMerge> {
   const state = await readState(dir);
+  const outbox = state.branches.main?.outbox;
+  if ((branch ?? (await currentBranch(dir))) === 'main' && outbox?.changeRequestId !== undefined) {
+    // Main's own commits wait in its outbox change request: merging main publishes them.
+    refuseUnpushed('main', outbox.changeRequestNumber ?? 0, await unpushedChanges(dir, 'main', outbox));
+    return mergeOutbox(client, dir);
+  }
   const target = await targetBranch(dir, state, branch, 'merge');
   const { spaceId } = state.binding;
   const cr = await client.changeRequests.get(spaceId, target.changeRequestId);
@@ -41,17 +49,7 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   let revision = cr.revisionMerged ?? '';
   const already = cr.status === 'merged';
   if (!already) {
-    const unpushed = await unpushedChanges(dir, target.branch, target.synced);
-    if (hasUnpushed(unpushed)) {
-      const what = unpushed.refused.length > 0
-        ? unpushed.refused.map((r) => r.reason.startsWith(r.path) ? r.reason : `${r.path}: ${r.reason}`).join('; ')
-        : [...new Set([...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path))].join(', ');
-      throw new DocsyncError(
-        'invalid_request',
-        `${target.branch} has changes not pushed to change request #${cr.number} (${what}); push first (docsync push), then merge`,
-        { ...unpushed },
-      );
-    }
+    refuseUnpushed(target.branch, cr.number, await unpushedChanges(dir, target.branch, target.synced));
     try {
       revision = (await client.changeRequests.merge(spaceId, target.changeRequestId)).revision;
     } catch (error) {
@@ -64,4 +62,25 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   await writeState(dir, state);
   const pulled = await pull(client, dir, { branches: ['main'] });
   return { kind: 'merged', ...base, revision: revision || (pulled[0]?.to ?? ''), already, pulled };
+}
+
+/** Refuses, before anything is sent, to merge a change request older than its branch. */
+function refuseUnpushed(branch: string, changeRequest: number, unpushed: Unpushed): void {
+  if (!hasUnpushed(unpushed)) return;
+  const what = unpushed.refused.length > 0
+    ? unpushed.refused.map((r) => r.reason.startsWith(r.path) ? r.reason : `${r.path}: ${r.reason}`).join('; ')
+    : [...new Set([...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path))].join(', ');
+  throw new DocsyncError(
+    'invalid_request',
+    `${branch} has changes not pushed to change request #${changeRequest} (${what}); push first (docsync push), then merge`,
+    { ...unpushed },
+  );
+}
+
+/**
+ * Merges what `push` just sent from `branch`: a change request branch through `merge`, main
+ * through its outbox change request. Either way `main` is pulled after.
+ */
+export async function mergePushed(client: Client, dir: string, branch: string): Promise<BranchMerge> {
+  return branch === 'main' ? mergeOutbox(client, dir) : merge(client, dir, branch);
 }

@@ -6,7 +6,7 @@ import { branchOid, commitFiles, currentBranch, readTreeFiles, workingTreeChange
 import { DOCSYNC_AUTHOR } from './author.js';
 import { SyncError } from './errors.js';
 import { checkSpaceTitle } from './init.js';
-import { mergePushed } from './merge-outbox.js';
+import { mergePushed } from './merge.js';
 import { push, type PushResult } from './push.js';
 import { readPushSides, toIndex } from './push-read.js';
 import { fetchContent } from './remote-content.js';

@@ -7,7 +7,7 @@ import { readState } from '../../src/sync/state.js';
 import { readDaemonStatus } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from '../sync/fixture.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli, spawnCli } from '../cli/run-cli.js';
 import { eventually, expectExitOk, spawnWatch } from './watch-process.js';
 
 /** `docsync watch` as a child process on a real server and a real clone. */
@@ -222,6 +222,29 @@ describe('docsync watch', () => {
       expect(watch.events().filter((e) => e.type === 'refused')).toHaveLength(1);
       expect(watch.events().filter((e) => e.type === 'pushed')).toEqual([]);
       expect((await readState(t.dir)).branches.main!.outbox).toBeUndefined();
+    } finally {
+      await expectExitOk(watch);
+    }
+  });
+
+  it('lets the writer merge the outbox from another shell while it runs; later saves open a new one', async () => {
+    const t = await clonedSpace(s, client, work, 'merge-beside');
+    const watch = spawnWatch(t.dir, env());
+    try {
+      await watch.waitFor((e) => e.type === 'started');
+      await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nfirst day of saves\n');
+      const first = await watch.waitFor((e) => e.type === 'pushed');
+      const merge = spawnCli(['merge', 'main', '--dir', t.dir], env());
+      expect(await merge.exited, merge.stderr()).toBe(0);
+      expect(merge.stdout()).toContain(`merged change request #${first.changeRequest.number} into main`);
+      expect(await remoteMarkdown(s, t.spaceId, t.beta)).toContain('first day of saves');
+      const mark = watch.events().length;
+      await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nsecond day of saves\n');
+      const second = await watch.waitFor((e) => e.type === 'pushed', 20_000, mark);
+      expect(second.changeRequest.opened).toBe(true);
+      expect(second.changeRequest.number).not.toBe(first.changeRequest.number);
+      expect(second.pages).toMatchObject({ updated: 1, inserted: 0, deleted: 0 });
+      expect(watch.events().filter((e) => e.type === 'error' || e.type === 'refused')).toEqual([]);
     } finally {
       await expectExitOk(watch);
     }

@@ -6,6 +6,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { httpFixture, json } from '../client/http-fixture.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { merge } from '../../src/sync/merge.js';
+import { push } from '../../src/sync/push.js';
 import { pull } from '../../src/sync/pull.js';
 import { readState } from '../../src/sync/state.js';
 import { fetchContent } from '../../src/sync/remote-content.js';
@@ -83,7 +84,7 @@ describe('merge', () => {
     expect(await readState(t.dir)).toEqual(stateBefore);
   });
 
-  it('refuses main, named or checked out, before asking the platform anything', async () => {
+  it('refuses main without an outbox, named or checked out, before asking the platform anything', async () => {
     const t = await clonedSpace(s, client, work, 'main-refused');
     const before = client.stats.requests;
     await expect(merge(client, t.dir)).rejects.toThrow('main is the live content, not a change request');
@@ -92,6 +93,26 @@ describe('merge', () => {
     git(t.dir, 'checkout', '-q', '-b', 'idea');
     await expect(merge(client, t.dir)).rejects.toThrow('branch idea has no change request yet; run docsync push to open one');
     expect(client.stats.requests).toBe(before);
+  });
+
+  it("merges main's outbox change request when main has one: its commits go live, the next ones open a new one", async () => {
+    const t = await clonedSpace(s, client, work, 'main-outbox');
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, saved on main\n');
+    git(t.dir, 'commit', '-qam', 'Beta on main');
+    const pushed = await push(client, t.dir);
+    // Not pushed yet: refused before anything is sent.
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, saved again\n');
+    git(t.dir, 'commit', '-qam', 'Beta again');
+    await expect(merge(client, t.dir, 'main')).rejects.toThrow(`main has changes not pushed to change request #${pushed.changeRequest!.number} (beta.md); push first`);
+    await push(client, t.dir);
+    const merged = await merge(client, t.dir);
+    expect(merged).toMatchObject({ kind: 'merged', branch: 'main', changeRequest: pushed.changeRequest!.number });
+    expect(await crStatus(t.spaceId, pushed.changeRequest!.id)).toBe('merged');
+    const state = await readState(t.dir);
+    expect(state.branches.main!.outbox).toBeUndefined();
+    const live = snapshotOf(await fetchContent(client, { space: t.spaceId }));
+    expect(Buffer.from(live.files.get('beta.md')!).toString()).toBe('# Beta\n\nbeta text, saved again\n');
+    expect(git(t.dir, 'status', '--porcelain')).toBe('');
   });
 
   it('refuses a branch with commits or edits not pushed: push first', async () => {

@@ -24,7 +24,8 @@ export async function mergeCommand(branch: string | undefined, options: OutputOp
       );
     }
     const what = result.already ? `change request #${result.changeRequest} was merged already` : `merged change request #${result.changeRequest} into main`;
-    const lines = [`${what} (revision ${result.revision}); ${result.branch} is no longer followed (the git branch stays)`, ...result.pulled.map(pullLine)];
+    const after = result.branch === 'main' ? "main's next commits go to a new change request" : `${result.branch} is no longer followed (the git branch stays)`;
+    const lines = [`${what} (revision ${result.revision}); ${after}`, ...result.pulled.map(pullLine)];
     printResult(options, lines.join('\n'), result);
     const markers = pulledConflicts(result.pulled);
     if (markers.length > 0) throw new ExitError(`the pull of main left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
