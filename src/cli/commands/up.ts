@@ -124,7 +124,8 @@ async function upUntilStopped(
         '',
         `Edit ${shown(readme)} or any page there in your editor: each save is committed and pushed`,
         'to a change request on the platform; edits made on the platform arrive in the files.',
-        `In another shell: docsync status --dir ${shown(workspace)}. Ctrl-C stops everything.`,
+        `In another shell: docsync status --dir ${shown(workspace)} to see where things are, and`,
+        `docsync merge --dir ${shown(workspace)} to make the saves live. Ctrl-C stops everything.`,
       ];
       for (const line of lines) console.log(line);
     }
