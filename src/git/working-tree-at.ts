@@ -1,5 +1,5 @@
 import * as git from 'isomorphic-git';
-import { headBlobsAt } from './head-blobs-at.js';
+import { headBlobsNear, type Near } from './head-blobs-near.js';
 import type { StoredIndexEntry } from './index-read.js';
 import { patchStatData, writeRefreshedIndex } from './index-refresh.js';
 import { plainEntries, readIndexSnapshot } from './index-snapshot.js';
@@ -15,10 +15,10 @@ import { workingTreeOids } from './working-tree-oids.js';
  * What workingTreeChanges(dir) reports at `paths` and under those that are folders (or were, in
  * HEAD or the index), in the same sorted form, for a caller that knows which paths changed
  * (a file watcher): `paths` are relative to the working tree and `/`-separated, files or folders,
- * present or removed. The cost follows them, not the repository: the index is read once, only
- * HEAD's trees on the way to the paths and under them are read, only the paths (and the folders
- * among them) are looked at on disk, with the same stat-data shortcut, racy-clean rule and index
- * refresh as the full walk.
+ * present or removed. The cost follows them, not the repository's working tree: the index is
+ * read once and hashed into trees (no tree of HEAD is read unless something is staged near the
+ * paths), and only the paths (and the folders among them) are looked at on disk, with the same
+ * stat-data shortcut, racy-clean rule, .gitignore rule and index refresh as the full walk.
  * @returns null where the full walk leaves the fast path for isomorphic-git's (core.autocrlf, an
  * unresolved merge, a submodule, an index our reader does not take, no commit yet): the caller
  * then asks workingTreeChanges.
@@ -36,15 +36,19 @@ export async function workingTreeChangesAt(dir: string, paths: readonly string[]
   if (index === 'unsupported') return null;
   const entries = index === 'none' ? [] : index.entries;
   if (!plainEntries(entries)) return null;
-  const head = await headBlobsAt(r, scope.roots);
-  if (head === null) return null;
 
   const staged = new Map<string, StoredIndexEntry>();
-  const folders = new Set(head.folders);
+  const indexNear: Near = { blobs: new Map(), folders: new Set() };
   for (const entry of entries) {
-    if (scope.near(entry.path)) staged.set(entry.path, entry);
-    for (const folder of scope.foldersNear(entry.path)) folders.add(folder);
+    if (scope.near(entry.path)) {
+      staged.set(entry.path, entry);
+      indexNear.blobs.set(entry.path, entry.oid);
+    }
+    for (const folder of scope.foldersNear(entry.path)) indexNear.folders.add(folder);
   }
+  const head = await headBlobsNear(r, scope, entries, indexNear);
+  if (head === null) return null;
+  const folders = new Set([...head.folders, ...indexNear.folders]);
   // The full walk's rule, asked only near the paths: .gitignore for what neither HEAD nor the index knows.
   const files = await walkPaths(r.dir, scope.roots, (path) =>
     head.blobs.has(path) || staged.has(path) || folders.has(path) || git.isIgnored({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path }).then((ignored) => !ignored));

@@ -157,7 +157,7 @@ describe('workingTreeChangesAt gives null where the full walk leaves its fast pa
     expect(await workingTreeChangesAt(dir, ['a.md'])).toBeNull();
   });
 
-  it('a submodule in a tree of HEAD on the way to a path', async () => {
+  it('a submodule in HEAD that the index lacks, at other paths too', async () => {
     const dir = await cliCommitted(content);
     const commit = (await gitCli(dir, 'rev-parse', 'HEAD')).trim();
     await gitCli(dir, 'update-index', '--add', '--cacheinfo', `160000,${commit},guides/lib`);
@@ -166,6 +166,7 @@ describe('workingTreeChangesAt gives null where the full walk leaves its fast pa
     expect(await fastFallsBack(dir)).toBe(true);
     expect(await workingTreeChangesAt(dir, ['guides/install.md'])).toBeNull();
     expect(await workingTreeChangesAt(dir, ['guides'])).toBeNull();
+    expect(await workingTreeChangesAt(dir, ['a.md'])).toBeNull();
   });
 });
 

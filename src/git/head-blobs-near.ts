@@ -1,27 +1,31 @@
 import * as git from 'isomorphic-git';
+import type { StoredIndexEntry } from './index-read.js';
 import { commitTree, readTreeItems } from './loose-objects.js';
 import { FOLDER_MODE, type TreeItem } from './object-format.js';
+import type { PathScope } from './path-scope.js';
 import type { Repo } from './repo.js';
+import { stagedPaths } from './staged-paths.js';
 
-/** What HEAD's commit holds at some paths, under them, and on the way to them. */
-export interface HeadAt {
-  /** Blob oids (files and symbolic links) by path: at or under the paths, and at their ancestors. */
+/** Blobs and folders near a PathScope (covered, or on the way to its paths). */
+export interface Near {
+  /** Blob oids (files and symbolic links) by path. */
   blobs: Map<string, string>;
-  /** HEAD's folders at or under the paths, and among their ancestors. */
   folders: Set<string>;
 }
 
 const SUBMODULE = '160000';
 
 /**
- * HEAD's blobs at `paths` and under those that are folders in HEAD, reading only the trees on
- * the way to each path and under it (each tree once), not HEAD's whole tree as headBlobs may.
- * A file of HEAD where a path has an ancestor (a file since replaced by a folder) is recorded too.
- * @returns null when HEAD names no commit yet, or when a tree read holds a submodule (the cases
- * where headBlobs gives null; a submodule in a tree not read here goes unseen, and cannot
- * change what HEAD holds at these paths).
+ * HEAD's blobs and folders near `scope`, for a working tree whose index holds `entries`, of which
+ * `index` are those near the scope. Where nothing near the scope is staged (HEAD and the index
+ * differ at no path near it, nor under a folder near it), HEAD holds there what the index does:
+ * that is found by hashing the index into trees (as headBlobs does), which reads no tree of
+ * HEAD when nothing is staged at all. Otherwise the trees on the way to the paths and under
+ * them are read (see readNear).
+ * @returns null when HEAD names no commit yet, or a tree of HEAD that differs from the index's
+ * holds a submodule (where headBlobs gives null).
  */
-export async function headBlobsAt(r: Repo, paths: readonly string[]): Promise<HeadAt | null> {
+export async function headBlobsNear(r: Repo, scope: PathScope, entries: readonly StoredIndexEntry[], index: Near): Promise<Near | null> {
   let commit: string;
   try {
     commit = await git.resolveRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD' });
@@ -29,6 +33,20 @@ export async function headBlobsAt(r: Repo, paths: readonly string[]): Promise<He
     if (error instanceof git.Errors.NotFoundError) return null;
     throw error;
   }
+  const tree = await commitTree(r, commit);
+  const staged = await stagedPaths(r, tree, entries);
+  if (staged === null) return null;
+  if (!staged.some((path) => scope.near(path) || scope.foldersNear(path).length > 0)) return index;
+  return readNear(r, tree, scope.roots);
+}
+
+/**
+ * HEAD's blobs at `paths` and under those that are folders in HEAD (`tree` being HEAD's), reading
+ * only the trees on the way to each path and under it, each once. A file of HEAD where a path
+ * has an ancestor (a file since replaced by a folder) is recorded too.
+ * @returns null when a tree read holds a submodule.
+ */
+async function readNear(r: Repo, root: string, paths: readonly string[]): Promise<Near | null> {
   const trees = new Map<string, Promise<TreeItem[]>>();
   const read = async (oid: string): Promise<TreeItem[] | null> => {
     let items = trees.get(oid);
@@ -36,7 +54,7 @@ export async function headBlobsAt(r: Repo, paths: readonly string[]): Promise<He
     const found = await items;
     return found.some((item) => item.mode === SUBMODULE) ? null : found;
   };
-  const found: HeadAt = { blobs: new Map(), folders: new Set() };
+  const found: Near = { blobs: new Map(), folders: new Set() };
   const addAll = async (oid: string, folder: string): Promise<boolean> => {
     found.folders.add(folder);
     const items = await read(oid);
@@ -49,7 +67,6 @@ export async function headBlobsAt(r: Repo, paths: readonly string[]): Promise<He
     return true;
   };
 
-  const root = await commitTree(r, commit);
   for (const path of paths) {
     const names = path.split('/');
     let tree = root;
