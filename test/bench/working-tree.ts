@@ -3,14 +3,16 @@
 // workingTreeChanges on a workspace of 5,000 files (50 folders of 100) against what it cost
 // before, isomorphic-git's statusMatrix, in the states a push meets it in. Then the daemon's
 // save: one file changed and committed (workingTreeChanges, then commitWorkingTree) on 5,000
-// files and on 10, against the commit it made before (isomorphic-git's add and commit).
+// files and on 10, against the commit it made before (isomorphic-git's add and commit), and
+// with the change found at the saved path alone (workingTreeChangesAt, as the file watcher
+// knows it) instead of by the full walk.
 import { execFileSync } from 'node:child_process';
 import fs, { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as git from 'isomorphic-git';
-import { commitFiles, commitWorkingTree, initRepo, type WorkingTreeChange, workingTreeChanges } from '../../src/git/index.js';
+import { commitFiles, commitWorkingTree, initRepo, type WorkingTreeChange, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
 import { repo } from '../../src/git/repo.js';
 import { statusRows } from '../../src/git/status-matrix.js';
 
@@ -66,18 +68,23 @@ async function clone(dir: string, content = files): Promise<string> {
 
 const middle = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 
+type Detect = (dir: string, path: string) => Promise<WorkingTreeChange[]>;
+
+const fullWalk: Detect = (dir) => workingTreeChanges(dir);
+const atPath: Detect = async (dir, path) => (await workingTreeChangesAt(dir, [path]))!;
+
 /**
- * A save as the daemon makes it: one file written, workingTreeChanges, then `commit` given what
- * it found. Medians of the commit alone and of the whole save, over `saveRounds` saves.
+ * A save as the daemon makes it: one file written, its change found (`detect`), then `commit`
+ * given what it found. Medians of the commit alone and of the whole save, over `saveRounds` saves.
  */
-async function saves(dir: string, commit: (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>): Promise<[number, number]> {
+async function saves(dir: string, commit: (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>, detect = fullWalk): Promise<[number, number]> {
   const path = [...files.keys()].find((name) => fs.existsSync(join(dir, name)))!;
   const commits: number[] = [];
   const totals: number[] = [];
   for (let i = 0; i < saveRounds; i += 1) {
     writeFileSync(join(dir, path), `save ${i} at ${Date.now()}\n`);
     const start = performance.now();
-    const changes = await workingTreeChanges(dir);
+    const changes = await detect(dir, path);
     const walked = performance.now();
     await commit(dir, changes);
     commits.push(performance.now() - walked);
@@ -95,16 +102,18 @@ async function once(run: () => Promise<unknown>): Promise<number> {
 
 async function benchSaves(work: string): Promise<void> {
   const small = new Map([...files].slice(0, 10));
-  const ways: [string, (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>][] = [
-    ['before: isomorphic-git add and commit', (dir) => commitBefore(dir)],
-    ['now: commitWorkingTree (its own status walk)', (dir) => commitWorkingTree(dir, { message: 'save', author })],
-    ['now: commitWorkingTree given the changes', (dir, changes) => commitWorkingTree(dir, { message: 'save', author, changes })],
+  const givenChanges = (dir: string, changes: WorkingTreeChange[]) => commitWorkingTree(dir, { message: 'save', author, changes });
+  const ways: [string, (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>, Detect][] = [
+    ['before: isomorphic-git add and commit', (dir) => commitBefore(dir), fullWalk],
+    ['now: commitWorkingTree (its own status walk)', (dir) => commitWorkingTree(dir, { message: 'save', author }), fullWalk],
+    ['now: commitWorkingTree given the changes', givenChanges, fullWalk],
+    ['now: changes at the saved path, commit given them', givenChanges, atPath],
   ];
-  console.log(`one save (median of ${saveRounds}): the commit, then the whole save with workingTreeChanges before it`);
+  console.log(`one save (median of ${saveRounds}): the commit, then the whole save with the change detection before it`);
   console.log(`  ${''.padEnd(58)} ${'10 files'.padStart(9)} ${`${count} files`.padStart(11)}  ratio`);
-  for (const [i, [label, commit]] of ways.entries()) {
-    const [fewCommit, fewSave] = await saves(await clone(join(work, `small-${i}`), small), commit);
-    const [manyCommit, manySave] = await saves(await clone(join(work, `big-${i}`)), commit);
+  for (const [i, [label, commit, detect]] of ways.entries()) {
+    const [fewCommit, fewSave] = await saves(await clone(join(work, `small-${i}`), small), commit, detect);
+    const [manyCommit, manySave] = await saves(await clone(join(work, `big-${i}`)), commit, detect);
     const row = (what: string, few: number, many: number) =>
       console.log(`  ${`${label}, ${what}`.padEnd(58)} ${few.toFixed(1).padStart(6)} ms ${many.toFixed(1).padStart(7)} ms ${(many / few).toFixed(1).padStart(5)}x`);
     row('commit', fewCommit, manyCommit);
@@ -122,6 +131,11 @@ try {
   await compare('clean, index from the fresh checkout', dir);
   writeFileSync(join(dir, 'section-3/page-7.md'), 'edited\n');
   await compare('one file edited', dir);
+  const full = await median(() => workingTreeChanges(dir));
+  const at = await median(() => workingTreeChangesAt(dir, ['section-3/page-7.md']));
+  const folder = await median(() => workingTreeChangesAt(dir, ['section-3']));
+  console.log(`  ${'one file edited, full walk -> at its path'.padEnd(46)} ${full.toFixed(1).padStart(5)} ms -> ${at.toFixed(1).padStart(5)} ms`);
+  console.log(`  ${'one file edited, full walk -> at its folder'.padEnd(46)} ${full.toFixed(1).padStart(5)} ms -> ${folder.toFixed(1).padStart(5)} ms`);
   execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.test', 'commit', '-qam', 'edit'], { cwd: dir });
   await compare('clean, index from git commit -a', dir);
   const past = Date.now() / 1000 - 3600;
