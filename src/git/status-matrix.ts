@@ -1,10 +1,8 @@
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { headBlobs } from './head-blobs.js';
-import { parseIndex, type StoredIndexEntry } from './index-read.js';
+import type { StoredIndexEntry } from './index-read.js';
+import { plainEntries, readIndexSnapshot } from './index-snapshot.js';
 import { patchStatData, writeRefreshedIndex } from './index-refresh.js';
-import { checkPath } from './paths.js';
 import type { Repo } from './repo.js';
 import type { StatOptions } from './stat-data.js';
 import { walkWorkingTree } from './walk-working-tree.js';
@@ -35,41 +33,6 @@ export async function statusRows(r: Repo): Promise<StatusRow[]> {
   return git.statusMatrix({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, cache: r.cache });
 }
 
-interface IndexFile {
-  data: Buffer;
-  mtimeNs: bigint;
-  entries: StoredIndexEntry[];
-}
-
-async function readIndexFile(r: Repo): Promise<IndexFile | 'none' | 'unsupported'> {
-  let handle;
-  try {
-    handle = await open(join(r.gitdir, 'index'), 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
-    throw error;
-  }
-  try {
-    // The time stamp of the very file read, for the racy-clean rule.
-    const { mtimeNs } = await handle.stat({ bigint: true });
-    const data = await handle.readFile();
-    const parsed = parseIndex(data);
-    if ('unsupported' in parsed) return 'unsupported';
-    return { data, mtimeNs, entries: parsed.entries };
-  } finally {
-    await handle.close();
-  }
-}
-
-const isSubmodule = (entry: StoredIndexEntry) => entry.mode >>> 12 === 0o16;
-const validPath = (path: string) => {
-  try {
-    return checkPath(path) === path;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The fast half of statusRows; null when the repository holds something it leaves to
  * isomorphic-git (see statusRows).
@@ -81,10 +44,10 @@ export async function fastStatusRows(r: Repo): Promise<StatusRow[] | null> {
     filemode: (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.filemode' })) !== false,
     trustino: process.platform !== 'win32',
   };
-  const index = await readIndexFile(r);
+  const index = await readIndexSnapshot(r);
   if (index === 'unsupported') return null;
   const entries = index === 'none' ? [] : index.entries;
-  if (entries.some((entry) => entry.stage !== 0 || isSubmodule(entry) || !validPath(entry.path))) return null;
+  if (!plainEntries(entries)) return null;
   const head = await headBlobs(r, entries);
   if (head === null) return null;
 
