@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Ignore } from 'ignore';
 import { ApiError, ConnectionError, type Client } from '../client/index.js';
 import {
-  branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, workingTreeChanges,
+  branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, workingTreeChanges, workingTreeChangesAt,
 } from '../git/index.js';
 import { DOCSYNC_AUTHOR, branchesToPush, pull, push, SyncError, type BranchPull } from '../sync/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
@@ -115,9 +115,19 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   /** Branch heads whose push was refused: not tried again until the branch moves. */
   const refusedAt = new Map<string, string>();
 
+  /** Paths the settled saves touched; a save-only cycle looks at these alone. */
+  const savedPaths = new Set<string>();
+  /** The next commit looks at the whole working tree: first cycle, polls, branch switches, after a failure. */
+  let fullWalk = true;
   const debouncer = new Debouncer({
     quietMs: debounceMs,
-    flush: () => {
+    flush: (paths) => {
+      for (const path of paths) {
+        const inside = relative(dir, path).split(sep).join('/');
+        // The workspace folder itself (or anything odd): look at everything.
+        if (inside === '' || inside.startsWith('../')) fullWalk = true;
+        else savedPaths.add(inside);
+      }
       pendingSave = true;
       status.pendingFiles = 0;
       kick();
@@ -165,6 +175,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     clearTimeout(wake);
     wake = setTimeout(() => {
       pollDue = true;
+      fullWalk = true;
       kick();
     }, delay);
   }
@@ -195,6 +206,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       }
       failures = 0;
     } catch (error) {
+      fullWalk = true;
       if (isWorkspaceGone(error)) throw error;
       if (!isOutage(error) && !(error instanceof Error && error.name === 'GitError' && (error as { code?: string }).code === 'ref-moved')) {
         emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
@@ -216,7 +228,12 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   async function commitSaves(branch: string): Promise<void> {
     // A save made while this cycle was under way waits for its own burst to settle.
     if (debouncer.pending > 0) return;
-    const changes = await workingTreeChanges(dir);
+    const paths = [...savedPaths];
+    const whole = fullWalk || paths.length === 0;
+    savedPaths.clear();
+    fullWalk = false;
+    // A save looks at the paths it touched (O(change)); what an event missed, the next poll's whole walk finds.
+    const changes = (whole ? null : await workingTreeChangesAt(dir, paths)) ?? (await workingTreeChanges(dir));
     if (changes.length === 0) return;
     setActivity('committing');
     const files = changes.map((c) => c.path);
@@ -315,6 +332,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
 
   const pollTimer = setInterval(() => {
     pollDue = true;
+    fullWalk = true;
     if (failures === 0) kick();
   }, pollMs);
   // A branch switch that changed no file gives no file event: read HEAD now and then.
@@ -323,6 +341,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       if (text === headText) return;
       headText = text;
       pendingSave = true;
+      fullWalk = true;
       kick();
     }, () => undefined);
   }, options.headCheckMs ?? 1_000);
