@@ -86,7 +86,9 @@ describe('docsync up', () => {
     try {
       const banner = await second.waitFor((e) => e.type === 'up');
       expect(banner).toMatchObject({ workspaceWas: 'kept', space: { id: spaceId } });
-      expect(banner.login).toBeUndefined();
+      // The login of the first run named the old port: it follows the server (same token).
+      expect(banner.login).toBe(join(config, 'docsync', 'credentials.json'));
+      expect(JSON.parse(await readFile(banner.login, 'utf8'))).toEqual({ apiUrl: banner.api, token });
       expect((await readState(workspace)).binding.apiUrl).toBe(banner.api);
       const spaces = await get(`${banner.api}/v1/orgs/${(await get(`${banner.api}/v1/orgs`, token)).body.items[0].id}/spaces`, token);
       expect(spaces.body.items).toHaveLength(1);
@@ -104,6 +106,24 @@ describe('docsync up', () => {
       expect(existsSync(join(workspace, 'README.md'))).toBe(true);
     } finally {
       expect(await third.interrupt(), third.stderr()).toBe(0);
+    }
+  });
+
+  it("leaves a login for another server alone, and says how to use this server's token", async () => {
+    const config = join(home, 'config-other');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(config, 'docsync'), { recursive: true });
+    const theirs = { apiUrl: 'https://docs.example.com', token: 'theirs' };
+    await writeFile(join(config, 'docsync', 'credentials.json'), JSON.stringify(theirs));
+    const run = up(['--data', join(home, 'data-other'), '--workspace', join(home, 'ws-other'), '--port', '0'], { XDG_CONFIG_HOME: config });
+    try {
+      const banner = await run.waitFor((e) => e.type === 'up');
+      expect(banner.login).toBeUndefined();
+      expect(banner.otherLogin).toBe('https://docs.example.com');
+      expect(JSON.parse(await readFile(join(config, 'docsync', 'credentials.json'), 'utf8'))).toEqual(theirs);
+      await run.waitFor((e) => e.type === 'started');
+    } finally {
+      expect(await run.interrupt(), run.stderr()).toBe(0);
     }
   });
 

@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { createClient, type Client } from '../../client/index.js';
 import { startDaemon } from '../../daemon/index.js';
@@ -54,10 +54,21 @@ async function readyWorkspace(client: Client, apiUrl: string, dir: string, dataD
   return { spaceId: (await publishWorkspace(client, dir, { apiUrl })).spaceId, created: 'published' };
 }
 
-/** Stores the login when there is none, so every docsync command in another shell works too. */
-async function loginIfNone(apiUrl: string, token: string): Promise<string | undefined> {
-  if (await exists(credentialsPath())) return undefined;
-  return saveCredentials({ apiUrl, token });
+/**
+ * Stores the login when there is none, or when it is this server's (same URL, or the same token
+ * at an older port), so every docsync command works in another shell. A login for another server
+ * is left alone: the banner then says how to use this token instead.
+ */
+async function loginForThisServer(apiUrl: string, token: string): Promise<{ saved?: string; other?: string }> {
+  let stored: { apiUrl?: unknown; token?: unknown } | undefined;
+  try {
+    stored = JSON.parse(await readFile(credentialsPath(), 'utf8')) as { apiUrl?: unknown; token?: unknown };
+  } catch {
+    stored = undefined;
+  }
+  if (stored !== undefined && stored.apiUrl === apiUrl && stored.token === token) return {};
+  if (stored === undefined || stored.apiUrl === apiUrl || stored.token === token) return { saved: await saveCredentials({ apiUrl, token }) };
+  return { other: typeof stored.apiUrl === 'string' ? stored.apiUrl : 'another server' };
 }
 
 /**
@@ -102,14 +113,14 @@ async function upUntilStopped(
   try {
     const ready = await readyWorkspace(client, apiUrl, workspace, dataDir);
     const space = await client.spaces.get(ready.spaceId);
-    const login = dataDir === undefined ? undefined : await loginIfNone(apiUrl, token);
+    const { saved: login, other: otherLogin } = dataDir === undefined ? {} : await loginForThisServer(apiUrl, token);
     if (dataDir !== undefined) {
       await writeUpMemory(dataDir, { port: Number(new URL(apiUrl).port), spaceId: ready.spaceId });
     }
     const tokenAt = dataDir === undefined ? (process.env.DOCSYNC_TOKEN ? 'DOCSYNC_TOKEN' : credentialsPath()) : tokenPath(dataDir);
     const readme = join(workspace, 'README.md');
     const banner = {
-      type: 'up', api: apiUrl, embedded: server !== undefined, token: tokenAt, login, workspace, workspaceWas: ready.created,
+      type: 'up', api: apiUrl, embedded: server !== undefined, token: tokenAt, login, ...(otherLogin ? { otherLogin } : {}), workspace, workspaceWas: ready.created,
       space: { id: space.id, title: space.title, url: space.urls.app }, ...(movedFrom !== undefined ? { portTaken: movedFrom } : {}),
     };
     if (options.json) {
@@ -119,6 +130,7 @@ async function upUntilStopped(
         'docsync is up.',
         `  API        ${apiUrl}${server ? ` (embedded, data in ${shown(dataDir!)})` : ''}${movedFrom !== undefined ? ` (port ${movedFrom} was taken)` : ''}`,
         `  token      ${tokenAt === 'DOCSYNC_TOKEN' ? 'from DOCSYNC_TOKEN' : shown(tokenAt)}${login ? ` (also saved as your login: ${login})` : ''}`,
+        ...(otherLogin ? [`             your login is for ${otherLogin}; in another shell first: export DOCSYNC_TOKEN=$(cat ${shown(tokenAt)})`] : []),
         `  space      "${space.title}" ${space.urls.app}`,
         `  workspace  ${shown(workspace)} (${ready.created === 'kept' ? 'as you left it' : ready.created === 'cloned' ? 'cloned again' : 'new, from the sample'})`,
         '',
