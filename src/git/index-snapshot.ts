@@ -45,8 +45,17 @@ const validPath = (path: string) => {
 
 /**
  * Whether every entry is one the fast status reading takes: no side of an unresolved merge, no
- * submodule, no path git would refuse.
+ * submodule, no path git would refuse, and no file that is also a folder of another entry (git
+ * never writes such an index, isomorphic-git's `add` of a folder over a file can; its own
+ * statusMatrix then decides what it means).
  */
 export function plainEntries(entries: readonly StoredIndexEntry[]): boolean {
-  return entries.every((entry) => entry.stage === 0 && entry.mode >>> 12 !== 0o16 && validPath(entry.path));
+  if (!entries.every((entry) => entry.stage === 0 && entry.mode >>> 12 !== 0o16 && validPath(entry.path))) return false;
+  const paths = new Set(entries.map((entry) => entry.path));
+  for (const { path } of entries) {
+    for (let end = path.indexOf('/'); end > 0; end = path.indexOf('/', end + 1)) {
+      if (paths.has(path.slice(0, end))) return false;
+    }
+  }
+  return true;
 }

@@ -48,7 +48,9 @@ async function put(dir: string, path: string, content: string | Buffer, now = fa
   const parts = path.split('/');
   for (let i = 1; i < parts.length; i += 1) {
     const parent = parts.slice(0, i).join('/');
-    if (fs.existsSync(join(dir, parent)) && !fs.lstatSync(join(dir, parent)).isDirectory()) {
+    // lstat, not existsSync: a symbolic link to nothing is in the way too.
+    const there = fs.lstatSync(join(dir, parent), { throwIfNoEntry: false });
+    if (there !== undefined && !there.isDirectory()) {
       await rm(join(dir, parent));
       removed.push(parent);
     }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs, { utimesSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -78,7 +79,14 @@ describe('fast status rows, property', () => {
         for (const step of ops) await apply(dir, step);
         const fast = await fastStatusRows(await repo(dir));
         const reference = await git.statusMatrix({ fs, dir, refresh: false });
-        expect(fast?.sort(byPath)).toEqual(reference.sort(byPath));
+        if (fast === null) {
+          // Left to isomorphic-git only for an index git never writes: a file that is also a
+          // folder of another entry (isomorphic-git's add of a folder over a file makes one).
+          const staged = new Set(execFileSync('git', ['ls-files'], { cwd: dir, encoding: 'utf8' }).split('\n').filter(Boolean));
+          expect([...staged].some((path) => staged.has(path.split('/')[0]!) && path.includes('/'))).toBe(true);
+          return;
+        }
+        expect(fast.sort(byPath)).toEqual(reference.sort(byPath));
       }),
       { numRuns: 40 },
     );
