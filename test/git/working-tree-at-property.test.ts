@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs, { utimesSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -125,6 +126,13 @@ describe('workingTreeChangesAt, property', () => {
           const paths = [...(allTouched ? touched : []), ...picks.map((i) => candidates[i % candidates.length]!)];
           const at = await workingTreeChangesAt(dir, paths);
           const everything = await workingTreeChanges(dir);
+          if (at === null) {
+            // Only for an index git never writes (a file that is also a folder of another entry,
+            // made by isomorphic-git's add of a folder over a file): the caller walks everything.
+            const staged = execFileSync('git', ['ls-files'], { cwd: dir, encoding: 'utf8' }).split('\n').filter(Boolean);
+            expect(staged.some((path) => staged.some((other) => other.startsWith(`${path}/`)))).toBe(true);
+            return;
+          }
           expect(at).toEqual(restricted(everything, paths));
           // Again after the full walk refreshed the index.
           expect(await workingTreeChangesAt(dir, paths)).toEqual(at);
