@@ -93,6 +93,13 @@ describe('docsync up', () => {
       const spaces = await get(`${banner.api}/v1/orgs/${(await get(`${banner.api}/v1/orgs`, token)).body.items[0].id}/spaces`, token);
       expect(spaces.body.items).toHaveLength(1);
       await second.waitFor((e) => e.type === 'started');
+      // A second `up` on the same workspace refuses before it starts a server or touches the binding.
+      const binding = (await readState(workspace)).binding;
+      const another = up(['--data', data, '--workspace', workspace, '--port', '0'], env);
+      expect(await another.exited).toBe(5);
+      expect(another.stderr()).toContain(`another docsync daemon (pid ${second.child.pid} `);
+      expect(another.stdout()).toBe('');
+      expect((await readState(workspace)).binding).toEqual(binding);
     } finally {
       expect(await second.interrupt(), second.stderr()).toBe(0);
     }

@@ -1,7 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { createClient, type Client } from '../../client/index.js';
-import { startDaemon } from '../../daemon/index.js';
+import { DaemonLockedError, readDaemonLock, startDaemon } from '../../daemon/index.js';
 import type { RunningServer } from '../../server/index.js';
 import {
   clone, credentialsPath, initWorkspace, loadCredentials, publishWorkspace, readState, saveCredentials, writeState,
@@ -93,6 +93,10 @@ async function upUntilStopped(
   options: UpCommandOptions, timings: { debounceMs: number; pollMs: number }, workspace: string, dataDir: string | undefined,
   held: ReturnType<typeof holdSignals>,
 ): Promise<void> {
+  // A daemon (an earlier `up`, a `watch`) already on the workspace: refuse before anything starts
+  // or the workspace's binding is touched.
+  const holder = await readDaemonLock(workspace);
+  if (holder) throw new ExitError(new DaemonLockedError(holder, workspace).message, EXIT.refused);
   let server: RunningServer | undefined;
   let apiUrl: string;
   let token: string;
