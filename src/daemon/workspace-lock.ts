@@ -1,4 +1,4 @@
-import { access, mkdir } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { stateDir } from '../sync/index.js';
@@ -14,9 +14,9 @@ export const syncLockPath = (workspace: string) => join(stateDir(workspace), 'sy
  * a while), then fails with `WorkspaceBusyError`. A lock left by a dead process is taken over.
  */
 export async function withWorkspaceLock<T>(workspace: string, fn: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
-  // Not a repository (yet): nothing to guard, and `fn` says what is wrong with the folder.
-  if (!(await access(join(workspace, '.git')).then(() => true, () => false))) return fn();
-  await mkdir(stateDir(workspace), { recursive: true });
+  // Not a docsync workspace (or no longer one): nothing to guard, and `fn` says what is wrong.
+  // Never created here: a folder deleted under the daemon must not come back as `.git/docsync`.
+  if (!(await access(stateDir(workspace)).then(() => true, () => false))) return fn();
   const release = await takeMutex(syncLockPath(workspace), { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() }, options.waitMs ?? 600_000);
   try {
     return await fn();

@@ -169,7 +169,8 @@ describe('docsync watch', () => {
     const t = await clonedSpace(s, client, work, 'deleted');
     const watch = spawnWatch(t.dir, env());
     await watch.waitFor((e) => e.type === 'started');
-    await rm(t.dir, { recursive: true, force: true });
+    // The daemon may be writing its status file meanwhile: retry the removal as `rm -rf` would.
+    await rm(t.dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 25 });
     expect(await watch.exited).toBe(1);
     expect(watch.stderr()).toMatch(/^docsync: stopped: (not a git repository: \S+ \(no \.git folder\)|\S+ is not a docsync workspace \(no \.git\/docsync\/state\.json\); run docsync clone first)\n$/);
     expect(watch.events().at(-1)).toMatchObject({ type: 'stopped', reason: 'the workspace is gone' });

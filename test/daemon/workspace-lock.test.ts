@@ -60,10 +60,14 @@ describe('withWorkspaceLock', () => {
     expect(await withWorkspaceLock(t.dir, async () => 'ran', { waitMs: 1_000 })).toBe('ran');
   });
 
-  it('creates nothing in a folder that is not a repository', async () => {
+  it('creates nothing in a folder that is not a docsync workspace', async () => {
     const dir = await mkdtemp(join(work, 'plain-'));
     expect(await withWorkspaceLock(dir, async () => 'ran')).toBe('ran');
     expect(existsSync(join(dir, '.git'))).toBe(false);
+    // Nor in a repository docsync does not know (or whose state was deleted under a daemon).
+    spawnSync('git', ['init', '-q', dir]);
+    expect(await withWorkspaceLock(dir, async () => 'ran')).toBe('ran');
+    expect(existsSync(join(dir, '.git', 'docsync'))).toBe(false);
   });
 
   it('makes docsync pull in another process wait for the holder, then do its work', async () => {
