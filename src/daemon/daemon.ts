@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -39,6 +40,15 @@ export interface Daemon {
   /** Why the daemon stopped on its own: its workspace (folder, repository or state) is gone. */
   readonly failure: Error | undefined;
 }
+
+/** A file's lstat, or undefined when it is gone (deleted or replaced meanwhile). */
+const lstatOrNull = (path: string) => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+};
 
 /** The workspace folder, its repository or its sync state was removed: nothing left to watch. */
 function isWorkspaceGone(error: unknown): boolean {
@@ -233,7 +243,23 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     savedPaths.clear();
     fullWalk = false;
     // A save looks at the paths it touched (O(change)); what an event missed, the next poll's whole walk finds.
-    const changes = (whole ? null : await workingTreeChangesAt(dir, paths)) ?? (await workingTreeChanges(dir));
+    const found = (whole ? null : await workingTreeChangesAt(dir, paths)) ?? (await workingTreeChanges(dir));
+    // A file written less than the quiet time ago may still be being written, its event not yet
+    // delivered (a loaded machine): it waits for the next cycle, which comes after that time.
+    // (A time stamp far in the future, from another clock, does not hold a file back for ever.)
+    const now = Date.now();
+    const fresh = (path: string) => {
+      const mtime = lstatOrNull(join(dir, path))?.mtimeMs ?? 0;
+      return mtime > now - debounceMs && mtime < now + 1_000;
+    };
+    const changes = found.filter((c) => c.status === 'deleted' || !fresh(c.path));
+    if (changes.length < found.length) {
+      for (const c of found) if (!changes.includes(c)) savedPaths.add(c.path);
+      setTimeout(() => {
+        pendingSave = true;
+        kick();
+      }, debounceMs + 10).unref();
+    }
     if (changes.length === 0) return;
     setActivity('committing');
     const files = changes.map((c) => c.path);

@@ -51,9 +51,12 @@ describe('docsync watch', () => {
         return out;
       });
       expect(human.code, human.stderr).toBe(0);
-      const json = JSON.parse((await runCli(['status', '--dir', t.dir, '--json'], env())).stdout);
-      expect(json.daemon).toMatchObject({ running: true, pid: watch.child.pid, status: { activity: 'idle', branch: 'main', unpushed: [] } });
-      expect(json.branches).toMatchObject([{ branch: 'main', outbox: pushed.changeRequest.number }]);
+      // Polls come every half second: between two of them the daemon is idle.
+      await eventually(async () => {
+        const json = JSON.parse((await runCli(['status', '--dir', t.dir, '--json'], env())).stdout);
+        expect(json.daemon).toMatchObject({ running: true, pid: watch.child.pid, status: { activity: 'idle', branch: 'main', unpushed: [] } });
+        expect(json.branches).toMatchObject([{ branch: 'main', outbox: pushed.changeRequest.number }]);
+      });
     } finally {
       await expectExitOk(watch);
     }
