@@ -39,7 +39,7 @@ describe('docsync up', () => {
     home = await mkdtemp(join(tmpdir(), 'docsync-up-'));
   });
   afterAll(async () => {
-    await rm(home, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 25 });
   });
 
   it('starts the embedded server, makes the sample space and its workspace, watches it, and stops on Ctrl-C', async () => {
@@ -114,7 +114,7 @@ describe('docsync up', () => {
     } finally {
       expect(await third.interrupt(), third.stderr()).toBe(0);
     }
-  });
+  }, 120_000); // four runs of up, each a server start, a publish or clone, and a daemon
 
   it("leaves a login for another server alone, and says how to use this server's token", async () => {
     const config = join(home, 'config-other');
