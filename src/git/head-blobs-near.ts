@@ -1,4 +1,4 @@
-import * as git from 'isomorphic-git';
+import { headCommit } from './head-blobs.js';
 import type { StoredIndexEntry } from './index-read.js';
 import { commitTree, readTreeItems } from './loose-objects.js';
 import { FOLDER_MODE, type TreeItem } from './object-format.js';
@@ -26,13 +26,8 @@ const SUBMODULE = '160000';
  * holds a submodule (where headBlobs gives null).
  */
 export async function headBlobsNear(r: Repo, scope: PathScope, entries: readonly StoredIndexEntry[], index: Near): Promise<Near | null> {
-  let commit: string;
-  try {
-    commit = await git.resolveRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD' });
-  } catch (error) {
-    if (error instanceof git.Errors.NotFoundError) return null;
-    throw error;
-  }
+  const commit = await headCommit(r);
+  if (commit === null) return null;
   const tree = await commitTree(r, commit);
   const staged = await stagedPaths(r, tree, entries);
   if (staged === null) return null;

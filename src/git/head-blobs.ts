@@ -26,6 +26,16 @@ function foldersOf(entries: readonly StoredIndexEntry[]): Folder {
   return root;
 }
 
+/** The commit HEAD names; null on an unborn branch (no commit yet). */
+export async function headCommit(r: Repo): Promise<string | null> {
+  try {
+    return await git.resolveRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD' });
+  } catch (error) {
+    if (error instanceof git.Errors.NotFoundError) return null;
+    throw error;
+  }
+}
+
 /**
  * Hashes `folder`'s tree object and those of its subfolders. Entries are in git's tree order:
  * byte order of the UTF-8 names, a folder's name counting as if it ended in `/`.
@@ -82,13 +92,8 @@ function addAll(found: Map<string, string>, folder: Folder, prefix: string): voi
  * @returns null when HEAD names no commit yet (an unborn branch) or its tree holds a submodule.
  */
 export async function headBlobs(r: Repo, entries: readonly StoredIndexEntry[]): Promise<Map<string, string> | null> {
-  let commit: string;
-  try {
-    commit = await git.resolveRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD' });
-  } catch (error) {
-    if (error instanceof git.Errors.NotFoundError) return null;
-    throw error;
-  }
+  const commit = await headCommit(r);
+  if (commit === null) return null;
   const found = new Map<string, string>();
   const visit = async (oid: string, prefix: string, index: Folder | undefined): Promise<boolean> => {
     const { tree } = await git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache });

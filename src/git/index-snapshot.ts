@@ -1,8 +1,10 @@
 import { open } from 'node:fs/promises';
+import * as git from 'isomorphic-git';
 import { join } from 'node:path';
 import { parseIndex, type StoredIndexEntry } from './index-read.js';
 import { checkPath } from './paths.js';
 import type { Repo } from './repo.js';
+import type { StatOptions } from './stat-data.js';
 
 /** The index as a status read it: the bytes (to patch stat data into), their file's mtime (racy-clean rule), the entries. */
 export interface IndexSnapshot {
@@ -58,4 +60,30 @@ export function plainEntries(entries: readonly StoredIndexEntry[]): boolean {
     }
   }
   return true;
+}
+
+/** What a fast status reading starts from: the stat options of the repository and its index. */
+export interface StatusInputs {
+  options: StatOptions;
+  /** The index as read, or `none` when there is no index file yet. */
+  index: IndexSnapshot | 'none';
+  entries: StoredIndexEntry[];
+}
+
+/**
+ * The stat options and the index for a fast status reading, or null where it leaves the work to
+ * isomorphic-git: `core.autocrlf` (isomorphic-git hashes files with CRLF turned into LF under
+ * this setting alone), an index our reader does not take, or entries `plainEntries` refuses.
+ */
+export async function fastStatusInputs(r: Repo): Promise<StatusInputs | null> {
+  if ((await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.autocrlf' })) === 'true') return null;
+  const options: StatOptions = {
+    filemode: (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.filemode' })) !== false,
+    trustino: process.platform !== 'win32',
+  };
+  const index = await readIndexSnapshot(r);
+  if (index === 'unsupported') return null;
+  const entries = index === 'none' ? [] : index.entries;
+  if (!plainEntries(entries)) return null;
+  return { options, index, entries };
 }

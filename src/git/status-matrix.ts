@@ -1,10 +1,9 @@
 import * as git from 'isomorphic-git';
 import { headBlobs } from './head-blobs.js';
 import type { StoredIndexEntry } from './index-read.js';
-import { plainEntries, readIndexSnapshot } from './index-snapshot.js';
+import { fastStatusInputs } from './index-snapshot.js';
 import { patchStatData, writeRefreshedIndex } from './index-refresh.js';
 import type { Repo } from './repo.js';
-import type { StatOptions } from './stat-data.js';
 import { walkWorkingTree } from './walk-working-tree.js';
 import { workingTreeOids } from './working-tree-oids.js';
 
@@ -38,16 +37,9 @@ export async function statusRows(r: Repo): Promise<StatusRow[]> {
  * isomorphic-git (see statusRows).
  */
 export async function fastStatusRows(r: Repo): Promise<StatusRow[] | null> {
-  // isomorphic-git hashes files with CRLF turned into LF under this setting alone.
-  if ((await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.autocrlf' })) === 'true') return null;
-  const options: StatOptions = {
-    filemode: (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.filemode' })) !== false,
-    trustino: process.platform !== 'win32',
-  };
-  const index = await readIndexSnapshot(r);
-  if (index === 'unsupported') return null;
-  const entries = index === 'none' ? [] : index.entries;
-  if (!plainEntries(entries)) return null;
+  const inputs = await fastStatusInputs(r);
+  if (inputs === null) return null;
+  const { options, index, entries } = inputs;
   const head = await headBlobs(r, entries);
   if (head === null) return null;
 

@@ -2,11 +2,10 @@ import * as git from 'isomorphic-git';
 import { headBlobsNear, type Near } from './head-blobs-near.js';
 import type { StoredIndexEntry } from './index-read.js';
 import { patchStatData, writeRefreshedIndex } from './index-refresh.js';
-import { plainEntries, readIndexSnapshot } from './index-snapshot.js';
+import { fastStatusInputs } from './index-snapshot.js';
 import { PathScope } from './path-scope.js';
 import { comparePaths } from './paths.js';
 import { repo } from './repo.js';
-import type { StatOptions } from './stat-data.js';
 import { walkPaths } from './walk-paths.js';
 import type { WorkingTreeChange } from './working-tree.js';
 import { workingTreeOids } from './working-tree-oids.js';
@@ -26,16 +25,9 @@ import { workingTreeOids } from './working-tree-oids.js';
 export async function workingTreeChangesAt(dir: string, paths: readonly string[]): Promise<WorkingTreeChange[] | null> {
   const r = await repo(dir);
   const scope = new PathScope(paths);
-  // isomorphic-git hashes files with CRLF turned into LF under this setting alone.
-  if ((await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.autocrlf' })) === 'true') return null;
-  const options: StatOptions = {
-    filemode: (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.filemode' })) !== false,
-    trustino: process.platform !== 'win32',
-  };
-  const index = await readIndexSnapshot(r);
-  if (index === 'unsupported') return null;
-  const entries = index === 'none' ? [] : index.entries;
-  if (!plainEntries(entries)) return null;
+  const inputs = await fastStatusInputs(r);
+  if (inputs === null) return null;
+  const { options, index, entries } = inputs;
 
   const staged = new Map<string, StoredIndexEntry>();
   const indexNear: Near = { blobs: new Map(), folders: new Set() };
