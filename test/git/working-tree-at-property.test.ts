@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs, { utimesSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, symlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
+import { writeReplacing } from './write-replacing.js';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { commitFiles, type WorkingTreeChange, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
@@ -45,20 +46,7 @@ let clock = Math.floor(Date.now() / 1000) - 100_000;
 
 /** Writes `content` at `path`, replacing a file on the way (a file turned into a folder) or a folder there; returns what it removed. */
 async function put(dir: string, path: string, content: string | Buffer, now = false): Promise<string[]> {
-  const removed: string[] = [];
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i += 1) {
-    const parent = parts.slice(0, i).join('/');
-    // lstat, not existsSync: a symbolic link to nothing is in the way too.
-    const there = fs.lstatSync(join(dir, parent), { throwIfNoEntry: false });
-    if (there !== undefined && !there.isDirectory()) {
-      await rm(join(dir, parent));
-      removed.push(parent);
-    }
-  }
-  await rm(join(dir, path), { recursive: true, force: true });
-  await mkdir(join(dir, path, '..'), { recursive: true });
-  await writeFile(join(dir, path), content);
+  const removed = await writeReplacing(dir, path, content);
   if (!now) utimesSync(join(dir, path), (clock += 1), clock);
   return removed;
 }

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs, { utimesSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { writeReplacing } from './write-replacing.js';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src/git/index.js';
@@ -42,15 +43,7 @@ async function apply(dir: string, step: Op): Promise<void> {
   const full = join(dir, step.path);
   switch (step.op) {
     case 'write': {
-      // A file where a folder is wanted, or a folder where the file goes, is replaced.
-      const parts = step.path.split('/');
-      for (let i = 1; i < parts.length; i += 1) {
-        const parent = join(dir, ...parts.slice(0, i));
-        if (fs.existsSync(parent) && !fs.lstatSync(parent).isDirectory()) await rm(parent);
-      }
-      await rm(full, { recursive: true, force: true });
-      await mkdir(join(full, '..'), { recursive: true });
-      await writeFile(full, step.content);
+      await writeReplacing(dir, step.path, step.content);
       utimesSync(full, (clock += 1), clock);
       return;
     }
