@@ -278,8 +278,9 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       setActivity('pulling');
       reportPulls(await pull(client, dir), conflicted);
     }
-    status.unpushed = await branchesToPush(dir);
-    for (const branch of status.unpushed) {
+    const toPush = await branchesToPush(dir);
+    status.unpushed = toPush;
+    for (const branch of toPush) {
       if (conflicted.has(branch) || stopping) continue;
       const head = await branchOid(dir, branch);
       if (head !== null && refusedAt.get(branch) === head) continue;
@@ -298,7 +299,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
         }
       }
     }
-    status.unpushed = await branchesToPush(dir);
+    // What is left after the pushes (refused, conflicted, or moved meanwhile); no second look when nothing was pushed.
+    if (toPush.length > 0) status.unpushed = await branchesToPush(dir);
   }
 
   async function pushBranch(branch: string): Promise<void> {
