@@ -94,7 +94,9 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
 async function migrate(kysely: Kysely<Database>, schema: string | undefined): Promise<void> {
   // Kysely looks for its migration tables in every schema unless told which one: another schema's
   // tables (another server or test sharing the database) would make it skip creating its own.
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider, ...(schema !== undefined ? { migrationTableSchema: schema } : {}) });
+  // Migrations are numbered per feature and may land in any order; a database that ran a later one
+  // still takes an earlier one added after it.
+  const migrator = new Migrator({ db: kysely, provider: migrationProvider, allowUnorderedMigrations: true, ...(schema !== undefined ? { migrationTableSchema: schema } : {}) });
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
