@@ -9,19 +9,21 @@ import { describe, expect, it } from 'vitest';
  * The layer table of shared/STYLE.md section 2 ("Import rule"), checked against every import in
  * src/ rather than trusted to review, as fastify checks its error catalogue against its docs.
  */
-const LAYERS = ['model', 'content', 'server', 'client', 'workspace', 'git', 'sync', 'daemon', 'cli'] as const;
+const LAYERS = ['model', 'content', 'render', 'server', 'client', 'workspace', 'git', 'sync', 'daemon', 'preview', 'cli'] as const;
 type Layer = (typeof LAYERS)[number];
 
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   model: [],
   content: ['model'],
-  server: ['model', 'content'],
+  render: ['model', 'content'],
+  server: ['model', 'content', 'render'],
   client: ['model'],
   workspace: ['model', 'content'],
   git: ['model'],
   sync: ['model', 'content', 'client', 'workspace', 'git'],
   daemon: ['model', 'content', 'client', 'workspace', 'git', 'sync'],
-  cli: ['model', 'content', 'server', 'client', 'workspace', 'git', 'sync', 'daemon'],
+  preview: ['model', 'content', 'render', 'workspace', 'git'],
+  cli: ['model', 'content', 'render', 'server', 'client', 'workspace', 'git', 'sync', 'daemon', 'preview'],
 };
 
 /** Outside libraries and the only layers that may import them; anything else must be added here. */
@@ -41,7 +43,14 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
 
 /** Node modules that do I/O or read the clock's environment: not for the pure layers. */
 const IMPURE_BUILTINS = /^(fs|fs\/promises|net|http|https|http2|child_process|os|dgram|dns|tls|worker_threads|cluster)$/;
-const PURE_LAYERS: readonly Layer[] = ['model', 'content'];
+/**
+ * Pure code: no I/O and no clock or randomness, so it is tested exhaustively without setup. Whole
+ * layers, and the pure folders inside layers that also do I/O (git's object and index formats,
+ * the push planner). A pure folder imports only pure code.
+ */
+const PURE_FOLDERS: readonly string[] = ['model', 'content', 'render', 'git/format', 'sync/push/plan', 'git/errors.ts', 'sync/errors.ts'];
+/** The clock and randomness, read directly: pure code is given them instead. */
+const CLOCK_OR_RANDOM = /\bDate\.now\s*\(|\bnew Date\s*\(\s*\)|\bperformance\.now\s*\(|\bMath\.random\s*\(/;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = join(root, 'src');
@@ -92,6 +101,10 @@ function importsOf(file: string): Import[] {
 const files = sourceFiles(srcDir);
 const imports = files.flatMap(importsOf);
 
+const pureFolderOf = (file: string): string | undefined => {
+  const rel = relative(srcDir, file).split(sep).join('/');
+  return PURE_FOLDERS.find((folder) => rel === folder || rel.startsWith(`${folder}/`));
+};
 const layerOf = (file: string): Layer | undefined => {
   const first = relative(srcDir, file).split(sep)[0];
   return (LAYERS as readonly string[]).includes(first ?? '') ? (first as Layer) : undefined;
@@ -140,7 +153,8 @@ describe('architecture', () => {
       const fromLayer = layerOf(i.from)!;
       const name = i.specifier.replace(/^node:/, '');
       if (i.specifier.startsWith('node:') || builtins.has(name)) {
-        if (PURE_LAYERS.includes(fromLayer) && IMPURE_BUILTINS.test(name)) violations.push(`${where(i)}: ${fromLayer} does no I/O`);
+        const pure = pureFolderOf(i.from);
+        if (pure !== undefined && !i.typeOnly && IMPURE_BUILTINS.test(name)) violations.push(`${where(i)}: src/${pure} does no I/O`);
         continue;
       }
       const rule = LIBRARY_LAYERS.find(([pattern]) => pattern.test(i.specifier));
@@ -150,6 +164,24 @@ describe('architecture', () => {
       if (!i.typeOnly && pkg.dependencies?.[packageName(i.specifier)] === undefined) {
         violations.push(`${where(i)}: '${packageName(i.specifier)}' is not in package.json dependencies`);
       }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps the pure folders pure: no I/O through other code, no clock, no randomness', () => {
+    const violations: string[] = [];
+    for (const i of imports.filter((x) => isRelative(x.specifier) && !x.typeOnly)) {
+      const pure = pureFolderOf(i.from);
+      if (pure === undefined) continue;
+      const target = resolveRelative(i);
+      if (layerOf(target) === layerOf(i.from) && pureFolderOf(target) === undefined) {
+        violations.push(`${where(i)}: src/${pure} is pure and may import only pure code`);
+      }
+    }
+    for (const file of files.filter((f) => pureFolderOf(f) !== undefined)) {
+      readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+        if (CLOCK_OR_RANDOM.test(line.replace(/\/\/.*$/, ''))) violations.push(`${relative(root, file)}:${index + 1}: reads the clock or randomness: ${line.trim()}`);
+      });
     }
     expect(violations).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
-import type { Person } from './commit-files.js';
+import type { Person } from './commit/commit-files.js';
 import { repo } from './repo.js';
 
 /** Files git keeps while a command that stops half-way is in progress, and what each means. */

@@ -3,12 +3,12 @@ import type { Client } from '../client/index.js';
 import { DocsyncError, type ChangeRequest } from '../model/index.js';
 import { commitFiles, initRepo } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
-import { commitChangeRequest, fetchChangeRequest } from './track-change-request.js';
+import { commitChangeRequest, fetchChangeRequest } from './change-requests/track.js';
 import type { WorkspaceProblem } from '../workspace/index.js';
-import { fetchContent } from './remote-content.js';
-import { summedProgress, type ProgressEvent } from './fetch-progress.js';
-import { snapshotOf, type Snapshot } from './snapshot.js';
-import { writeState, type BranchState, type WorkspaceState } from './state.js';
+import { fetchContent } from './remote/content.js';
+import { summedProgress, type ProgressEvent } from './remote/fetch-progress.js';
+import { snapshotOf, type Snapshot } from './remote/snapshot.js';
+import { writeState, type BranchState, type WorkspaceState } from './state/state.js';
 
 export { DOCSYNC_AUTHOR };
 

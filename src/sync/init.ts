@@ -4,7 +4,7 @@ import { DocsyncError } from '../model/index.js';
 import { commitFiles, initRepo } from '../git/index.js';
 import { loadFolder } from '../workspace/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
-import { writeUnbound } from './unbound.js';
+import { writeUnbound } from './state/unbound.js';
 
 export interface InitOptions {
   /** Title of the space `publishWorkspace` creates (at most 50 characters). @default the folder's name */

@@ -6,13 +6,13 @@ import { branchOid, commitFiles, currentBranch, readTreeFiles, workingTreeChange
 import { DOCSYNC_AUTHOR } from './author.js';
 import { SyncError } from './errors.js';
 import { checkSpaceTitle } from './init.js';
-import { mergePushed } from './merge.js';
-import { push, type PushResult } from './push.js';
-import { readPushSides, toIndex } from './push-read.js';
-import { fetchContent } from './remote-content.js';
-import { snapshotOf } from './snapshot.js';
-import { readState, writeState } from './state.js';
-import { clearUnbound, readUnbound } from './unbound.js';
+import { mergePushed } from './change-requests/merge.js';
+import { push, type PushResult } from './push/push.js';
+import { readPushSides, toIndex } from './push/read.js';
+import { fetchContent } from './remote/content.js';
+import { snapshotOf } from './remote/snapshot.js';
+import { readState, writeState } from './state/state.js';
+import { clearUnbound, readUnbound } from './state/unbound.js';
 
 export interface PublishOptions {
   /** The API the workspace is bound to from now on. */

@@ -1,7 +1,7 @@
 import type { Client } from '../client/index.js';
 import { branchOid, currentBranch, diffTrees, workingTreeChanges } from '../git/index.js';
-import { remoteHead } from './remote-heads.js';
-import { readState } from './state.js';
+import { remoteHead } from './remote/heads.js';
+import { readState } from './state/state.js';
 
 export interface BranchStatus {
   branch: string;

@@ -1,9 +1,9 @@
 import type { Client } from '../client/index.js';
 import { branchOid, diffTrees, listBranches } from '../git/index.js';
 import { SyncError } from './errors.js';
-import { pull, type BranchPull } from './pull.js';
-import { push, type PushResult } from './push.js';
-import { isFollowed, readState } from './state.js';
+import { pull, type BranchPull } from './pull/pull.js';
+import { push, type PushResult } from './push/push.js';
+import { isFollowed, readState } from './state/state.js';
 
 export interface SyncPassOptions {
   /** Plan the pushes and send nothing; nothing is pulled either (a pull changes local files). */

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import * as git from 'isomorphic-git';
 import { commitFiles, commitWorkingTree, initRepo, type WorkingTreeChange, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
 import { repo } from '../../src/git/repo.js';
-import { statusRows } from '../../src/git/status-matrix.js';
+import { statusRows } from '../../src/git/working-tree/status-matrix.js';
 
 const count = Number(process.argv[2] ?? 5000);
 const rounds = 7;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { upsertMember } from '../../src/server/store/organizations.js';
-import { readState } from '../../src/sync/state.js';
+import { readState } from '../../src/sync/state/state.js';
 import { loadFolder, readFolder } from '../../src/workspace/index.js';
 import { git, remoteMarkdown } from '../sync/fixture.js';
 import { jsonOf, runCli, spawnCli } from './run-cli.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
-import { readState } from '../../src/sync/state.js';
+import { readState } from '../../src/sync/state/state.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from '../sync/fixture.js';
 import { jsonOf, runCli } from './run-cli.js';
 

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { readState } from '../../src/sync/state.js';
+import { readState } from '../../src/sync/state/state.js';
 import type { TestServer } from '../helpers/server.js';
 import { clonedSpace, git, remoteMarkdown } from '../sync/fixture.js';
 import { expectExitOk, spawnWatch } from './watch-process.js';

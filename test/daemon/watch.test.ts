@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
-import { readState } from '../../src/sync/state.js';
+import { readState } from '../../src/sync/state/state.js';
 import { readDaemonStatus } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from '../sync/fixture.js';

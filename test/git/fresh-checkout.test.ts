@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   branchOid, checkoutBranch, commitFiles, commitWorkingTree, currentBranch, GitError, workingTreeChanges,
 } from '../../src/git/index.js';
-import { populateWorkingTree } from '../../src/git/fresh-checkout.js';
+import { populateWorkingTree } from '../../src/git/commit/fresh-checkout.js';
 import { repo } from '../../src/git/repo.js';
 import { author, files, gitCli, tempRepo } from './helpers.js';
 

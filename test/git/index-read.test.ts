@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderIndex } from '../../src/git/index-file.js';
-import { parseIndex, type ParsedIndex, type StoredIndexEntry } from '../../src/git/index-read.js';
+import { renderIndex } from '../../src/git/format/index-file.js';
+import { parseIndex, type ParsedIndex, type StoredIndexEntry } from '../../src/git/format/index-read.js';
 import { gitCli, tempRepo } from './helpers.js';
 
 const put = async (dir: string, path: string, data: string) => {

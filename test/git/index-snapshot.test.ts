@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredIndexEntry } from '../../src/git/index-read.js';
-import { plainEntries } from '../../src/git/index-snapshot.js';
+import type { StoredIndexEntry } from '../../src/git/format/index-read.js';
+import { plainEntries } from '../../src/git/index/index-snapshot.js';
 
 const entry = (path: string, more: Partial<StoredIndexEntry> = {}): StoredIndexEntry => ({
   path, oid: '5626abf0f72e58d7a153368ba57db4c673c0e171', ctimeSeconds: 0, ctimeNanoseconds: 0, mtimeSeconds: 0, mtimeNanoseconds: 0,

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitFiles, readFileAt, readTreeFiles } from '../../src/git/index.js';
-import { treeObject } from '../../src/git/object-format.js';
+import { treeObject } from '../../src/git/format/object-format.js';
 import { asText, author, files, gitCli, tempRepo } from './helpers.js';
 
 /** Loose objects (`objects/xx/...`) and pack files of a repository. */

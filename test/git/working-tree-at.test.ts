@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { commitFiles, isGitError, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
-import { parseIndex, type ParsedIndex } from '../../src/git/index-read.js';
+import { parseIndex, type ParsedIndex } from '../../src/git/format/index-read.js';
 import { repo } from '../../src/git/repo.js';
-import { fastStatusRows } from '../../src/git/status-matrix.js';
+import { fastStatusRows } from '../../src/git/working-tree/status-matrix.js';
 import { author, files, gitCli, tempRepo } from './helpers.js';
 
 const put = async (dir: string, path: string, data: string) => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { branchOid, commitFiles, commitWorkingTree, workingTreeChanges } from '../../src/git/index.js';
-import { commitObject } from '../../src/git/commit-object.js';
-import { FALLBACK, fastCommitWorkingTree } from '../../src/git/fast-commit.js';
+import { commitObject } from '../../src/git/format/commit-object.js';
+import { FALLBACK, fastCommitWorkingTree } from '../../src/git/commit/fast-commit.js';
 import { repo } from '../../src/git/repo.js';
 import { author, files, gitCli, tempDir, tempRepo } from './helpers.js';
 

@@ -8,7 +8,7 @@ import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src/git/index.js';
 import { repo } from '../../src/git/repo.js';
-import { fastStatusRows, type StatusRow } from '../../src/git/status-matrix.js';
+import { fastStatusRows, type StatusRow } from '../../src/git/working-tree/status-matrix.js';
 import { author, files, tempRepo } from './helpers.js';
 
 const PATHS = ['a.md', 'b.md', 'd/c.md', 'd/e/f.md', 'x.log', 'ign/g.md', 'é/ü.md', 'a.md/inner.md'];

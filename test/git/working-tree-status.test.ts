@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { checkoutBranch, commitFiles, commitWorkingTree, readTreeFiles, workingTreeChanges } from '../../src/git/index.js';
-import { parseIndex, type ParsedIndex } from '../../src/git/index-read.js';
-import { patchStatData } from '../../src/git/index-refresh.js';
+import { parseIndex, type ParsedIndex } from '../../src/git/format/index-read.js';
+import { patchStatData } from '../../src/git/index/index-refresh.js';
 import { repo } from '../../src/git/repo.js';
-import { fastStatusRows, type StatusRow } from '../../src/git/status-matrix.js';
+import { fastStatusRows, type StatusRow } from '../../src/git/working-tree/status-matrix.js';
 import { cliChanges, cliStatus } from './cli-status.js';
 import { asText, author, files, gitCli, tempRepo } from './helpers.js';
 

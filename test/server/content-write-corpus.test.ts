@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { createSpace } from '../helpers/spaces.js';
 import { createClient } from '../../src/client/index.js';
-import { fetchContent } from '../../src/sync/remote-content.js';
+import { fetchContent } from '../../src/sync/remote/content.js';
 import { joinMarkdown, loadFolder, readFolder, renderPageMeta, splitMarkdown, writeFolder, type FileMap, type WorkspacePage } from '../../src/workspace/index.js';
 
 // A real folder exported by GitBook's Git Sync (see ../shared/corpus/README.md).

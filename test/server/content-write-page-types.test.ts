@@ -3,7 +3,7 @@ import { startServer, testDialects, type TestServer } from '../helpers/server.js
 import { expectError, expectSpec } from '../helpers/expect-spec.js';
 import { createSpace } from '../helpers/spaces.js';
 import { readTree } from '../helpers/content.js';
-import { toWorkspacePage } from '../../src/sync/remote-content.js';
+import { toWorkspacePage } from '../../src/sync/remote/content.js';
 import type { RevisionPage } from '../../src/model/index.js';
 
 const SPEC = '/spaces/{spaceId}/change-requests/{changeRequestId}/content';

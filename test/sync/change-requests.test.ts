@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
-import { listChangeRequests } from '../../src/sync/change-requests.js';
-import { setChangeRequestStatus } from '../../src/sync/change-request-status.js';
-import { pull } from '../../src/sync/pull.js';
-import { readState } from '../../src/sync/state.js';
+import { listChangeRequests } from '../../src/sync/change-requests/list.js';
+import { setChangeRequestStatus } from '../../src/sync/change-requests/open-archive.js';
+import { pull } from '../../src/sync/pull/pull.js';
+import { readState } from '../../src/sync/state/state.js';
 import { changeRequestWith, clonedSpace, git } from './fixture.js';
 
 describe('change requests: list, open, archive', () => {

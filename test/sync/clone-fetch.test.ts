@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { httpFixture, type Fixture } from '../client/http-fixture.js';
 import { createClient } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
-import { readState } from '../../src/sync/state.js';
+import { readState } from '../../src/sync/state/state.js';
 import { changeRequestWith, editMain, git } from './fixture.js';
 
 /** How clone reads the space: main and the change requests at once, each base once. */

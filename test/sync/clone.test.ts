@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
-import { readState } from '../../src/sync/state.js';
-import { fetchContent } from '../../src/sync/remote-content.js';
-import { snapshotOf } from '../../src/sync/snapshot.js';
+import { readState } from '../../src/sync/state/state.js';
+import { fetchContent } from '../../src/sync/remote/content.js';
+import { snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { loadFolder } from '../../src/workspace/index.js';
 
 const git = (dir: string, ...args: string[]) =>

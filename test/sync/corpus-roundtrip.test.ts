@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
-import { push } from '../../src/sync/push.js';
+import { push } from '../../src/sync/push/push.js';
 import { loadFolder, readFolder, writeFolder } from '../../src/workspace/index.js';
 import { git } from './fixture.js';
 

@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { httpFixture, type Fixture } from '../client/http-fixture.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
-import { fetchContent, type FetchProgress } from '../../src/sync/remote-content.js';
+import { fetchContent, type FetchProgress } from '../../src/sync/remote/content.js';
 import { changeRequestWith, editMain } from './fixture.js';
 
 type Event = { stage: string; done: number; total: number };

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
-import { merge } from '../../src/sync/merge.js';
-import { push } from '../../src/sync/push.js';
-import { readState } from '../../src/sync/state.js';
+import { merge } from '../../src/sync/change-requests/merge.js';
+import { push } from '../../src/sync/push/push.js';
+import { readState } from '../../src/sync/state/state.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { spawnCli } from '../cli/run-cli.js';
 import { httpFixture } from '../client/http-fixture.js';
-import { fetchContent } from '../../src/sync/remote-content.js';
+import { fetchContent } from '../../src/sync/remote/content.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
 /**

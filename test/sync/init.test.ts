@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initWorkspace } from '../../src/sync/init.js';
-import { isUnbound, readUnbound } from '../../src/sync/unbound.js';
-import { readState } from '../../src/sync/state.js';
+import { isUnbound, readUnbound } from '../../src/sync/state/unbound.js';
+import { readState } from '../../src/sync/state/state.js';
 import { loadFolder, readFolder, writeFolder } from '../../src/workspace/index.js';
 import { git } from './fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conflictMessage } from '../../src/server/revisions/merge-revisions.js';
-import { locateConflicts, parseConflicts } from '../../src/sync/merge-conflicts.js';
+import { locateConflicts, parseConflicts } from '../../src/sync/change-requests/conflicts.js';
 
 const index = {
   pages: { 'README.md': 'p1', 'guides/install.md': 'p2', 'group:api': 'g1', 'page:p9': 'p9' },

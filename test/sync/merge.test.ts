@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { httpFixture, json } from '../client/http-fixture.js';
 import { createClient, type Client } from '../../src/client/index.js';
-import { merge } from '../../src/sync/merge.js';
-import { push } from '../../src/sync/push.js';
-import { pull } from '../../src/sync/pull.js';
-import { readState } from '../../src/sync/state.js';
-import { fetchContent } from '../../src/sync/remote-content.js';
-import { snapshotOf } from '../../src/sync/snapshot.js';
+import { merge } from '../../src/sync/change-requests/merge.js';
+import { push } from '../../src/sync/push/push.js';
+import { pull } from '../../src/sync/pull/pull.js';
+import { readState } from '../../src/sync/state/state.js';
+import { fetchContent } from '../../src/sync/remote/content.js';
+import { snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { changeRequestWith, clonedSpace, editMain, git } from './fixture.js';
 

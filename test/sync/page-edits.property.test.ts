@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TreeChange } from '../../src/git/index.js';
-import { pageEditSides } from '../../src/sync/page-edits.js';
-import { planPush } from '../../src/sync/push-plan.js';
-import { readPushSides } from '../../src/sync/push-read.js';
+import { pageEditSides } from '../../src/sync/push/page-edits.js';
+import { planPush } from '../../src/sync/push/plan/plan.js';
+import { readPushSides } from '../../src/sync/push/read.js';
 import { writeFolder } from '../../src/workspace/index.js';
 import { localOf, markdownArb, metaEditArb, remoteArbOf, type Edit } from './push-plan-harness.js';
 

@@ -9,10 +9,10 @@ import { upsertMember } from '../../src/server/store/organizations.js';
 import { initWorkspace } from '../../src/sync/init.js';
 import { publishWorkspace } from '../../src/sync/publish.js';
 import { clone } from '../../src/sync/clone.js';
-import { push } from '../../src/sync/push.js';
+import { push } from '../../src/sync/push/push.js';
 import { status } from '../../src/sync/status.js';
-import { readState } from '../../src/sync/state.js';
-import { isUnbound } from '../../src/sync/unbound.js';
+import { readState } from '../../src/sync/state/state.js';
+import { isUnbound } from '../../src/sync/state/unbound.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { git, remoteMarkdown } from './fixture.js';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { httpFixture } from '../client/http-fixture.js';
 import { createClient, type Client } from '../../src/client/index.js';
-import { pull } from '../../src/sync/pull.js';
+import { pull } from '../../src/sync/pull/pull.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
 /** How a pull brings its commit to the checked-out branch's files: only what it changed. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
-import { pull } from '../../src/sync/pull.js';
-import { readState, writeState } from '../../src/sync/state.js';
-import { listChangeRequests } from '../../src/sync/change-requests.js';
+import { pull } from '../../src/sync/pull/pull.js';
+import { readState, writeState } from '../../src/sync/state/state.js';
+import { listChangeRequests } from '../../src/sync/change-requests/list.js';
 import { changeRequestWith, clonedSpace, editMain, git } from './fixture.js';
 
 /** Which branches pull follows: some only, not the closed ones, and the ones opened again. */

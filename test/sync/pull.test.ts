@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
-import { pull } from '../../src/sync/pull.js';
-import { readState } from '../../src/sync/state.js';
-import { fetchContent } from '../../src/sync/remote-content.js';
-import { snapshotOf } from '../../src/sync/snapshot.js';
+import { pull } from '../../src/sync/pull/pull.js';
+import { readState } from '../../src/sync/state/state.js';
+import { fetchContent } from '../../src/sync/remote/content.js';
+import { snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { loadFolder } from '../../src/workspace/index.js';
 
 // A committer identity of its own: CI machines have no git config.

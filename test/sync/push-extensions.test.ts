@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adaptPlan } from '../../src/sync/push-extensions.js';
-import { planPush } from '../../src/sync/push-plan.js';
+import { adaptPlan } from '../../src/sync/push/extensions.js';
+import { planPush } from '../../src/sync/push/plan/plan.js';
 import { readFolder, type WorkspaceContent, type WorkspaceInclude, type WorkspacePage } from '../../src/workspace/index.js';
 
 const doc = (id: string, title: string, pages: WorkspacePage[] = []): WorkspacePage => ({ type: 'document', id, title, slug: title.toLowerCase(), markdown: `${title} text\n`, pages });

@@ -7,8 +7,8 @@ import { createdRefs, type ContentWriteResult } from '../../src/client/index.js'
 import { checkFileItems, loadFiles } from '../../src/server/revisions/apply-batch.js';
 import { sha256 } from '../../src/server/store/blobs.js';
 import { findNulCharacter, validatorCompiler } from '../../src/server/validation.js';
-import { planPush, type PushPlan } from '../../src/sync/push-plan.js';
-import { batchesOf, resolveRefs } from '../../src/sync/send-batches.js';
+import { planPush, type PushPlan } from '../../src/sync/push/plan/plan.js';
+import { batchesOf, resolveRefs } from '../../src/sync/push/send-batches.js';
 import type { WorkspaceContent, WorkspaceDocument, WorkspacePage } from '../../src/workspace/index.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentChange } from '../../src/model/index.js';
 import type { WorkspaceContent, WorkspaceDocument, WorkspacePage } from '../../src/workspace/index.js';
-import { batchesOf, resolveRefs } from '../../src/sync/send-batches.js';
+import { batchesOf, resolveRefs } from '../../src/sync/push/send-batches.js';
 import { expectPushed, modelTree, plan, send } from './push-plan-harness.js';
 
 const doc = (id: string, slug: string, pages: WorkspacePage[] = [], extra: Partial<WorkspaceDocument> = {}): WorkspaceDocument => ({

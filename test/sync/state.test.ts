@@ -2,8 +2,8 @@ import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readState, writeState, type WorkspaceState } from '../../src/sync/state.js';
-import { credentialsPath, loadCredentials, saveCredentials } from '../../src/sync/credentials.js';
+import { readState, writeState, type WorkspaceState } from '../../src/sync/state/state.js';
+import { credentialsPath, loadCredentials, saveCredentials } from '../../src/sync/state/credentials.js';
 
 let dir: string;
 beforeEach(async () => {

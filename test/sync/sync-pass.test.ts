@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { mirror } from '../../src/sync/mirror.js';
 import { syncPass } from '../../src/sync/sync-pass.js';
-import { readState } from '../../src/sync/state.js';
+import { readState } from '../../src/sync/state/state.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from './fixture.js';
 
 describe('sync and mirror', () => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
-import { update } from '../../src/sync/update.js';
-import { pull } from '../../src/sync/pull.js';
-import { readState } from '../../src/sync/state.js';
+import { update } from '../../src/sync/change-requests/update.js';
+import { pull } from '../../src/sync/pull/pull.js';
+import { readState } from '../../src/sync/state/state.js';
 import { changeRequestWith, clonedSpace, editMain, git, remoteMarkdown } from './fixture.js';
 
 describe('update', () => {

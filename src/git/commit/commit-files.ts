@@ -1,0 +1,83 @@
+import * as git from 'isomorphic-git';
+import { notFoundAs, repo } from '../repo.js';
+import { fullRef, readRef, updateRef } from '../refs/update-ref.js';
+import { buildTree, type FileMap } from '../format/write-tree.js';
+import { checkBranchName } from '../format/paths.js';
+import { GitError } from '../errors.js';
+import { assertEmptyWorkingTree, populateWorkingTree } from './fresh-checkout.js';
+import { storeObjects } from '../objects/object-store.js';
+
+export interface Person {
+  name: string;
+  email: string;
+}
+
+export interface CommitFilesOptions {
+  /** Branch to move (`main`, `cr/12-intro`), or a full ref name starting with `refs/`. */
+  branch: string;
+  /**
+   * The first parent, and the commit the branch must point at for the move to happen.
+   * `null`: a root commit, and the branch must not exist yet. Omitted: the branch's current
+   * commit (or none), still checked again when the branch moves.
+   */
+  parent?: string | null;
+  /** Further parents, for a merge commit (for example the remote head merged into local work). */
+  mergeParents?: readonly string[];
+  /** The whole content of the commit: every file, by path. */
+  files: FileMap;
+  message: string;
+  author: Person;
+  /** @default author */
+  committer?: Person;
+  /** Seconds since the epoch, UTC. @default now */
+  timestamp?: number;
+  /**
+   * Also check the new commit out into an empty working tree, as the end of a `git clone` does:
+   * HEAD names `branch`, and the files and the index are written from `files` directly, without
+   * reading a blob back. Refused with `dirty-working-tree` (before anything is written) unless
+   * the working tree holds nothing but `.git` and has no index. @default false
+   */
+  checkout?: boolean;
+}
+
+/**
+ * Writes a commit whose tree is exactly `files`, then moves `branch` to it with
+ * compare-and-swap. Unless `checkout` is set, the index and the working tree are not touched,
+ * even when `branch` is checked out (bring the working tree along with checkoutBranch).
+ *
+ * Throws `ref-moved` when the branch no longer points at `parent` (the commit object is then
+ * written but unreferenced, which is harmless), `not-found` for an unknown parent,
+ * `invalid-path` for a path that is not a clean relative path, and with `checkout`,
+ * `dirty-working-tree` for a working tree that is not empty.
+ * @returns the new commit's oid.
+ */
+export async function commitFiles(dir: string, options: CommitFilesOptions): Promise<string> {
+  const r = await repo(dir);
+  const ref = fullRef(options.branch);
+  if (!options.branch.startsWith('refs/')) checkBranchName(options.branch);
+  if (options.checkout === true) {
+    if (!ref.startsWith('refs/heads/')) throw new GitError('invalid-ref', `cannot check out ${ref} in ${r.dir}: only a branch (refs/heads/...) can be checked out`, { dir: r.dir, branch: options.branch });
+    await assertEmptyWorkingTree(r);
+  }
+  const expected = options.parent === undefined ? await readRef(r, ref) : options.parent;
+  const parents = [...(expected === null ? [] : [expected]), ...(options.mergeParents ?? [])];
+  for (const oid of parents) {
+    await notFoundAs(r, `parent commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
+  }
+  const tree = buildTree(options.files);
+  await storeObjects(r, tree.objects);
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const author = { ...options.author, timestamp, timezoneOffset: 0 };
+  const committer = { ...(options.committer ?? options.author), timestamp, timezoneOffset: 0 };
+  const oid = await git.writeCommit({
+    fs: r.fs,
+    gitdir: r.gitdir,
+    commit: { tree: tree.oid, parent: parents, author, committer, message: options.message },
+  });
+  await updateRef(r, ref, expected, oid);
+  if (options.checkout === true) {
+    await git.writeRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD', value: ref, symbolic: true, force: true });
+    await populateWorkingTree(r, tree.files);
+  }
+  return oid;
+}

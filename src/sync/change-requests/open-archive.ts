@@ -1,0 +1,64 @@
+import type { Client } from '../../client/index.js';
+import { DocsyncError } from '../../model/index.js';
+import { pull, type BranchPull } from '../pull/pull.js';
+import { readState, writeState, type WorkspaceState } from '../state/state.js';
+import { targetBranch } from './target-branch.js';
+import { trackChangeRequest } from './track.js';
+
+/** What `cr open` or `cr archive` did. */
+export interface StatusChange {
+  changeRequest: number;
+  status: 'open' | 'archived';
+  /** The local branch, or null when the change request has none (archiving one never cloned). */
+  branch: string | null;
+  /** For `open`: the pull of the branch followed again, or its creation. */
+  pulled: BranchPull[];
+}
+
+/** A branch docsync tracks, or a change request number (`12`, `#12`) with its branch if any. */
+async function resolve(dir: string, state: WorkspaceState, target: string, verb: string): Promise<{ ref: string | number; branch: string | null }> {
+  const number = /^#?(\d+)$/.exec(target);
+  if (number && state.branches[target] === undefined) {
+    const n = Number(number[1]);
+    const branch = Object.entries(state.branches).find(([, b]) => b.changeRequestNumber === n)?.[0] ?? null;
+    return { ref: branch === null ? n : state.branches[branch]!.changeRequestId!, branch };
+  }
+  const found = await targetBranch(dir, state, target, verb);
+  return { ref: found.changeRequestId, branch: found.branch };
+}
+
+/**
+ * Sets a change request's status through the API (`target`: its branch, or its number).
+ * Archiving stops pull from following the branch (state `closed: "archived"`; the git branch
+ * stays). Opening follows it again and pulls it, merging what the platform has into local
+ * commits; a change request with no branch yet gets one, as for one opened on the platform.
+ */
+export async function setChangeRequestStatus(client: Client, dir: string, target: string, status: 'open' | 'archived'): Promise<StatusChange> {
+  const state = await readState(dir);
+  const verb = status === 'open' ? 'cr open' : 'cr archive';
+  const { ref, branch } = await resolve(dir, state, target, verb);
+  const { spaceId } = state.binding;
+  const current = await client.changeRequests.get(spaceId, ref);
+  if (current.status === 'merged') throw new DocsyncError('invalid_request', `change request #${current.number} is merged; its status can no longer change`);
+  const cr = await client.changeRequests.patch(spaceId, current.id, { status });
+  const result: StatusChange = { changeRequest: cr.number, status, branch, pulled: [] };
+  if (status === 'archived') {
+    if (branch !== null) {
+      state.branches[branch] = { ...state.branches[branch]!, closed: 'archived' };
+      await writeState(dir, state);
+    }
+    return result;
+  }
+  if (branch !== null) {
+    const { closed: _closed, ...followed } = state.branches[branch]!;
+    state.branches[branch] = followed;
+    await writeState(dir, state);
+    return { ...result, pulled: await pull(client, dir, { branches: [branch] }) };
+  }
+  const main = state.branches.main;
+  if (!main) throw new DocsyncError('not_found', `${dir} has no main branch in its docsync state; clone the space again`);
+  const added = await trackChangeRequest(client, dir, spaceId, cr, { revision: main.remoteRevision, commit: main.syncedCommit });
+  state.branches[added.branch] = added.state;
+  await writeState(dir, state);
+  return { ...result, branch: added.branch, pulled: [{ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true }] };
+}

@@ -1,0 +1,89 @@
+import type { Client } from '../../client/index.js';
+import type { ChangeRequest } from '../../model/index.js';
+import { commitFiles } from '../../git/index.js';
+import { fetchContent, type FetchProgress } from '../remote/content.js';
+import { snapshotOf, type Snapshot } from '../remote/snapshot.js';
+import { changeRequestBranch, remoteRef } from './branch-names.js';
+import { DOCSYNC_AUTHOR } from '../author.js';
+import type { BranchState } from '../state/state.js';
+import type { WorkspaceProblem } from '../../workspace/index.js';
+
+export interface TrackedChangeRequest {
+  branch: string;
+  state: BranchState;
+  commit: string;
+  problems: WorkspaceProblem[];
+}
+
+/** A change request's content, and its base's when the base is not main's synced revision. */
+export interface FetchedChangeRequest {
+  changeRequest: ChangeRequest;
+  snapshot: Snapshot;
+  base?: Snapshot;
+}
+
+export interface FetchChangeRequestOptions {
+  /** Main's synced revision, or the promise of it while main is still being fetched. */
+  mainRevision: string | Promise<string>;
+  /** Bases being fetched, by revision: change requests on one base read it once. */
+  bases?: Map<string, Promise<Snapshot>>;
+  /** Gives each fetch (the change request's, its base's) its own progress callback. */
+  progress?: () => (event: FetchProgress) => void;
+}
+
+const baseRevisionOf = (cr: ChangeRequest) => cr.revisionMergedAncestor ?? cr.revisionInitial;
+
+/**
+ * Fetches what the branch of a change request is made of: its content, and its base's when
+ * that is not main's revision (a base equal to main's is main's commit, not read again). The
+ * two reads run at once; the base's starts once main's revision is known.
+ */
+export async function fetchChangeRequest(client: Client, spaceId: string, cr: ChangeRequest, options: FetchChangeRequestOptions): Promise<FetchedChangeRequest> {
+  const bases = options.bases ?? new Map<string, Promise<Snapshot>>();
+  const baseRevision = baseRevisionOf(cr);
+  const base = async (): Promise<Snapshot | undefined> => {
+    if ((await options.mainRevision) === baseRevision) return undefined;
+    let fetched = bases.get(baseRevision);
+    if (!fetched) bases.set(baseRevision, (fetched = fetchContent(client, { space: spaceId, revision: baseRevision }, options.progress?.()).then(snapshotOf)));
+    return fetched;
+  };
+  const [snapshot, baseSnapshot] = await Promise.all([
+    fetchContent(client, { space: spaceId, changeRequest: cr.id }, options.progress?.()).then(snapshotOf),
+    base(),
+  ]);
+  return { changeRequest: cr, snapshot, ...(baseSnapshot ? { base: baseSnapshot } : {}) };
+}
+
+/**
+ * Makes the local branch `cr/<number>-<subject>` of a fetched change request: one commit with
+ * its content, on top of a commit of its base (main's commit when there is no other base).
+ */
+export async function commitChangeRequest(dir: string, fetched: FetchedChangeRequest, main: { commit: string }): Promise<TrackedChangeRequest> {
+  const { changeRequest: cr, snapshot, base } = fetched;
+  const parent = base === undefined ? main.commit : await commitFiles(dir, {
+    branch: remoteRef(`base/${cr.number}`), parent: null, files: base.files,
+    message: `docsync: base of change request #${cr.number} (revision ${baseRevisionOf(cr)})`, author: DOCSYNC_AUTHOR,
+  });
+  const branch = changeRequestBranch(cr.number, cr.subject);
+  const commit = await commitFiles(dir, {
+    branch, parent: null, mergeParents: [parent], files: snapshot.files,
+    message: `docsync: change request #${cr.number} ${cr.subject} at revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR,
+  });
+  return {
+    branch,
+    commit,
+    problems: snapshot.problems,
+    state: { changeRequestId: cr.id, changeRequestNumber: cr.number, remoteRevision: snapshot.revision, syncedCommit: commit, index: snapshot.index },
+  };
+}
+
+/** Fetches a change request and makes its branch, on main's synced revision and commit. */
+export async function trackChangeRequest(
+  client: Client,
+  dir: string,
+  spaceId: string,
+  cr: ChangeRequest,
+  main: { revision: string; commit: string },
+): Promise<TrackedChangeRequest> {
+  return commitChangeRequest(dir, await fetchChangeRequest(client, spaceId, cr, { mainRevision: main.revision }), main);
+}

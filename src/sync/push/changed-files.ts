@@ -1,0 +1,75 @@
+import { diffTrees, isGitError, readBlob, readFileAt, type TreeChange } from '../../git/index.js';
+import { GITBOOK_YAML, parseGitbookYaml, rootPrefix, structurePath } from '../../workspace/index.js';
+
+/** Two sides of a push as files, possibly partial. */
+export interface ChangedFiles {
+  base: Map<string, Uint8Array>;
+  local: Map<string, Uint8Array>;
+  /** For a partial read: the files that exist on both sides alike and were not read. */
+  unloaded: ((path: string) => boolean) | undefined;
+}
+
+const decoder = new TextDecoder();
+
+async function readSome(dir: string, commit: string, paths: Iterable<string>): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  for (const path of new Set(paths)) {
+    try {
+      files.set(path, await readFileAt(dir, commit, path));
+    } catch (error) {
+      if (!isGitError(error, 'not-found')) throw error;
+    }
+  }
+  return files;
+}
+
+/** The folder's own files at a commit: `.gitbook.yaml`, SUMMARY.md and the space variables. */
+async function folderFiles(dir: string, commit: string): Promise<string[]> {
+  const config = (await readSome(dir, commit, [GITBOOK_YAML])).get(GITBOOK_YAML);
+  const settings = config === undefined ? {} : parseGitbookYaml(decoder.decode(config)).settings;
+  const prefix = rootPrefix(settings.root);
+  return [GITBOOK_YAML, prefix + structurePath(settings.structure?.summary, 'SUMMARY.md'), `${prefix}.gitbook/vars.yaml`];
+}
+
+/** Where a folder keeps SUMMARY.md, its variables, its assets and its includes (by its `.gitbook.yaml`). */
+export function folderPaths(files: ReadonlyMap<string, Uint8Array>): {
+  summary: string;
+  vars: string;
+  asset: (name: string) => string;
+  include: (name: string) => string;
+} {
+  const config = files.get(GITBOOK_YAML);
+  const settings = config === undefined ? {} : parseGitbookYaml(decoder.decode(config)).settings;
+  const prefix = rootPrefix(settings.root);
+  return {
+    summary: prefix + structurePath(settings.structure?.summary, 'SUMMARY.md'),
+    vars: `${prefix}.gitbook/vars.yaml`,
+    asset: (name) => `${prefix}.gitbook/assets/${name}`,
+    include: (name) => `${prefix}.gitbook/includes/${name}`,
+  };
+}
+
+/**
+ * The files of `base` and `head` a push has to read: the ones that differ between them (both
+ * paths of a rename) and the folder's own files. Everything else is the same on both sides, so
+ * it is left unread and both sides read it as an empty page in its place (`readFolder`'s
+ * `unloaded`): what push reads grows with the change, not with the space.
+ */
+export async function readChangedFiles(dir: string, base: string, head: string, changes?: readonly TreeChange[]): Promise<ChangedFiles> {
+  const diff = changes ?? (await diffTrees(dir, base, head));
+  const changed = new Set(diff.flatMap((c) => (c.status === 'renamed' ? [c.from, c.to] : [c.path])));
+  const baseFiles = new Map<string, Uint8Array>();
+  const localFiles = new Map<string, Uint8Array>();
+  // Changed files by the oids the diff already found: no tree walk per file.
+  for (const change of diff) {
+    if (change.status !== 'added') baseFiles.set(change.status === 'renamed' ? change.from : change.path, await readBlob(dir, change.oldOid));
+    if (change.status !== 'deleted') localFiles.set(change.path, await readBlob(dir, change.newOid));
+  }
+  const own = new Set([...(await folderFiles(dir, base)), ...(await folderFiles(dir, head))]);
+  // A folder file the branch did not change is the same on both sides: read it once.
+  for (const [path, bytes] of await readSome(dir, head, [...own].filter((p) => !changed.has(p)))) {
+    baseFiles.set(path, bytes);
+    localFiles.set(path, bytes);
+  }
+  return { base: baseFiles, local: localFiles, unloaded: (path) => !changed.has(path) && !own.has(path) };
+}

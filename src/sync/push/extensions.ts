@@ -1,0 +1,99 @@
+import type { ContentChange } from '../../model/index.js';
+import type { WorkspaceContent } from '../../workspace/index.js';
+import { includeChanges } from './plan/includes.js';
+import type { PushPlan } from './plan/plan.js';
+import type { SkippedFile } from './read.js';
+
+/**
+ * What a plan may send depends on the server: our server offers extensions of the published
+ * batch (it names them in `x-docsync-extensions`), the hosted API does not. This adds what the
+ * extensions make possible (space variables, deleting files, reusable contents) and takes out,
+ * with the reason, what the server cannot take (group and link pages, link titles, replacing a
+ * file's bytes, reusable contents).
+ */
+export interface AdaptedPlan {
+  changes: ContentChange[];
+  skipped: SkippedFile[];
+  undeletableFiles: string[];
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+
+const INCLUDE_EXTENSION = {
+  insert_reusable_content: 'insert-reusable-content',
+  update_reusable_content: 'update-reusable-content',
+  delete_reusable_content: 'delete-reusable-content',
+} as const;
+const INCLUDE_VERB = { insert_reusable_content: 'add', update_reusable_content: 'change', delete_reusable_content: 'delete' } as const;
+
+export function adaptPlan(
+  plan: PushPlan,
+  remote: WorkspaceContent,
+  local: WorkspaceContent,
+  extensions: ReadonlySet<string>,
+  paths: { summary: string; vars: string; asset: (name: string) => string; include: (name: string) => string },
+): AdaptedPlan {
+  const skipped: SkippedFile[] = [];
+  const changes: ContentChange[] = [];
+  const remoteFiles = new Map(remote.files.map((f) => [f.name, f]));
+  // A page the server cannot take leaves out what the plan puts under it.
+  const localIdOfRef = new Map([...plan.refs].map(([id, ref]) => [ref, id]));
+  const left = new Set<string>();
+  const leave = (change: ContentChange) => {
+    if (change.operation === 'insert_page' && change.ref !== undefined) left.add(localIdOfRef.get(change.ref) ?? change.ref);
+  };
+  for (const change of plan.changes) {
+    if ((change.operation === 'insert_page' || change.operation === 'update_page') && typeof change.into === 'string' && left.has(change.into)) {
+      leave(change);
+      skipped.push({ path: paths.summary, reason: `${change.operation === 'insert_page' ? `page "${change.title ?? ''}"` : `page ${change.page}`} goes under a page this server cannot take; it was not sent` });
+      continue;
+    }
+    if (change.operation === 'insert_page' && 'type' in change && change.type !== undefined && change.type !== 'document' && !extensions.has('page-types')) {
+      leave(change);
+      skipped.push({ path: paths.summary, reason: `this server cannot create ${change.type} pages through the API ("${change.title ?? ''}"); create it in the app` });
+      continue;
+    }
+    if (change.operation === 'update_page' && 'href' in change && !extensions.has('page-types')) {
+      skipped.push({ path: paths.summary, reason: `this server cannot change where a link page points through the API (${change.page})` });
+      const { href: _href, ...rest } = change as ContentChange & { href?: string };
+      if (Object.keys(rest).length > 2) changes.push(rest as ContentChange);
+      continue;
+    }
+    if ((change.operation === 'insert_page' || change.operation === 'update_page') && 'linkTitle' in change && !extensions.has('link-title')) {
+      const { linkTitle: _linkTitle, ...rest } = change as ContentChange & { linkTitle?: string };
+      if (change.operation === 'insert_page' || Object.keys(rest).length > 2) changes.push(rest as ContentChange);
+      continue;
+    }
+    if (change.operation === 'insert_files' && !extensions.has('replace-files')) {
+      const replacing = change.files.filter((file) => remoteFiles.has(file.name));
+      for (const file of replacing) skipped.push({ path: paths.asset(file.name), reason: 'this server would add a second file of that name instead of replacing it; replace it in the app' });
+      const files = change.files.filter((file) => !remoteFiles.has(file.name));
+      if (files.length > 0) changes.push({ ...change, files });
+      continue;
+    }
+    changes.push(change);
+  }
+
+  let undeletableFiles = plan.undeletableFiles;
+  if (extensions.has('delete-file')) {
+    for (const name of plan.undeletableFiles) {
+      const file = remoteFiles.get(name);
+      if (file) changes.push({ operation: 'delete_file', file: file.id });
+    }
+    undeletableFiles = [];
+  }
+  if (!same(remote.variables, local.variables)) {
+    if (extensions.has('set-variables')) changes.push({ operation: 'set_variables', variables: local.variables });
+    else skipped.push({ path: paths.vars, reason: 'this server has no operation for space variables; set them in the app' });
+  }
+  for (const { change, name } of includeChanges(remote.reusableContents, local.reusableContents)) {
+    if (name.includes('/')) {
+      skipped.push({ path: paths.include(name), reason: 'a reusable content is a file directly in .gitbook/includes/; move it there to send it' });
+    } else if (!extensions.has(INCLUDE_EXTENSION[change.operation])) {
+      skipped.push({ path: paths.include(name), reason: `this server has no operation to ${INCLUDE_VERB[change.operation]} reusable content; do it in the app` });
+    } else {
+      changes.push(change);
+    }
+  }
+  return { changes, skipped, undeletableFiles };
+}

@@ -1,0 +1,68 @@
+import { writeJsonFile } from '../state/json-file.js';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ContentChange } from '../../model/index.js';
+import { DocsyncError } from '../../model/index.js';
+import { stateDir } from '../state/state.js';
+
+/**
+ * The push journal (`.git/docsync/journal/<branch>.json`): the batches of a push in flight. Each
+ * batch is recorded before it is sent and its result after, so a push killed at any point can
+ * tell on the next run which batches landed (see `push`), and nothing is sent twice.
+ */
+export interface PushJournal {
+  version: 1;
+  branch: string;
+  changeRequestId: string;
+  /** The change request's head when the push began. */
+  startRevision: string;
+  batches: ContentChange[][];
+  /** Batches that landed, in order; `revision` is the head after the last of them. */
+  landed: number;
+  revision: string;
+  /** Batch refs → ids of what they created (a later batch's `into` may name one). */
+  created: Record<string, string>;
+  /** The batch being sent: it may or may not have landed. */
+  inFlight?: number;
+}
+
+const journalDir = (workspace: string) => join(stateDir(workspace), 'journal');
+const journalPath = (workspace: string, branch: string) => join(journalDir(workspace), `${encodeURIComponent(branch)}.json`);
+
+export async function readJournal(workspace: string, branch: string): Promise<PushJournal | undefined> {
+  let text: string;
+  try {
+    text = await readFile(journalPath(workspace, branch), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const journal = JSON.parse(text) as PushJournal;
+    if (journal.version !== 1 || !Array.isArray(journal.batches)) throw new Error('unknown layout');
+    return journal;
+  } catch (error) {
+    throw new DocsyncError('invalid_request', `${journalPath(workspace, branch)} is damaged (${(error as Error).message}); delete it and push again (the next push compares with the change request's content)`);
+  }
+}
+
+/** Atomic, and flushed to the file before the batch it announces is sent. */
+export async function writeJournal(workspace: string, journal: PushJournal): Promise<void> {
+  await mkdir(journalDir(workspace), { recursive: true });
+  const target = journalPath(workspace, journal.branch);
+  await writeJsonFile(target, journal, { pretty: false, flush: true });
+}
+
+export async function clearJournal(workspace: string, branch: string): Promise<void> {
+  await rm(journalPath(workspace, branch), { force: true });
+}
+
+/**
+ * Test hook: `DOCSYNC_TEST_KILL=<stage>:<batch>` kills the process with SIGKILL at that point of
+ * batch number `<batch>` (from 0): `sent` after the server answered but before the journal
+ * recorded it, `recorded` right after. Crash tests use it to stop a real push at every step.
+ */
+export function journalHook(stage: 'sent' | 'recorded', batch: number): void {
+  const wanted = process.env.DOCSYNC_TEST_KILL;
+  if (wanted === `${stage}:${batch}`) process.kill(process.pid, 'SIGKILL');
+}

@@ -1,0 +1,259 @@
+import type { Client } from '../../client/index.js';
+import type { ChangeRequest, ContentChange } from '../../model/index.js';
+import {
+  branchOid, commitWorkingTree, currentBranch, diffTrees, log, mergeBase, readTreeFiles,
+  workingTreeChanges, type TreeChange,
+} from '../../git/index.js';
+import { DOCSYNC_AUTHOR } from '../author.js';
+import { SyncError } from '../errors.js';
+import { clearJournal, readJournal, type PushJournal } from './journal.js';
+import { planPush, type PushPlan } from './plan/plan.js';
+import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './read.js';
+import { folderPaths, readChangedFiles, type ChangedFiles } from './changed-files.js';
+import { adaptPlan } from './extensions.js';
+import { pageEditSides } from './page-edits.js';
+import { fetchContent } from '../remote/content.js';
+import { readBack } from './read-back.js';
+import { batchesOf, sendBatches } from './send-batches.js';
+import { snapshotOf } from '../remote/snapshot.js';
+import { readState, writeState, type BranchState, type WorkspaceState } from '../state/state.js';
+
+export interface PushOptions {
+  /** The branch to push; the checked-out one when absent. */
+  branch?: string;
+  /** Subject of a change request the push opens. */
+  subject?: string;
+  /** Subject when neither `subject` nor an own commit message (one not starting `docsync:`) gives one. @default the branch name */
+  defaultSubject?: string;
+  /** Plan only: nothing is committed, opened or sent. */
+  dryRun?: boolean;
+  /**
+   * Commit uncommitted edits of the checked-out branch first. The daemon, which commits saves
+   * itself once they have settled, turns it off: a save still being written is not pushed. @default true
+   */
+  commitWorkingTree?: boolean;
+  /** Allow a push that deletes more than half of the pages, or all of them. */
+  allowMassDelete?: boolean;
+  onProgress?: (event: { stage: string; done: number; total: number }) => void;
+}
+
+export interface PushResult {
+  branch: string;
+  changeRequest?: { id: string; number: number; url: string; opened: boolean };
+  /** The page operations planned (and, unless a dry run, sent). */
+  changes: ContentChange[];
+  counts: PushPlan['counts'];
+  batches: number;
+  /** The change request's head after the push. */
+  revision?: string;
+  /** Files the server stored in another form, committed on the branch as the server has them. */
+  normalised: string[];
+  /** Files not sent, and why. */
+  skipped: SkippedFile[];
+  /** Assets deleted locally that the API cannot delete. */
+  undeletableFiles: string[];
+  /** The push finished one a killed run had begun. */
+  resumed: boolean;
+  dryRun: boolean;
+  /** The commit that saved uncommitted edits first, when there were any. */
+  savedLocalEdits?: string;
+}
+
+/** Where a branch's push goes and what it is compared with. */
+interface Target {
+  /** The synced change request, when the branch has one. */
+  entry?: BranchState;
+  /** What the branch's changes are measured from. */
+  base: BranchState;
+  save: (state: WorkspaceState, entry: BranchState) => void;
+}
+
+function targetOf(state: WorkspaceState, branch: string): Target {
+  const main = state.branches.main;
+  if (branch === 'main') {
+    if (!main) throw new SyncError('no-branch', 'main is not tracked by docsync (clone the space again)');
+    return {
+      ...(main.outbox ? { entry: main.outbox } : {}),
+      base: main.outbox ?? main,
+      save: (s, entry) => {
+        s.branches.main = { ...s.branches.main!, outbox: entry };
+      },
+    };
+  }
+  const entry = state.branches[branch];
+  const save = (s: WorkspaceState, next: BranchState) => {
+    s.branches[branch] = next;
+  };
+  if (entry) return { entry, base: entry, save };
+  if (!main) throw new SyncError('no-branch', 'main is not tracked by docsync (clone the space again)');
+  return { base: main, save };
+}
+
+/** The first own commit message since `base`, for the subject of a new change request. */
+async function firstMessage(dir: string, branch: string, base: string): Promise<string | undefined> {
+  const commits = await log(dir, branch, 500);
+  const own: string[] = [];
+  for (const commit of commits) {
+    if (commit.oid === base) break;
+    if (!commit.message.startsWith('docsync:')) own.push(commit.message.split('\n')[0]!.trim());
+  }
+  return own.at(-1) || undefined;
+}
+
+const pageCount = (pages: readonly { type: string; pages?: unknown[] }[]): number =>
+  pages.reduce((n, page) => n + 1 + pageCount((page.pages ?? []) as { type: string; pages?: unknown[] }[]), 0);
+
+/**
+ * Sends a branch's changes since its last sync to its change request, opening one when the
+ * branch has none (commits on `main` go to main's outbox change request). The diff of the
+ * synced tree and the branch becomes page operations (see `planPush`), sent in batches through
+ * the journal; then the stored result is read back and, where the server normalised a file,
+ * committed on the branch so the next diff is empty.
+ */
+export async function push(client: Client, dir: string, options: PushOptions = {}): Promise<PushResult> {
+  const state = await readState(dir);
+  const checkedOut = await currentBranch(dir);
+  const branch = options.branch ?? checkedOut;
+  if (branch === null || branch === undefined) throw new SyncError('no-branch', 'HEAD is detached: check out a branch, or name one (docsync push BRANCH)');
+  if ((await branchOid(dir, branch)) === null) throw new SyncError('no-branch', `there is no branch ${branch} in ${dir}`);
+  const spaceId = state.binding.spaceId;
+
+  let savedLocalEdits: string | undefined;
+  const uncommitted = !options.dryRun && options.commitWorkingTree !== false && branch === checkedOut ? await workingTreeChanges(dir) : [];
+  if (uncommitted.length > 0) {
+    const changed = uncommitted.map((c) => c.path);
+    savedLocalEdits = (await commitWorkingTree(dir, { message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`, author: DOCSYNC_AUTHOR })) ?? undefined;
+  }
+  const head = (await branchOid(dir, branch))!;
+
+  let target = targetOf(state, branch);
+  const journal = await readJournal(dir, branch);
+  let changeRequest: ChangeRequest | undefined;
+  if (target.entry?.changeRequestId !== undefined) {
+    changeRequest = await client.changeRequests.get(spaceId, target.entry.changeRequestId);
+    if (changeRequest.status === 'merged' || changeRequest.status === 'archived') {
+      if (branch !== 'main') {
+        throw new SyncError('change-request-closed', `change request #${changeRequest.number} of ${branch} is ${changeRequest.status}; reopen it (docsync cr open ${branch}) or push from a new branch`);
+      }
+      // main's outbox was merged or archived: later commits on main open a new one.
+      delete state.branches.main!.outbox;
+      await writeState(dir, state);
+      target = targetOf(state, branch);
+      changeRequest = undefined;
+    }
+  }
+  if (journal !== undefined && (changeRequest === undefined || journal.changeRequestId !== changeRequest.id)) await clearJournal(dir, branch);
+  const resuming = journal !== undefined && changeRequest !== undefined && journal.changeRequestId === changeRequest.id ? journal : undefined;
+
+  if (!resuming) {
+    if (changeRequest !== undefined && changeRequest.revision !== target.base.remoteRevision) {
+      throw new SyncError('remote-ahead', `change request #${changeRequest.number} has changes made since ${branch} was last synced; run docsync pull, then push`);
+    }
+    if (changeRequest === undefined) {
+      const space = await client.spaces.get(spaceId);
+      if (space.revision !== target.base.remoteRevision) {
+        throw new SyncError('remote-ahead', `the space changed since main was last synced; run docsync pull${branch === 'main' ? '' : `, merge main into ${branch}`}, then push`);
+      }
+      if (branch !== 'main' && (await mergeBase(dir, head, target.base.syncedCommit)) !== target.base.syncedCommit) {
+        throw new SyncError('not-based-on-main', `${branch} does not contain main's last synced commit; merge main into it (git merge main), then push`);
+      }
+    }
+  }
+
+  const localChanges: TreeChange[] = await diffTrees(dir, target.base.syncedCommit, head);
+  let journalToSend: PushJournal | undefined;
+  let remoteIndex = toIndex(target.base.index);
+  let read: ChangedFiles;
+  const moved = resuming !== undefined && changeRequest!.revision !== resuming.revision;
+  if (resuming && !moved) journalToSend = resuming;
+  if (moved) {
+    // The batch in flight landed (or someone else wrote): compare all of the branch with what
+    // the change request holds now.
+    const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }));
+    read = { base: now.files, local: await readTreeFiles(dir, head), unloaded: undefined };
+    remoteIndex = toIndex(now.index);
+  } else {
+    // Only the files the branch changed, and the folder's own: what did not change reads alike on both sides.
+    read = await readChangedFiles(dir, target.base.syncedCommit, head, localChanges);
+  }
+  const prefix = folderPrefix(read.local);
+
+  const folder = folderPaths(read.local);
+  // A change to pages' own files only is read page by page; anything else reads the folder.
+  const quick = moved ? undefined : pageEditSides(localChanges, read.base, read.local, remoteIndex, { prefix, summary: folder.summary });
+  const sides = quick ?? readPushSides(read.base, remoteIndex, read.local, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex), read.unloaded);
+  if (sides.blocking.length > 0) {
+    throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
+  }
+  const planned = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' });
+  const adapted = adaptPlan(planned, sides.remote, sides.local, client.capabilities.extensions, folder);
+  const plan = { ...planned, changes: adapted.changes, undeletableFiles: adapted.undeletableFiles };
+  sides.skipped.push(...adapted.skipped);
+  const before = pageCount(sides.remote.pages);
+  const after = pageCount(sides.local.pages);
+  const remoteIds = idsOf(sides.remote.pages);
+  const removed = before - [...idsOf(sides.local.pages)].filter((id) => remoteIds.has(id)).length;
+  if (!options.allowMassDelete && before > 0 && (after === 0 || removed * 2 > before)) {
+    throw new SyncError('mass-delete', `${branch}: the push would delete ${removed} of ${before} pages${after === 0 ? ' (the workspace has no pages)' : ''}; nothing was sent. If that is what you want, push with --allow-mass-delete`);
+  }
+
+  const result: PushResult = {
+    branch, changes: plan.changes, counts: plan.counts, batches: 0, normalised: [], skipped: sides.skipped,
+    undeletableFiles: plan.undeletableFiles, resumed: resuming !== undefined, dryRun: options.dryRun === true,
+    ...(savedLocalEdits ? { savedLocalEdits } : {}),
+  };
+  if (options.dryRun) {
+    result.batches = batchesOf(plan.changes, plan.refs).length;
+    return result;
+  }
+  if (plan.changes.length === 0 && journalToSend === undefined && resuming === undefined) {
+    if (changeRequest !== undefined) result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
+    return result;
+  }
+
+  let opened = false;
+  if (changeRequest === undefined) {
+    const subject = options.subject ?? (await firstMessage(dir, branch, target.base.syncedCommit)) ?? options.defaultSubject ?? branch;
+    changeRequest = await client.changeRequests.create(spaceId, { subject });
+    opened = true;
+    const entry: BranchState = { ...target.base, changeRequestId: changeRequest.id, changeRequestNumber: changeRequest.number, remoteRevision: changeRequest.revision };
+    delete entry.outbox;
+    target.save(state, entry);
+    await writeState(dir, state);
+  }
+  result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened };
+
+  journalToSend ??= {
+    version: 1, branch, changeRequestId: changeRequest.id, startRevision: changeRequest.revision,
+    batches: batchesOf(plan.changes, plan.refs), landed: 0, revision: changeRequest.revision, created: {},
+  };
+  if (journalToSend === resuming) result.changes = journalToSend.batches.slice(journalToSend.landed).flat();
+  result.batches = journalToSend.batches.length - journalToSend.landed;
+  const sent = await sendBatches(client, dir, spaceId, journalToSend, (done, total) => options.onProgress?.({ stage: 'batches', done, total }));
+
+  const synced = await readBack({
+    client, dir, spaceId, branch, checkedOut: branch === checkedOut, head, base: target.base, changeRequest, revision: sent.revision,
+    changes: plan.changes, wholeCompare: moved, local: read.local, prefix, pathOf: (id) => sides.paths.get(id)!, localChanges,
+    skipped: new Set(sides.skipped.map((s) => s.path)),
+  });
+  result.normalised = synced.normalised;
+  const latest = await readState(dir);
+  const entry: BranchState = {
+    ...(targetOf(latest, branch).entry ?? target.base), changeRequestId: changeRequest.id, changeRequestNumber: changeRequest.number,
+    remoteRevision: synced.revision, syncedCommit: synced.commit, index: synced.index,
+  };
+  delete entry.outbox;
+  target.save(latest, entry);
+  await writeState(dir, latest);
+  await clearJournal(dir, branch);
+  result.revision = synced.revision;
+  return result;
+}
+
+function idsOf(pages: readonly { id: string; pages?: unknown[] }[], into = new Set<string>()): Set<string> {
+  for (const page of pages) {
+    into.add(page.id);
+    idsOf((page.pages ?? []) as { id: string; pages?: unknown[] }[], into);
+  }
+  return into;
+}

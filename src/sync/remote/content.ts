@@ -1,0 +1,118 @@
+import type { Client, ContentScope } from '../../client/index.js';
+import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionFile, type RevisionPage, type RevisionReusableContent } from '../../model/index.js';
+import { pagesWithMarkdown } from './pages.js';
+import { NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspaceInclude, type WorkspacePage } from '../../workspace/index.js';
+
+export interface RemoteContent {
+  /** The revision the content is. */
+  revision: string;
+  content: WorkspaceContent;
+}
+
+/** Only the layout options that differ from the defaults: the rest would clutter front matter. */
+function layoutOf(page: RevisionPage): PageLayout | undefined {
+  const layout = (page as { layout?: Record<string, unknown> }).layout;
+  if (!layout) return undefined;
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(layout)) {
+    if ((DEFAULT_PAGE_LAYOUT as Record<string, unknown>)[key] !== value) changed[key] = value;
+  }
+  return Object.keys(changed).length === 0 ? undefined : (changed as PageLayout);
+}
+
+/** A page of the API as the workspace format holds it. */
+export function toWorkspacePage(page: RevisionPage): WorkspacePage {
+  if (page.type === 'link') {
+    return { type: 'link', id: page.id, title: page.title, href: page.href ?? page.target?.url ?? '' };
+  }
+  const children = (page.pages ?? []).map(toWorkspacePage);
+  if (page.type === 'group') return { type: 'group', id: page.id, title: page.title, slug: page.slug ?? '', pages: children };
+  const layout = layoutOf(page);
+  return {
+    type: 'document',
+    id: page.id,
+    title: page.title,
+    slug: page.slug ?? '',
+    ...(page.linkTitle ? { linkTitle: page.linkTitle } : {}),
+    ...(page.emoji ? { emoji: page.emoji } : {}),
+    ...(page.icon ? { icon: page.icon } : {}),
+    ...(page.description ? { description: page.description } : {}),
+    ...(page.hidden ? { hidden: true } : {}),
+    ...(page.noIndex ? { noIndex: true } : {}),
+    ...(page.noRobotsIndex ? { noRobotsIndex: true } : {}),
+    ...(layout ? { layout } : {}),
+    ...(page.variables && Object.keys(page.variables).length > 0 ? { variables: page.variables } : {}),
+    markdown: page.markdown ?? '',
+    pages: children,
+  };
+}
+
+const INCLUDES = '.gitbook/includes/';
+
+/**
+ * A reusable content of the API as the workspace format holds it: its body, and its file when
+ * the server names one (`git.path`), so the include is written where the pages embed it.
+ */
+export function toWorkspaceInclude(content: RevisionReusableContent): WorkspaceInclude {
+  const path = content.git?.path;
+  const name = path?.startsWith(INCLUDES) && !path.slice(INCLUDES.length).includes('/') ? path.slice(INCLUDES.length) : undefined;
+  return { id: content.id, title: content.title, markdown: content.markdown ?? '', ...(name !== undefined ? { path: name } : {}) };
+}
+
+/**
+ * The reusable contents of a revision with their bodies, one request each through the client's
+ * queue. Only a server with docsync's `format=markdown` on these reads gives the bodies; from
+ * another (the hosted API) none are read, so the folder has no includes rather than empty ones.
+ */
+async function fetchIncludes(client: Client, scope: ContentScope, listed: readonly RevisionReusableContent[]): Promise<WorkspaceInclude[]> {
+  if (listed.length === 0 || !client.capabilities.extensions.has('reusable-content-markdown')) return [];
+  return Promise.all(listed.map(async (content) => toWorkspaceInclude(await client.content.reusableContent(scope, content.id, { markdown: true }))));
+}
+
+/** What a fetch has in hand: `pages` whose markdown it has, `files` whose bytes it has, of how many. */
+export interface FetchProgress {
+  stage: 'pages' | 'files';
+  done: number;
+  total: number;
+}
+
+async function downloadFiles(client: Client, files: readonly RevisionFile[], report: (done: number, total: number) => void): Promise<WorkspaceFile[]> {
+  let done = 0;
+  report(done, files.length);
+  return Promise.all(
+    files.map(async (file): Promise<WorkspaceFile> => {
+      const bytes = await client.content.download(file);
+      done += 1;
+      report(done, files.length);
+      return { id: file.id, name: file.name, contentType: file.contentType, bytes };
+    }),
+  );
+}
+
+/**
+ * Everything of one scope (a space's live content, a change request, a revision) that the
+ * folder carries: the page tree with each page's markdown (in the revision itself from our
+ * server, else one request per page), the files with their bytes, the space variables, and the
+ * reusable contents with their markdown (one request each, where the server offers it).
+ * `onProgress` hears of pages (the total is known once the revision is read) and of files.
+ */
+export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (event: FetchProgress) => void): Promise<RemoteContent> {
+  const revision = await client.content.revision(scope);
+  // By revision, so every body and include is of the revision read, however the head moves.
+  const byRevision = { space: scope.space, revision: revision.id };
+  const [pages, files, reusableContents] = await Promise.all([
+    pagesWithMarkdown(client, byRevision, revision.pages, (done, total) => onProgress?.({ stage: 'pages', done, total })),
+    downloadFiles(client, revision.files, (done, total) => onProgress?.({ stage: 'files', done, total })),
+    fetchIncludes(client, byRevision, revision.reusableContents ?? []),
+  ]);
+  return {
+    revision: revision.id,
+    content: {
+      pages: pages.map(toWorkspacePage),
+      files,
+      variables: revision.variables ?? {},
+      reusableContents,
+      settings: { ...NEW_FOLDER_SETTINGS },
+    },
+  };
+}

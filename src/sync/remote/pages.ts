@@ -1,0 +1,43 @@
+import type { Client, ContentScope } from '../../client/index.js';
+import type { RevisionPage } from '../../model/index.js';
+
+function countPages(pages: readonly RevisionPage[]): number {
+  let n = 0;
+  for (const page of pages) n += 1 + countPages(page.pages ?? []);
+  return n;
+}
+
+/** Document pages that came without their markdown. */
+function withoutMarkdown(pages: readonly RevisionPage[], out: RevisionPage[] = []): RevisionPage[] {
+  for (const page of pages) {
+    if (page.type === 'document' && typeof page.markdown !== 'string') out.push(page);
+    withoutMarkdown(page.pages ?? [], out);
+  }
+  return out;
+}
+
+/**
+ * Gives every document page of a revision its markdown. Our server puts it in the revision
+ * itself; from another (the hosted API) each missing body is read on its own
+ * (`GET .../revisions/{id}/page/{pageId}?format=markdown`), by revision so that every body is of
+ * the revision the tree comes from, through the client's queue. `report` hears how many pages of
+ * the tree have their content, links and groups counting from the start.
+ *
+ * The pages are filled in place: they are the fetch's own, parsed from the answer.
+ */
+export async function pagesWithMarkdown(
+  client: Client, byRevision: ContentScope & { revision: string }, pages: RevisionPage[], report: (done: number, total: number) => void,
+): Promise<RevisionPage[]> {
+  const total = countPages(pages);
+  const missing = withoutMarkdown(pages);
+  let done = total - missing.length;
+  report(done, total);
+  await Promise.all(
+    missing.map(async (page) => {
+      page.markdown = (await client.content.page(byRevision, page.id, { format: 'markdown' })).markdown ?? '';
+      done += 1;
+      report(done, total);
+    }),
+  );
+  return pages;
+}

@@ -1,0 +1,76 @@
+import { writeJsonFile } from './json-file.js';
+import { access, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DocsyncError } from '../../model/index.js';
+
+/** Where a workspace syncs to. */
+export interface Binding {
+  apiUrl: string;
+  spaceId: string;
+}
+
+/** What docsync last synced on one local branch. */
+export interface BranchState {
+  /** The change request the branch maps to; absent for `main`. */
+  changeRequestId?: string;
+  changeRequestNumber?: number;
+  /** Remote revision the branch was last synced with. */
+  remoteRevision: string;
+  /** Local commit holding exactly that remote revision's content. */
+  syncedCommit: string;
+  /** Ids by place at that point (workspace `WorkspaceIndex`): how files find their page again. */
+  index: { pages: Record<string, string>; files: Record<string, string>; includes: Record<string, string> };
+  /**
+   * Set once the change request was merged or archived: pull no longer follows the branch, and
+   * the entry stays so that `docsync cr open` can follow it again from where it was. The git
+   * branch itself is never deleted.
+   */
+  closed?: 'merged' | 'archived';
+  /**
+   * `main` only: the change request that commits made on `main` go to (main itself moves only
+   * by merges), with what was last synced with it. Dropped once it is merged or archived.
+   */
+  outbox?: BranchState;
+}
+
+export interface WorkspaceState {
+  version: 1;
+  binding: Binding;
+  branches: Record<string, BranchState>;
+}
+
+/** True while pull follows the branch: `main`, and change requests neither merged nor archived. */
+export const isFollowed = (branch: BranchState): boolean => branch.closed === undefined;
+
+/** `.git/docsync/`: never committed, so state never travels with a push to a git host. */
+export const stateDir = (workspace: string) => join(workspace, '.git', 'docsync');
+const statePath = (workspace: string) => join(stateDir(workspace), 'state.json');
+
+export async function readState(workspace: string): Promise<WorkspaceState> {
+  let text: string;
+  try {
+    text = await readFile(statePath(workspace), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (await access(join(stateDir(workspace), 'unbound.json')).then(() => true, () => false)) {
+        throw new DocsyncError('not_found', `${workspace} has no space yet (made by docsync init); run docsync push to create it`);
+      }
+      throw new DocsyncError('not_found', `${workspace} is not a docsync workspace (no .git/docsync/state.json); run docsync clone first`);
+    }
+    throw error;
+  }
+  try {
+    const state = JSON.parse(text) as WorkspaceState;
+    if (state.version !== 1 || typeof state.binding?.spaceId !== 'string') throw new Error('unknown layout');
+    return state;
+  } catch (error) {
+    throw new DocsyncError('invalid_request', `${statePath(workspace)} is damaged (${(error as Error).message}); clone the space again`);
+  }
+}
+
+/** Writes the state atomically: a crash leaves the old state or the new one, never half of one. */
+export async function writeState(workspace: string, state: WorkspaceState): Promise<void> {
+  await mkdir(stateDir(workspace), { recursive: true });
+  const target = statePath(workspace);
+  await writeJsonFile(target, state);
+}
