@@ -4,9 +4,10 @@ import { createSpace } from '../helpers/spaces.js';
 import { createClient } from '../../src/client/index.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
 import { joinMarkdown, loadFolder, readFolder, renderPageMeta, splitMarkdown, writeFolder, type FileMap, type WorkspacePage } from '../../src/workspace/index.js';
+import { corpusFolder } from '../helpers/corpus.js';
 
-// A real folder exported by GitBook's Git Sync (see ../shared/corpus/README.md).
-const CORPUS = new URL('../../../shared/corpus/currents-readme/', import.meta.url);
+// A real folder exported by GitBook's Git Sync (DOCSYNC_CORPUS_DIR, see test/helpers/corpus.ts).
+const CORPUS = corpusFolder('currents-readme');
 
 /** What the folder records of a document beyond its fields: its page file's front matter and body. */
 function documentOf(page: WorkspacePage & { type: 'document' }): { markdown: string } {
@@ -76,7 +77,7 @@ describe.each(testDialects())('the currents-readme corpus through the batch endp
   });
 
   it('pushes every page (groups, link pages, link titles, detox-+-jest) and reads the same tree and page heads back', async () => {
-    const local = readFolder(await loadFolder(CORPUS.pathname));
+    const local = readFolder(await loadFolder(CORPUS));
     const expected = text(writeFolder(local.content).files);
     const space = await createSpace(s, { empty: true });
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Corpus' } });
@@ -103,5 +104,5 @@ describe.each(testDialects())('the currents-readme corpus through the batch endp
     } finally {
       await client.close();
     }
-  });
+  }, 240_000); // a few hundred pages through real HTTP on a shared 2-core machine
 });

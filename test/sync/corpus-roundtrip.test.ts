@@ -8,9 +8,10 @@ import { clone } from '../../src/sync/clone.js';
 import { push } from '../../src/sync/push/push.js';
 import { loadFolder, readFolder, writeFolder } from '../../src/workspace/index.js';
 import { git } from './fixture.js';
+import { corpusFolder } from '../helpers/corpus.js';
 
-// A real folder exported by GitBook's Git Sync (see ../shared/corpus/README.md).
-const CORPUS = new URL('../../../shared/corpus/currents-readme/', import.meta.url);
+// A real folder exported by GitBook's Git Sync (DOCSYNC_CORPUS_DIR, see test/helpers/corpus.ts).
+const CORPUS = corpusFolder('currents-readme');
 
 const text = (files: Map<string, Uint8Array | string>) =>
   new Map([...files].filter(([path]) => !path.startsWith('.git/')).map(([path, bytes]) => [path, typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1')]));
@@ -52,5 +53,5 @@ describe('a space built from a Git Sync folder, cloned back', () => {
     const differing = [...new Set([...expected.keys(), ...actual.keys()])].filter((path) => expected.get(path) !== actual.get(path)).sort();
     for (const path of differing.slice(0, 3)) expect(actual.get(path), path).toBe(expected.get(path));
     expect(differing).toEqual([]);
-  });
+  }, 240_000); // a few hundred pages through real HTTP on a shared 2-core machine
 });

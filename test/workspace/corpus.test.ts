@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFolder, readFolder, writeFolder, type FileMap, type ReadResult, type WorkspacePage } from '../../src/workspace/index.js';
+import { corpusFolder } from '../helpers/corpus.js';
 
-// A real folder exported by GitBook's Git Sync (see ../shared/corpus/README.md), read from a copy.
-const CORPUS = new URL('../../../shared/corpus/currents-readme/', import.meta.url);
+// A real folder exported by GitBook's Git Sync (DOCSYNC_CORPUS_DIR, see test/helpers/corpus.ts), read from a copy.
+const CORPUS = corpusFolder('currents-readme');
 let dir: string;
 let files: FileMap;
 let read: ReadResult;
