@@ -105,10 +105,20 @@ export function retryDelay(policy: RetryPolicy, outcome: AttemptOutcome, context
   if (context.retried >= policy.retries) return undefined;
   if (!retryable(policy, outcome, context.idempotent)) return undefined;
   const asked = outcome.kind === 'response' ? serverDelay(outcome.headers, context.now, outcome.status) : undefined;
-  if (asked !== undefined) return Math.min(asked, policy.maxDelay);
   const ceiling = Math.min(policy.maxDelay, policy.baseDelay * 2 ** context.retried);
-  return Math.floor(context.random * ceiling);
+  const backoff = Math.floor(context.random * ceiling);
+  if (asked === undefined) return backoff;
+  // A rate limit whose window has already ended by our clock (clock skew, or a reset in whole
+  // seconds rounded down) would be retried at once, again and again, until the retries run out.
+  // Wait at least the reset's granularity, growing as backoff does.
+  if (outcome.kind === 'response' && outcome.status === 429 && asked < MIN_RATE_LIMIT_WAIT) {
+    return Math.min(policy.maxDelay, Math.max(MIN_RATE_LIMIT_WAIT * 2 ** context.retried, asked) + backoff);
+  }
+  return Math.min(asked, policy.maxDelay);
 }
+
+/** The shortest wait after a 429: `X-RateLimit-Reset` counts whole seconds. */
+export const MIN_RATE_LIMIT_WAIT = 1000;
 
 /** Checks a caller's partial policy once, at the boundary, naming the bad value. */
 export function resolveRetryPolicy(options: Partial<RetryPolicy> = {}): RetryPolicy {

@@ -47,6 +47,16 @@ describe('client retries against a real HTTP server', () => {
     expect(delays).toEqual([12_000]);
   });
 
+  it('does not retry at once when X-RateLimit-Reset is at or before the local clock (clock skew)', async () => {
+    const past = Date.parse('2025-03-01T12:00:00.000Z') / 1000 - 2;
+    const { client, delays } = await setup((_req, res, _seen, i) =>
+      i < 2 ? json(res, 429, { error: { code: 429, message: 'API rate limit exceeded' } }, { 'x-ratelimit-reset': String(past) }) : json(res, 200, { ok: true }),
+    );
+    expect(await get(client)).toEqual({ ok: true });
+    // At least a second, doubling, plus the jitter (random() is 0.5: half of 500, then of 1000).
+    expect(delays).toEqual([1250, 2500]);
+  });
+
   it('backs off exponentially with jitter when the server names no delay, and gives up after the retries', async () => {
     const { server, client, delays } = await setup((_req, res) => json(res, 502, { error: { code: 502, message: 'bad gateway' } }), { retries: 3 });
     const error = await get(client).catch((e: unknown) => e);

@@ -39,6 +39,17 @@ describe('retry policy', () => {
     expect(retryDelay({ ...DEFAULT_RETRY_POLICY, retries: 0 }, answer(503), ctx())).toBeUndefined();
   });
 
+  it('waits at least a second, doubling, after a 429 whose reset is already past by the local clock', () => {
+    // Clock skew: the server's window ended "5 s ago" here; retrying at once would burn every retry.
+    const skewed = answer(429, { 'x-ratelimit-reset': String(NOW / 1000 - 5) });
+    const at = (retried: number) => retryDelay(DEFAULT_RETRY_POLICY, skewed, ctx({ retried, random: 0 }))!;
+    expect([0, 1, 2, 3].map(at)).toEqual([1000, 2000, 4000, 8000]);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, answer(429, { 'retry-after': '0' }), ctx({ random: 0 }))).toBe(1000);
+    expect(retryDelay({ ...DEFAULT_RETRY_POLICY, retries: 20 }, skewed, ctx({ retried: 10 }))).toBe(30_000);
+    // A reset in the future is still honoured as it is.
+    expect(retryDelay(DEFAULT_RETRY_POLICY, answer(429, { 'x-ratelimit-reset': String(NOW / 1000 + 3) }), ctx())).toBe(3000);
+  });
+
   it('backs off with full jitter under a doubling ceiling capped by maxDelay', () => {
     const at = (retried: number, random: number) => retryDelay(DEFAULT_RETRY_POLICY, answer(503), ctx({ retried, random }));
     expect([0, 1, 2, 3].map((n) => at(n, 0.999))).toEqual([499, 999, 1998, 3996]);

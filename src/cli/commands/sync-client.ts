@@ -8,11 +8,15 @@ export async function clientFromLogin(): Promise<{ client: Client; apiUrl: strin
   return { client: createClient({ baseUrl: apiUrl, token }), apiUrl };
 }
 
-/** A client for the workspace in `dir`: its own API URL, the login's token. */
+/**
+ * A client for the workspace in `dir`: its own API URL unless `DOCSYNC_API_URL` overrides it (a
+ * proxy, a moved server: docs/cli.md), and the login's token.
+ */
 export async function clientForWorkspace(dir: string, options: Omit<ClientOptions, 'baseUrl' | 'token'> = {}): Promise<Client> {
   const state = await readState(dir);
-  const { token } = await loadCredentials({ ...process.env, DOCSYNC_API_URL: process.env.DOCSYNC_API_URL || state.binding.apiUrl });
-  return createClient({ ...options, baseUrl: state.binding.apiUrl, token });
+  const apiUrl = process.env.DOCSYNC_API_URL || state.binding.apiUrl;
+  const { token } = await loadCredentials({ ...process.env, DOCSYNC_API_URL: apiUrl });
+  return createClient({ ...options, baseUrl: apiUrl, token });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Client } from '../../client/index.js';
-import { DocsyncError } from '../../model/index.js';
+import { DocsyncError, type ChangeRequestStatus } from '../../model/index.js';
 import { pull, type BranchPull } from '../pull/pull.js';
 import { readState, writeState, type WorkspaceState } from '../state/state.js';
 import { targetBranch } from './target-branch.js';
@@ -15,13 +15,27 @@ export interface StatusChange {
   pulled: BranchPull[];
 }
 
+/** Every status a change request can have: a number names one whatever its status. */
+const STATUSES: readonly ChangeRequestStatus[] = ['open', 'draft', 'archived', 'merged'];
+
+/**
+ * The id of the change request with this number. The published API takes ids only (a number in
+ * the path is our server's convenience, not the hosted API's), so the listings are searched.
+ */
+async function idOfNumber(client: Client, spaceId: string, number: number): Promise<string> {
+  for (const status of STATUSES) {
+    for await (const cr of client.changeRequests.list(spaceId, { status })) if (cr.number === number) return cr.id;
+  }
+  throw new DocsyncError('not_found', `the space has no change request #${number}; docsync cr list shows them`);
+}
+
 /** A branch docsync tracks, or a change request number (`12`, `#12`) with its branch if any. */
-async function resolve(dir: string, state: WorkspaceState, target: string, verb: string): Promise<{ ref: string | number; branch: string | null }> {
+async function resolve(client: Client, dir: string, state: WorkspaceState, target: string, verb: string): Promise<{ ref: string; branch: string | null }> {
   const number = /^#?(\d+)$/.exec(target);
   if (number && state.branches[target] === undefined) {
     const n = Number(number[1]);
     const branch = Object.entries(state.branches).find(([, b]) => b.changeRequestNumber === n)?.[0] ?? null;
-    return { ref: branch === null ? n : state.branches[branch]!.changeRequestId!, branch };
+    return { ref: branch === null ? await idOfNumber(client, state.binding.spaceId, n) : state.branches[branch]!.changeRequestId!, branch };
   }
   const found = await targetBranch(dir, state, target, verb);
   return { ref: found.changeRequestId, branch: found.branch };
@@ -36,7 +50,7 @@ async function resolve(dir: string, state: WorkspaceState, target: string, verb:
 export async function setChangeRequestStatus(client: Client, dir: string, target: string, status: 'open' | 'archived'): Promise<StatusChange> {
   const state = await readState(dir);
   const verb = status === 'open' ? 'cr open' : 'cr archive';
-  const { ref, branch } = await resolve(dir, state, target, verb);
+  const { ref, branch } = await resolve(client, dir, state, target, verb);
   const { spaceId } = state.binding;
   const current = await client.changeRequests.get(spaceId, ref);
   if (current.status === 'merged') throw new DocsyncError('invalid_request', `change request #${current.number} is merged; its status can no longer change`);

@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostedProxy, type HostedProxy } from '../helpers/hosted-proxy.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { changeRequestWith, editMain } from '../sync/fixture.js';
+import { runCli } from './run-cli.js';
+
+/** Commands that must use published operations only, through a proxy answering as the hosted API. */
+describe('docsync against the hosted API', () => {
+  let s: TestServer;
+  let proxy: HostedProxy;
+  let home: string;
+  beforeAll(async () => {
+    s = await startServer('sqlite');
+    proxy = await hostedProxy(s.url);
+    home = await mkdtemp(join(tmpdir(), 'docsync-cli-hosted-'));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await s?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  async function clonedVia(apiUrl: string, name: string) {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: name, empty: true } })).body;
+    await editMain(s, space.id, [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }]);
+    const dir = join(home, name);
+    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: apiUrl, DOCSYNC_TOKEN: s.token };
+    const result = await runCli(['clone', space.id, dir], env);
+    expect(result.code, result.stderr).toBe(0);
+    return { spaceId: space.id as string, dir, env };
+  }
+
+  it('cr open and cr archive by number address the change request by its id', async () => {
+    const t = await clonedVia(proxy.url, 'by-number');
+    const cr = await changeRequestWith(s, t.spaceId, 'Forgotten', [{ operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n\nx\n' } }]);
+    expect((await s.request('PATCH', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`, { body: { status: 'archived' } })).status).toBe(200);
+
+    const opened = await runCli(['cr', 'open', `#${cr.number}`, '--dir', t.dir], t.env);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stdout).toContain(`opened change request #${cr.number}`);
+    expect((await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`)).body.status).toBe('open');
+    expect(proxy.seen.filter((r) => new RegExp(`/change-requests/${cr.number}(/|\\?|$)`).test(r))).toEqual([]);
+
+    const unknown = await runCli(['cr', 'archive', '#999', '--dir', t.dir], t.env);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('no change request #999');
+  });
+
+  it('DOCSYNC_API_URL overrides the API URL a workspace stored', async () => {
+    const t = await clonedVia(s.url, 'override');
+    const before = proxy.seen.length;
+    const listed = await runCli(['cr', 'list', '--dir', t.dir], { ...t.env, DOCSYNC_API_URL: proxy.url });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(proxy.seen.slice(before).some((r) => r.startsWith(`GET /v1/spaces/${t.spaceId}/change-requests`))).toBe(true);
+  });
+});
