@@ -12,3 +12,4 @@ export * from './file.js';
 export * from './page.js';
 export * from './revision.js';
 export * from './content-change.js';
+export * from './site.js';

@@ -53,5 +53,8 @@ export const REQUIRED_ROLE = {
   'changeRequest.create': 'edit',
   'changeRequest.edit': 'edit',
   'changeRequest.update': 'edit',
+  'site.view': 'read',
+  'site.structure': 'create',
+  'site.update': 'admin',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof REQUIRED_ROLE;

@@ -18,6 +18,8 @@ import { contentReadRoutes } from './routes/content-read.js';
 import { fileRoutes } from './routes/files.js';
 import { contentWriteRoutes } from './routes/content-write.js';
 import { linkRoutes } from './routes/links.js';
+import { siteRoutes } from './routes/sites.js';
+import { siteShareLinkRoutes } from './routes/site-share-links.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -98,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(fileRoutes);
       await v1.register(contentWriteRoutes);
       await v1.register(linkRoutes);
+      await v1.register(siteRoutes);
+      await v1.register(siteShareLinkRoutes);
     },
     { prefix: '/v1' },
   );

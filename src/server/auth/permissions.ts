@@ -1,4 +1,4 @@
-import { roleAtLeast, type Role, type CollectionPermissions, type OrganizationPermissions, type SpacePermissions } from '../../model/index.js';
+import { roleAtLeast, type Role, type CollectionPermissions, type OrganizationPermissions, type SpacePermissions, type SitePermissions } from '../../model/index.js';
 
 /** The `permissions` objects, computed from the caller's role (docs/api.md, "Roles"). */
 export function spacePermissions(role: Role | null): SpacePermissions {
@@ -41,5 +41,19 @@ export function organizationPermissions(member: boolean, role: Role | null): Org
     listIntegrations: roleAtLeast(role, 'read'),
     listInstallations: roleAtLeast(role, 'admin'),
     installIntegration: roleAtLeast(role, 'admin'),
+  };
+}
+
+/** A site's `permissions`: from the caller's organization role (sites have no roles of their own yet). */
+export function sitePermissions(role: Role | null): SitePermissions {
+  return {
+    view: roleAtLeast(role, 'read'),
+    access: roleAtLeast(role, 'read'),
+    edit: roleAtLeast(role, 'edit'),
+    create: roleAtLeast(role, 'create'),
+    admin: roleAtLeast(role, 'admin'),
+    installIntegration: roleAtLeast(role, 'admin'),
+    viewAdaptiveSchema: roleAtLeast(role, 'read'),
+    editAdaptiveSchema: roleAtLeast(role, 'admin'),
   };
 }

@@ -147,7 +147,79 @@ export interface Database {
   blobs: BlobsTable;
   change_requests: ChangeRequestsTable;
   jobs: JobsTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  site_share_links: SiteShareLinksTable;
 }
 
 /** Stored form of a content default level: `inherit`, a role, or `none` for null. */
 export const NO_DEFAULT_LEVEL = 'none';
+
+export interface SitesTable {
+  id: string;
+  org_id: string;
+  type: string;
+  title: string;
+  visibility: string;
+  basename: string | null;
+  hostname: string | null;
+  proxy_origin: string | null;
+  published: number;
+  adaptive_content: number;
+  agents_context: string;
+  /** The default section; null when the site has no sections. */
+  default_section_id: string | null;
+  /** The default site space at the root (site without sections). */
+  default_site_space_id: string | null;
+  /** JSON text of the visitor claims schema; null until one is set. */
+  adaptive_schema: string | null;
+  adaptive_schema_updated_at: string | null;
+  created_at: string;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  site_id: string;
+  title: string;
+  icon: string | null;
+  /** Shares one order with the sections at the root of the site. */
+  position: number;
+  created_at: string;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  site_id: string;
+  group_id: string | null;
+  title: string;
+  path: string;
+  condition: string | null;
+  icon: string | null;
+  description: string | null;
+  default_site_space_id: string | null;
+  position: number;
+  created_at: string;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  site_id: string;
+  /** Null at the root of a site without sections. */
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  condition: string | null;
+  position: number;
+  created_at: string;
+}
+
+export interface SiteShareLinksTable {
+  id: string;
+  site_id: string;
+  key: string;
+  name: string;
+  active: number;
+  created_at: string;
+}

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as core from './0001-core.js';
 import * as content from './0002-content.js';
 import * as search from './0003-search.js';
+import * as sites from './0006-sites.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
   '0002-content': content,
   '0003-search': search,
+  '0006-sites': sites,
 };
 
 export const migrationProvider: MigrationProvider = {
