@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostedProxy, type HostedProxy } from '../helpers/hosted-proxy.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { changeRequestWith, editMain } from '../sync/fixture.js';
+import { changeRequestWith, editMain, git } from '../sync/fixture.js';
 import { runCli } from './run-cli.js';
 
 /** Commands that must use published operations only, through a proxy answering as the hosted API. */
@@ -55,5 +55,46 @@ describe('docsync against the hosted API', () => {
     const listed = await runCli(['cr', 'list', '--dir', t.dir], { ...t.env, DOCSYNC_API_URL: proxy.url });
     expect(listed.code, listed.stderr).toBe(0);
     expect(proxy.seen.slice(before).some((r) => r.startsWith(`GET /v1/spaces/${t.spaceId}/change-requests`))).toBe(true);
+  });
+});
+
+describe('docsync push to a server answering content writes with the change request alone', () => {
+  let s: TestServer;
+  let proxy: HostedProxy;
+  let home: string;
+  beforeAll(async () => {
+    s = await startServer('sqlite');
+    proxy = await hostedProxy(s.url, { compatContentWrites: true });
+    home = await mkdtemp(join(tmpdir(), 'docsync-cli-compat-'));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await s?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('pushes a new parent page with a new child: the child goes under the page the first batch created', async () => {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'compat', empty: true } })).body;
+    await editMain(s, space.id, [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }]);
+    const dir = join(home, 'compat');
+    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: proxy.url, DOCSYNC_TOKEN: s.token };
+    expect((await runCli(['clone', space.id, dir], env)).code).toBe(0);
+    git(dir, 'checkout', '-q', '-b', 'guides');
+    await mkdir(join(dir, 'guides'));
+    await writeFile(join(dir, 'guides', 'README.md'), '# Guides\n\nAll the guides.\n');
+    await writeFile(join(dir, 'guides', 'install.md'), '# Install\n\nRun it.\n');
+    const summary = await readFile(join(dir, 'SUMMARY.md'), 'utf8');
+    await writeFile(join(dir, 'SUMMARY.md'), `${summary.trimEnd()}\n* [Guides](guides/README.md)\n  * [Install](guides/install.md)\n`);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'Add guides');
+
+    const pushed = await runCli(['push', '--dir', dir], env);
+    expect(pushed.code, pushed.stdout + pushed.stderr).toBe(0);
+    expect(pushed.stderr).not.toContain('internal error');
+    const crs = (await s.request('GET', `/v1/spaces/${space.id}/change-requests`)).body.items as { id: string }[];
+    const pages = (await s.request('GET', `/v1/spaces/${space.id}/change-requests/${crs[0]!.id}/content`)).body.pages as { title: string; pages?: { title: string }[] }[];
+    const guides = pages.find((p) => p.title === 'Guides');
+    expect(guides?.pages?.map((p) => p.title)).toEqual(['Install']);
+    expect(pages.filter((p) => p.title === 'Install')).toEqual([]);
   });
 });

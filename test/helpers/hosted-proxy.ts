@@ -17,7 +17,15 @@ const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-enc
  * and change requests addressed by id only (a number in the path is our server's convenience).
  * Grows with the hosted-API emulation of issue 16.
  */
-export async function hostedProxy(target: string): Promise<HostedProxy> {
+export interface HostedProxyOptions {
+  /**
+   * Answer content writes with the change request alone, the compat answer a server gives when
+   * it ignores `compat=false` (docs/client.md): no `changes`, so no created page ids.
+   */
+  compatContentWrites?: boolean;
+}
+
+export async function hostedProxy(target: string, options: HostedProxyOptions = {}): Promise<HostedProxy> {
   const seen: string[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,7 +49,10 @@ export async function hostedProxy(target: string): Promise<HostedProxy> {
           answer.headers.forEach((value, name) => {
             if (name !== 'x-docsync-extensions' && !HOP_HEADERS.has(name)) out[name] = value;
           });
-          const bytes = Buffer.from(await answer.arrayBuffer());
+          let bytes = Buffer.from(await answer.arrayBuffer());
+          if (options.compatContentWrites && req.method === 'POST' && /\/change-requests\/[^/]+\/content(\?|$)/.test(path) && answer.ok) {
+            bytes = Buffer.from(JSON.stringify((JSON.parse(bytes.toString('utf8')) as { changeRequest: unknown }).changeRequest));
+          }
           res.writeHead(answer.status, out);
           res.end(bytes);
         })

@@ -1,5 +1,6 @@
 import { createdRefs, planBatches, type Client } from '../../client/index.js';
 import type { ContentChange } from '../../model/index.js';
+import { recoverCreatedPages } from './created-pages.js';
 import { journalHook, writeJournal, type PushJournal } from './journal.js';
 
 /**
@@ -41,6 +42,14 @@ export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<s
 /** The fields of a change that name a page by id (`page` of delete_page never names a new one). */
 const NAMING = ['into', 'page'] as const;
 
+/** True when the change names a page by a ref no earlier batch's answer gave an id for. */
+function namesUnknownRef(change: ContentChange, created: Readonly<Record<string, string>>): boolean {
+  return NAMING.some((key) => {
+    const value = (change as Record<string, unknown>)[key];
+    return typeof value === 'string' && value.startsWith('ref:') && created[value.slice(4)] === undefined;
+  });
+}
+
 /** `into` or `page` as `ref:<ref>` → the id the ref's page was created with (exported for the planner's tests). */
 export function resolveRefs(change: ContentChange, created: Readonly<Record<string, string>>): ContentChange {
   let resolved = change;
@@ -61,6 +70,13 @@ export function resolveRefs(change: ContentChange, created: Readonly<Record<stri
  */
 export async function sendBatches(client: Client, workspace: string, spaceId: string, journal: PushJournal, onBatch?: (done: number, total: number) => void): Promise<PushJournal> {
   for (let index = journal.landed; index < journal.batches.length; index += 1) {
+    if (journal.batches[index]!.some((change) => namesUnknownRef(change, journal.created))) {
+      // The server answered earlier batches without their outcomes (the hosted API's compat
+      // answer): find the pages they created in the revision, and remember them.
+      const landed = journal.batches.slice(0, index);
+      journal = { ...journal, created: await recoverCreatedPages(client, spaceId, landed, journal) };
+      await writeJournal(workspace, journal);
+    }
     const batch = journal.batches[index]!.map((change) => resolveRefs(change, journal.created));
     await writeJournal(workspace, { ...journal, inFlight: index });
     const result = await client.content.write(spaceId, journal.changeRequestId, batch);
