@@ -98,3 +98,45 @@ describe('docsync push to a server answering content writes with the change requ
     expect(pages.filter((p) => p.title === 'Install')).toEqual([]);
   });
 });
+
+describe('docsync push of what a server without extensions cannot take', () => {
+  let s: TestServer;
+  let proxy: HostedProxy;
+  let home: string;
+  beforeAll(async () => {
+    s = await startServer('sqlite');
+    proxy = await hostedProxy(s.url);
+    home = await mkdtemp(join(tmpdir(), 'docsync-cli-partial-'));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await s?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('keeps the writer\'s SUMMARY.md (no conflict markers) and can push again', async () => {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'partial', empty: true } })).body;
+    await editMain(s, space.id, [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }]);
+    const dir = join(home, 'partial');
+    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: proxy.url, DOCSYNC_TOKEN: s.token };
+    expect((await runCli(['clone', space.id, dir], env)).code).toBe(0);
+    git(dir, 'checkout', '-q', '-b', 'more');
+    await writeFile(join(dir, 'new.md'), '# New\n\nA new page.\n');
+    const summary = `${(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).trimEnd()}\n* [New](new.md)\n* [Website](https://example.com/)\n`;
+    await writeFile(join(dir, 'SUMMARY.md'), summary);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'A page and a link');
+
+    const first = await runCli(['push', '--dir', dir], env);
+    expect(first.code, first.stdout + first.stderr).toBe(4);
+    expect(first.stdout + first.stderr).toContain('SUMMARY.md');
+    expect(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).toBe(summary);
+    expect(git(dir, 'show', 'HEAD:SUMMARY.md')).toBe(summary);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+
+    // Pushing again reports the link again; the branch is never stuck (exit 5) on its own file.
+    const again = await runCli(['push', '--dir', dir], env);
+    expect(again.code, again.stdout + again.stderr).toBe(4);
+    expect(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).toBe(summary);
+  });
+});

@@ -136,6 +136,15 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     const theirs = snapshot.files.get(change.path);
     if (theirs !== undefined) merged.files.set(change.path, theirs);
   }
+  // A file the push could send only part of (SUMMARY.md with a link page a server without the
+  // extension cannot take) merges with conflicts: the writer's own version stays, never markers.
+  // The synced point holds the server's form, so the next push tries the rest again and says so.
+  for (const path of merged.conflicts) {
+    if (snapshot.files.has(path) && sameBytes(merged.files.get(path), snapshot.files.get(path))) continue;
+    const ours = localFiles.get(path);
+    if (ours === undefined) merged.files.delete(path);
+    else merged.files.set(path, ours);
+  }
   const normalised = [...new Set([...merged.files.keys(), ...localFiles.keys()])].filter((path) => !sameBytes(merged.files.get(path), localFiles.get(path))).sort();
   if (normalised.length > 0) {
     const commit = await commitFiles(dir, { branch, parent: p.head, mergeParents: [remoteCommit], files: merged.files, author: DOCSYNC_AUTHOR, message: normalisedMessage(normalised, changeRequest.number) });
