@@ -140,3 +140,47 @@ describe('docsync push of what a server without extensions cannot take', () => {
     expect(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).toBe(summary);
   });
 });
+
+describe('docsync push of a link title to a server that cannot set one', () => {
+  let s: TestServer;
+  let proxy: HostedProxy;
+  let home: string;
+  beforeAll(async () => {
+    s = await startServer('sqlite');
+    proxy = await hostedProxy(s.url);
+    home = await mkdtemp(join(tmpdir(), 'docsync-cli-link-title-'));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await s?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('reports the link title as not sent (exit 4) and keeps it in SUMMARY.md, alone or with another change', async () => {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'labels', empty: true } })).body;
+    await editMain(s, space.id, [
+      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } },
+      { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta\n\ntwo\n' } },
+    ]);
+    const dir = join(home, 'labels');
+    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: proxy.url, DOCSYNC_TOKEN: s.token };
+    expect((await runCli(['clone', space.id, dir], env)).code).toBe(0);
+    git(dir, 'checkout', '-q', '-b', 'label');
+    const summary = (await readFile(join(dir, 'SUMMARY.md'), 'utf8')).replace('(beta.md)', '(beta.md "Second")');
+    await writeFile(join(dir, 'SUMMARY.md'), summary);
+    expect(summary).toContain('* [Beta](beta.md "Second")');
+    git(dir, 'commit', '-qam', 'Label Beta');
+
+    const alone = await runCli(['push', '--dir', dir], env);
+    expect(alone.code, alone.stdout + alone.stderr).toBe(4);
+    expect(alone.stdout + alone.stderr).toMatch(/SUMMARY\.md: this server cannot set a link title, the quoted label of a SUMMARY\.md entry \("Second"/);
+    expect(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).toBe(summary);
+
+    await writeFile(join(dir, 'README.md'), '# Alpha\n\none, edited\n');
+    git(dir, 'commit', '-qam', 'Edit Alpha');
+    const withOther = await runCli(['push', '--dir', dir], env);
+    expect(withOther.code, withOther.stdout + withOther.stderr).toBe(4);
+    expect(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).toBe(summary);
+    expect(git(dir, 'show', 'HEAD:SUMMARY.md')).toBe(summary);
+  });
+});

@@ -60,7 +60,10 @@ export function adaptPlan(
       continue;
     }
     if ((change.operation === 'insert_page' || change.operation === 'update_page') && 'linkTitle' in change && !extensions.has('link-title')) {
-      const { linkTitle: _linkTitle, ...rest } = change as ContentChange & { linkTitle?: string };
+      const { linkTitle, ...rest } = change as ContentChange & { linkTitle?: string };
+      const page = change.operation === 'insert_page' ? `"${change.title ?? ''}"` : change.page;
+      // Never dropped in silence: the label stays in the writer's SUMMARY.md and the push says it was not sent.
+      skipped.push({ path: paths.summary, reason: `this server cannot set a link title, the quoted label of a SUMMARY.md entry ("${linkTitle ?? ''}" for page ${page}); set it in the app` });
       if (change.operation === 'insert_page' || Object.keys(rest).length > 2) changes.push(rest as ContentChange);
       continue;
     }
