@@ -8,7 +8,7 @@ import { ASSETS, INCLUDES } from './paths.js';
 import { problem, type WorkspaceProblem } from './problems.js';
 import { readPages, type PageSource } from './read-pages.js';
 import { parseSummary } from './summary.js';
-import { canonicalPaths, pageKeys, walkPages } from './tree.js';
+import { canonicalPaths, groupSlugOf, pageKeys, walkPages } from './tree.js';
 import type { FileMap, FolderSettings, WorkspaceContent, WorkspaceDocument, WorkspaceFile, WorkspaceInclude, WorkspaceIndex, WorkspacePage } from './types.js';
 import { parseVars, VARS_FILE } from './vars.js';
 
@@ -125,9 +125,8 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
 /** Slugs the files do not give: the first page's (its title's) and each group's (its folder). */
 function settleSlugs(pages: WorkspacePage[], sources: Map<WorkspacePage, PageSource>, problems: WorkspaceProblem[], summaryFile: string) {
   for (const group of pages) {
-    if (group.type !== 'group') continue;
-    const folder = [...walkPages(group.pages)].map(([p]) => sources.get(p)?.path).find((p) => p?.includes('/'));
-    group.slug = folder?.split('/')[0] ?? slugify(group.title);
+    if (group.type !== 'group' || group.slug !== '') continue;
+    group.slug = groupSlugOf(group.title, [...walkPages(group.pages)].map(([p]) => sources.get(p)?.path));
   }
   const visit = (list: WorkspacePage[]) => {
     const taken = new Set<string>();

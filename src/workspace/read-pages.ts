@@ -43,7 +43,12 @@ export function readPages(summary: Summary, ctx: Context): PagesRead {
   const add = (problemCode: Parameters<typeof problem>[0], line: number, message: string) => ctx.problems.push(problem(problemCode, ctx.summaryPath, line, message));
 
   const build = (items: readonly SummaryItem[]): WorkspacePage[] => items.flatMap((item): WorkspacePage[] => {
-    if (isUrl(item.target)) {
+    if (item.computed !== undefined) {
+      add('summary-syntax', item.line, 'a computed page (an OpenAPI reference block) is not carried yet');
+      return [];
+    }
+    // A URL, or another page's anchor (`page.md#section`): a link page, not a listing of the file.
+    if (isUrl(item.target) || /^[^#]+\.md#/i.test(item.target)) {
       if (item.items.length > 0) add('summary-syntax', item.line, `link \`${item.title}\` cannot have pages under it; they are not read`);
       const link: WorkspacePage = { id: id(), type: 'link', title: item.title, href: item.target };
       sources.set(link, { line: item.line });
@@ -65,10 +70,14 @@ export function readPages(summary: Summary, ctx: Context): PagesRead {
     return [page.page];
   });
 
-  const pages: WorkspacePage[] = build(summary.items);
-  for (const group of summary.groups) {
-    const page: WorkspacePage = { id: id(), type: 'group', title: group.title, slug: '', pages: build(group.items) };
-    sources.set(page, { line: group.line });
+  const pages: WorkspacePage[] = [];
+  for (const part of summary.parts) {
+    if (part.type === 'items') {
+      pages.push(...build(part.items));
+      continue;
+    }
+    const page: WorkspacePage = { id: id(), type: 'group', title: part.title, slug: part.anchor ?? '', pages: build(part.items) };
+    sources.set(page, { line: part.line });
     pages.push(page);
   }
   return { pages, sources, listed };

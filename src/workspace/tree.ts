@@ -1,5 +1,5 @@
 import type { TreePage } from '../model/index.js';
-import { pagePaths } from '../content/index.js';
+import { pagePaths, slugify } from '../content/index.js';
 import type { WorkspacePage } from './types.js';
 
 /** `guides/install.md` → `install`; `guides/README.md` → `guides`; the root README → undefined. */
@@ -31,6 +31,14 @@ export function canonicalPaths(pages: readonly WorkspacePage[], readme: string):
     first = false;
   }
   return paths;
+}
+
+/**
+ * A group's slug where SUMMARY.md gives none (no `<a href id>` anchor): the first folder of the
+ * first of its page files that is in a folder (`files`, in SUMMARY.md order), else its title's.
+ */
+export function groupSlugOf(title: string, files: readonly (string | undefined)[]): string {
+  return files.find((p) => p?.includes('/'))?.split('/')[0] ?? slugify(title);
 }
 
 /** Every page, depth first, with its parent. */

@@ -1,12 +1,13 @@
+import { slugify } from '../content/index.js';
 import { assetPath, isAssetName } from './assets.js';
 import { GITBOOK_YAML, renderGitbookYaml, rootPrefix, structurePath } from './gitbook-yaml.js';
 import { includePaths, renderInclude } from './includes.js';
 import { renderPageFile, splitMarkdown } from './page-file.js';
 import { renderPageMeta } from './page-meta.js';
-import { relativePath } from './paths.js';
+import { relativePath, resolvePath } from './paths.js';
 import { problem, type WorkspaceProblem } from './problems.js';
-import { renderSummary, type SummaryItem, type Summary } from './summary.js';
-import { canonicalPaths, pageKeys, slugOfPath } from './tree.js';
+import { renderSummary, type SummaryItem, type Summary, type SummaryPart } from './summary.js';
+import { canonicalPaths, groupSlugOf, pageKeys, slugOfPath } from './tree.js';
 import { type FileMap, type WorkspaceContent, type WorkspaceDocument, type WorkspaceIndex, type WorkspacePage } from './types.js';
 import { renderVars, VARS_FILE } from './vars.js';
 
@@ -85,13 +86,20 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
     return [item];
   });
 
-  const summary: Summary = { items: [], groups: [] };
+  const summary: Summary = { parts: [] };
   if (settings.summaryTitle !== undefined) summary.title = settings.summaryTitle;
   for (const page of content.pages) {
-    if (page.type === 'group') summary.groups.push({ title: page.title, line: 0, items: items(page.pages) });
-    else {
-      if (summary.groups.length > 0) problems.push(problem('unrepresentable', summaryPath, undefined, `page \`${page.title}\` follows a group at the top level; it is listed in that group`));
-      (summary.groups.at(-1)?.items ?? summary.items).push(...items([page]));
+    if (page.type === 'group') {
+      const listed = items(page.pages);
+      const group: SummaryPart = { type: 'group', title: page.title, line: 0, items: listed };
+      // GitBook reads a group's slug from its title unless an anchor names it; docsync also from
+      // its pages' folder. The anchor is written where either reading would give another slug.
+      if (page.slug !== '' && (page.slug !== slugify(page.title) || page.slug !== groupSlug(page.title, listed, summaryPath))) group.anchor = page.slug;
+      summary.parts.push(group);
+    } else {
+      const last = summary.parts.at(-1);
+      if (last?.type === 'items') last.items.push(...items([page]));
+      else summary.parts.push({ type: 'items', items: items([page]) });
     }
   }
   files.set(prefix + summaryPath, renderSummary(summary));
@@ -112,3 +120,9 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
   return { files, paths, index: { pages: pageIndex, files: fileIndex, includes: includeIndex }, problems };
 }
 
+/** The slug a reader gives a group without an anchor, from the files its items name. */
+function groupSlug(title: string, items: readonly SummaryItem[], summaryPath: string): string {
+  const files = (list: readonly SummaryItem[]): (string | undefined)[] =>
+    list.flatMap((item) => [item.computed === undefined && !/^[a-z][a-z0-9+.-]*:|#/i.test(item.target) ? resolvePath(summaryPath, item.target) : undefined, ...files(item.items)]);
+  return groupSlugOf(title, files(items));
+}

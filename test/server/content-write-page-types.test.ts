@@ -121,7 +121,7 @@ describe.each(testDialects())('content batch: page types, link titles, slugs (%s
       [[insert({ title: 'Fine' }), insert({ type: 'group', into: doc })], 'changes[1]: into: groups are only at the top level'],
       [[insert({ type: 'group', document: { markdown: 'text' } })], 'changes[0]: document: groups have no document; send `document: {}`'],
       [[insert({ type: 'link' })], 'changes[0]: href: a link page needs `href`, the absolute URL it points to'],
-      [[insert({ type: 'link', href: 'guides/install.md' })], 'changes[0]: href must be an absolute URL with a scheme (https://...), got "guides/install.md"'],
+      [[insert({ type: 'link', href: 'guides/install.md' })], 'changes[0]: href must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got "guides/install.md"'],
       [[insert({ type: 'link', href: 'https://x.test', slug: 'x' })], 'changes[0]: slug: link pages have no slug (only document pages and groups do)'],
       [[insert({ type: 'group', linkTitle: 'G' })], 'changes[0]: linkTitle: groups have no linkTitle (only document pages do)'],
       [[insert({ href: 'https://x.test' })], 'changes[0]: href: document pages have no href (only link pages do)'],

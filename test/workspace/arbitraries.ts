@@ -53,7 +53,7 @@ const meta = fc.record(
 );
 
 interface Spec {
-  kind: 'document' | 'link';
+  kind: 'document' | 'link' | 'anchor';
   title: string;
   slug: string;
   meta: Record<string, unknown>;
@@ -63,7 +63,7 @@ interface Spec {
 }
 
 const specArb: fc.Memo<Spec> = fc.memo((depth) => fc.record({
-  kind: fc.constantFrom('document' as const, 'document' as const, 'document' as const, 'link' as const),
+  kind: fc.constantFrom('document' as const, 'document' as const, 'document' as const, 'link' as const, 'anchor' as const),
   title,
   slug,
   meta,
@@ -85,6 +85,8 @@ function build(specs: readonly Spec[], files: readonly WorkspaceFile[]): Workspa
   const taken = new Set<string>();
   return specs.flatMap((spec): WorkspacePage[] => {
     if (spec.kind === 'link') return [{ id: id(), type: 'link', title: spec.title, href: `https://example.com/${encodeURIComponent(spec.slug)}` }];
+    // A SUMMARY.md entry to a section of a page: a link page to that page and anchor.
+    if (spec.kind === 'anchor') return [{ id: id(), type: 'link', title: spec.title, href: `${encodeURIComponent(spec.slug)}.md#${encodeURIComponent(spec.slug)}` }];
     if (taken.has(spec.slug) || /^readme$/i.test(spec.slug)) return [];
     taken.add(spec.slug);
     const { cover, ...rest } = spec.meta as { cover?: { kind: string; yPos?: number; height?: number } } & Record<string, unknown>;
@@ -102,9 +104,6 @@ function build(specs: readonly Spec[], files: readonly WorkspaceFile[]): Workspa
 function settle(pages: WorkspacePage[]): boolean {
   const docs = (list: readonly WorkspacePage[]): WorkspaceDocument[] => list.flatMap((p) => (p.type === 'link' ? [] : [...(p.type === 'document' ? [p] : []), ...docs(p.pages)]));
   const first = docs(pages)[0];
-  for (const group of pages) {
-    if (group.type === 'group' && docs(group.pages).every((d) => d === first)) group.slug = slugify(group.title);
-  }
   const tops = pages.flatMap((p) => (p.type === 'link' ? [] : [p.slug]));
   if (new Set(tops).size !== tops.length) return false;
   if (first) {
@@ -119,6 +118,8 @@ export const contentArb: fc.Arbitrary<WorkspaceContent> = fc
   .record({
     top: fc.array(specArb(5), { maxLength: 3 }),
     groups: fc.array(fc.record({ title, slug, pages: fc.array(specArb(4), { maxLength: 3 }) }), { maxLength: 3 }),
+    // Top-level pages after the groups: SUMMARY.md lists them after a `***` line.
+    after: fc.array(specArb(3), { maxLength: 2 }),
     files: fc.uniqueArray(fileArb, { selector: (f) => f.name, maxLength: 3 }),
     variables: fc.dictionary(fc.stringMatching(/^[A-Z][A-Z_]{0,8}$/), fc.oneof(text, fc.integer(), fc.boolean()), { maxKeys: 3 }),
     includes: fc.uniqueArray(fc.record({ title, markdown }), { selector: (i) => slugify(i.title), maxLength: 3 }),
@@ -131,7 +132,8 @@ export const contentArb: fc.Arbitrary<WorkspaceContent> = fc
     const groupSlugs = new Set<string>();
     const pages: WorkspacePage[] = [
       ...build(spec.top, files),
-      ...spec.groups.flatMap((g): WorkspacePage[] => (groupSlugs.has(g.slug) ? [] : (groupSlugs.add(g.slug), [{ id: id(), type: 'group', title: g.title, slug: g.slug, pages: build(g.pages, files) }]))),
+      ...spec.groups.flatMap((g): WorkspacePage[] => (groupSlugs.has(g.slug) || g.slug === '' ? [] : (groupSlugs.add(g.slug), [{ id: id(), type: 'group', title: g.title, slug: g.slug, pages: build(g.pages, files) }]))),
+      ...build(spec.after, files),
     ];
     const includes = spec.includes.map((inc) => ({ id: id(), ...inc }));
     const paths = includePaths(includes);

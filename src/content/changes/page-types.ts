@@ -24,16 +24,23 @@ type TypedFields = Pick<InsertPageChange | UpdatePageChange, keyof typeof HELD_B
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** Why `href` cannot be a link page's target, or undefined: it must be an absolute URL. */
+/**
+ * A link page's target to a section of a page of the space, as a Git Sync SUMMARY.md writes it
+ * (`formatting/inline.md#buttons`, relative to the SUMMARY.md): kept as written.
+ */
+const PAGE_ANCHOR = /^(?![a-z][a-z0-9+.-]*:|\/)[^#\s]+\.md#\S*$/i;
+
+/** Why `href` cannot be a link page's target, or undefined: an absolute URL, or a page's anchor. */
 export function hrefProblem(href: string): string | undefined {
   if (CONTROL.test(href)) return 'must not contain control characters';
+  if (PAGE_ANCHOR.test(href)) return undefined;
   let ok = /^[a-z][a-z0-9+.-]*:/i.test(href);
   try {
     new URL(href);
   } catch {
     ok = false;
   }
-  return ok ? undefined : `must be an absolute URL with a scheme (https://...), got ${JSON.stringify(href)}`;
+  return ok ? undefined : `must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got ${JSON.stringify(href)}`;
 }
 
 /** Refuses a field the page's type does not hold, and a bad `href`; names the field. */

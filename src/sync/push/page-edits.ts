@@ -1,6 +1,6 @@
 import type { TreeChange } from '../../git/index.js';
 import {
-  parseSummary, readFolder, type SummaryItem, type WorkspaceContent, type WorkspaceIndex,
+  parseSummary, readFolder, topItems, type SummaryItem, type WorkspaceContent, type WorkspaceIndex,
 } from '../../workspace/index.js';
 import type { PushSides } from './read.js';
 import { hasConflictMarkers } from '../bytes.js';
@@ -45,7 +45,7 @@ export function pageEditSides(
   if (summaryText === undefined || folder.summary !== `${prefix}SUMMARY.md`) return undefined;
   const summaryLines = decoder.decode(summaryText).split('\n');
   const parsed = parseSummary(summaryLines.join('\n'));
-  const items = itemsByTarget([...parsed.summary.items, ...parsed.summary.groups.flatMap((g) => g.items)]);
+  const items = itemsByTarget(topItems(parsed.summary));
 
   const sides: { remote: WorkspaceContent; local: WorkspaceContent } = {
     remote: { pages: [], files: [], variables: {}, reusableContents: [], settings: {} },

@@ -73,9 +73,15 @@ describe('insert_page with type link', () => {
     expect(r.tree.pages.slice(3).map((p) => p.slug)).toEqual(['', 'api', 'site']);
   });
 
+  it('takes a link page to a section of another page as SUMMARY.md writes it (page.md#anchor)', () => {
+    const r = ok(apply(base(), [{ operation: 'insert_page', type: 'link', title: 'Buttons', href: 'formatting/inline.md#buttons', document: {} }]));
+    expect(r.tree.pages.at(-1)).toMatchObject({ type: 'link', title: 'Buttons', href: 'formatting/inline.md#buttons' });
+    refused(base(), [{ operation: 'insert_page', type: 'link', href: '/abs/inline.md#b', document: {} }], /href must be an absolute URL/);
+  });
+
   it('refuses a link page without an absolute href, under a link page, with a document or a slug', () => {
     refused(base(), [{ operation: 'insert_page', type: 'link', title: 'X', document: {} }], 'changes[0]: href: a link page needs `href`, the absolute URL it points to');
-    refused(base(), [{ operation: 'insert_page', type: 'link', href: 'guides/install.md', document: {} }], 'changes[0]: href must be an absolute URL with a scheme (https://...), got "guides/install.md"');
+    refused(base(), [{ operation: 'insert_page', type: 'link', href: 'guides/install.md', document: {} }], 'changes[0]: href must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got "guides/install.md"');
     refused(base(), [{ operation: 'insert_page', type: 'link', href: '//cdn.example.com', document: {} }], /href must be an absolute URL/);
     refused(base(), [{ operation: 'insert_page', type: 'link', href: 'https://x.test/a\nb', document: {} }], 'changes[0]: href must not contain control characters');
     refused(base(), [{ operation: 'insert_page', type: 'link', href: 'https://x.test', slug: 'x', document: {} }], 'changes[0]: slug: link pages have no slug (only document pages and groups do)');
@@ -122,7 +128,7 @@ describe('update_page on groups and link pages', () => {
   it('refuses a document, a bad href and fields of other types', () => {
     refused(base(), [{ operation: 'update_page', page: 'guides', document: { markdown: '# Guides\n\ntext' } }], 'changes[0]: document: groups have no document');
     refused(base(), [{ operation: 'update_page', page: 'site', document: { markdown: 'text' } }], 'changes[0]: document: link pages have no document');
-    refused(base(), [{ operation: 'update_page', page: 'site', href: 'not a url' }], 'changes[0]: href must be an absolute URL with a scheme (https://...), got "not a url"');
+    refused(base(), [{ operation: 'update_page', page: 'site', href: 'not a url' }], 'changes[0]: href must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got "not a url"');
     refused(base(), [{ operation: 'update_page', page: 'site', slug: 'site' }], 'changes[0]: slug: link pages have no slug');
     refused(base(), [{ operation: 'update_page', page: 'guides', description: 'd' }], 'changes[0]: description: groups have no description');
   });
