@@ -8,7 +8,7 @@ import { push } from '../../src/sync/push/push.js';
 import { pull } from '../../src/sync/pull/pull.js';
 import { readState } from '../../src/sync/state/state.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
-import { snapshotOf } from '../../src/sync/remote/snapshot.js';
+import { placesOf, snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { readTreeFiles } from '../../src/git/index.js';
 import { clonedSpace, editMain, git } from './fixture.js';
@@ -28,9 +28,11 @@ describe('push', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  /** The change request's content as a folder equals the branch's committed files. */
+  /** The change request's content as a folder (pages in the files the branch keeps them in) equals the branch's committed files. */
   async function expectRemoteIsFolder(dir: string, spaceId: string, changeRequest: string) {
-    const remote = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest })).files;
+    const entries = Object.values((await readState(dir)).branches).flatMap((b) => [b, b.outbox]);
+    const places = placesOf(entries.find((b) => b?.changeRequestId === changeRequest)?.index);
+    const remote = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest }), places).files;
     const local = await loadFolder(dir);
     local.delete('.git');
     const text = (m: Map<string, Uint8Array | string>) => new Map([...m].filter(([p]) => !p.startsWith('.git/')).map(([p, b]) => [p, Buffer.from(b as Uint8Array).toString()]));

@@ -13,10 +13,12 @@ export function conflictNames(conflicts: readonly RemoteConflict[]): string {
 
 /** A pulled branch as `pull` prints it: the revisions and the files that changed. */
 export function pullLine(r: BranchPull): string {
-  if (r.from === r.to) return `${r.branch}: up to date`;
+  // Main's change request edited on the platform changes main's files, not main's revision.
+  if (r.from === r.to && r.changes.length === 0 && r.conflicts.length === 0 && r.outboxClosed === undefined) return `${r.branch}: up to date`;
   const changed = r.changes.map((c) => `${c.status} ${c.path}`).join(', ') || 'no file changes';
   const conflicts = r.conflicts.length > 0 ? `; CONFLICTS in ${r.conflicts.join(', ')} (resolve the markers, then commit)` : '';
-  return `${r.branch}: ${r.from} -> ${r.to}: ${changed}${conflicts}`;
+  const outbox = r.outboxClosed !== undefined ? `; its change request was ${r.outboxClosed} (the next commits open a new one)` : '';
+  return `${r.branch}: ${r.from} -> ${r.to}: ${changed}${conflicts}${outbox}`;
 }
 
 /** Conflict markers a pull left, as `branch:path`. */

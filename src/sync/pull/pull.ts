@@ -1,4 +1,4 @@
-import type { Client } from '../../client/index.js';
+import type { Client, ContentScope } from '../../client/index.js';
 import { DocsyncError } from '../../model/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import {
 } from '../../git/index.js';
 import { sameBytes } from '../bytes.js';
 import { fetchContent } from '../remote/content.js';
-import { snapshotOf } from '../remote/snapshot.js';
+import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
+import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
 import { remoteHead } from '../remote/heads.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
@@ -33,6 +34,8 @@ export interface BranchPull {
   closed?: 'merged' | 'archived';
   /** An archived change request opened again on the platform: pull follows its branch again. */
   reopened?: boolean;
+  /** `main` only: its outbox change request was merged or archived on the platform and is dropped. */
+  outboxClosed?: 'merged' | 'archived';
 }
 
 export interface PullOptions {
@@ -75,61 +78,96 @@ export async function pull(client: Client, dir: string, options: PullOptions = {
 
 async function pullBranch(client: Client, dir: string, state: WorkspaceState, branch: string, checkedOut: string | null): Promise<BranchPull> {
   const synced = state.branches[branch]!;
-  const head = await remoteHead(client, state.binding.spaceId, synced);
+  const spaceId = state.binding.spaceId;
+  const head = await remoteHead(client, spaceId, synced);
   const closed = closedBy(head.status);
+  // Main's outbox: its change request may have been merged or closed, or edited, on the platform.
+  const outboxHead = synced.outbox?.changeRequestId !== undefined ? await remoteHead(client, spaceId, synced.outbox) : undefined;
+  const outboxClosed = closedBy(outboxHead?.status);
+  const outboxMoved = outboxHead !== undefined && outboxClosed === undefined && outboxHead.revision !== synced.outbox!.remoteRevision;
   const done = async (next: BranchState, result: BranchPull): Promise<BranchPull> => {
     state.branches[branch] = closed ? { ...next, closed } : next;
     if (closed || next !== synced) await writeState(dir, state);
     return closed ? { ...result, closed } : result;
   };
-  if (head.revision === synced.remoteRevision) {
+  if (head.revision === synced.remoteRevision && !outboxMoved && outboxClosed === undefined) {
     return done(synced, { branch, from: synced.remoteRevision, to: head.revision, changes: [], conflicts: [] });
   }
-  const local = await branchOid(dir, branch);
-  if (local === null) throw new DocsyncError('not_found', `branch ${branch} is tracked by docsync but missing from the repository`);
+  if ((await branchOid(dir, branch)) === null) throw new DocsyncError('not_found', `branch ${branch} is tracked by docsync but missing from the repository`);
   let savedLocalEdits: string | undefined;
   if (branch === checkedOut && (await workingTreeChanges(dir)).length > 0) {
     savedLocalEdits = (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;
   }
-  const ours = (await branchOid(dir, branch))!;
-  const snapshot = snapshotOf(await fetchContent(client, head.scope));
-  const remoteCommit = await commitFiles(dir, {
-    branch: `refs/docsync/remote/${branch}`,
-    parent: synced.syncedCommit,
-    files: snapshot.files,
-    message: `docsync: remote ${branch} at revision ${snapshot.revision}`,
-    author: DOCSYNC_AUTHOR,
-  }).catch(async (error: unknown) => {
-    // The keep-alive ref of an earlier pull points elsewhere: start it again from here.
-    if ((error as { code?: string }).code !== 'ref-moved') throw error;
-    const current = await branchOid(dir, `refs/docsync/remote/${branch}`);
-    return commitFiles(dir, {
-      branch: `refs/docsync/remote/${branch}`, parent: current, mergeParents: [synced.syncedCommit], files: snapshot.files,
-      message: `docsync: remote ${branch} at revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR,
-    });
-  });
-  const changes = await diffTrees(dir, synced.syncedCommit, remoteCommit);
-  let conflicts: string[] = [];
-  // No local work when the branch holds what was last synced: after an earlier pull its commit
-  // is a merge on top of the synced one, with the same tree (compared without reading a file).
-  const localWork = ours !== synced.syncedCommit && (await diffTrees(dir, synced.syncedCommit, ours, { renames: false })).length > 0;
-  let pulled: string;
-  if (!localWork) {
-    // The branch simply takes the remote content.
-    pulled = await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: snapshot.files, message: `docsync: pull revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR });
-  } else {
-    const merged = mergeFiles(await readTreeFiles(dir, synced.syncedCommit), await readTreeFiles(dir, ours), snapshot.files);
-    conflicts = merged.conflicts;
-    const message = conflicts.length === 0
-      ? `docsync: merge remote revision ${snapshot.revision}`
-      : `docsync: merge remote revision ${snapshot.revision}, with conflicts in ${conflicts.join(', ')}`;
-    pulled = await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: merged.files, message, author: DOCSYNC_AUTHOR });
+  const before = (await branchOid(dir, branch))!;
+  // Pages stay in the files the branch has them in (hand-placed ones included): as last synced,
+  // else as main's outbox had them (its pages are main's once merged), else as another branch has them.
+  const others = Object.values(state.branches).filter((b) => b !== synced).flatMap((b) => [b.index, b.outbox?.index]);
+  const places = placesOf(synced.outbox?.index, synced.index, ...others);
+
+  let next: BranchState = synced;
+  const changes: TreeChange[] = [];
+  const conflicts: string[] = [];
+  if (head.revision !== synced.remoteRevision || outboxClosed !== undefined) {
+    // Main's outbox merged on the platform: what the push sent is in main now, and the branch
+    // holds it, so it is the base (a later local edit of a pushed line is no conflict with it).
+    const base = outboxClosed === 'merged' ? synced.outbox!.syncedCommit : synced.syncedCommit;
+    const merged = await mergeRemote(client, dir, branch, head.scope, { synced: synced.syncedCommit, base, places, label: branch });
+    changes.push(...merged.changes);
+    conflicts.push(...merged.conflicts);
+    const { outbox: _outbox, ...rest } = synced;
+    next = { ...(outboxClosed !== undefined ? rest : synced), remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, index: merged.snapshot.index };
   }
-  if (branch === checkedOut) await checkoutPulled(dir, branch, ours, pulled);
-  return done(
-    { ...synced, remoteRevision: snapshot.revision, syncedCommit: remoteCommit, index: snapshot.index },
-    { branch, from: synced.remoteRevision, to: snapshot.revision, changes, conflicts, ...(savedLocalEdits ? { savedLocalEdits } : {}) },
-  );
+  if (outboxMoved) {
+    // Main's change request was edited on the platform (a reviewer): its edits come into main,
+    // so the next push of main starts from what the change request holds.
+    const outbox = synced.outbox!;
+    const merged = await mergeRemote(client, dir, branch, outboxHead.scope, { synced: outbox.syncedCommit, base: outbox.syncedCommit, places, label: `${branch} (change request #${outbox.changeRequestNumber ?? 0})` });
+    changes.push(...merged.changes);
+    conflicts.push(...merged.conflicts.filter((path) => !conflicts.includes(path)));
+    next = { ...next, outbox: { ...outbox, remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, index: merged.snapshot.index } };
+  }
+  if (branch === checkedOut) await checkoutPulled(dir, branch, before, (await branchOid(dir, branch))!);
+  return done(next, {
+    branch, from: synced.remoteRevision, to: next.remoteRevision, changes, conflicts,
+    ...(savedLocalEdits ? { savedLocalEdits } : {}), ...(outboxClosed !== undefined ? { outboxClosed } : {}),
+  });
+}
+
+interface RemoteMerge {
+  snapshot: Snapshot;
+  remoteCommit: string;
+  changes: TreeChange[];
+  conflicts: string[];
+}
+
+/**
+ * Brings one remote scope into a branch: its content becomes a commit on
+ * `refs/docsync/remote/<branch>` on top of `synced`, which the branch then merges three-way
+ * against `base` (the content both sides last had in common), file by file and line by line.
+ */
+async function mergeRemote(
+  client: Client, dir: string, branch: string, scope: ContentScope,
+  options: { synced: string; base: string; places: Places; label: string },
+): Promise<RemoteMerge> {
+  const ours = (await branchOid(dir, branch))!;
+  const snapshot = snapshotOf(await fetchContent(client, scope), options.places);
+  const message = `docsync: remote ${options.label} at revision ${snapshot.revision}`;
+  const remoteCommit = await commitRemoteSnapshot(dir, branch, options.synced, snapshot.files, message);
+  const changes = await diffTrees(dir, options.synced, remoteCommit);
+  // No local work when the branch holds the base: after an earlier pull its commit is a merge
+  // on top of the synced one, with the same tree (compared without reading a file).
+  const localWork = ours !== options.base && (await diffTrees(dir, options.base, ours, { renames: false })).length > 0;
+  if (!localWork) {
+    await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: snapshot.files, message: `docsync: pull revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR });
+    return { snapshot, remoteCommit, changes, conflicts: [] };
+  }
+  const merged = mergeFiles(await readTreeFiles(dir, options.base), await readTreeFiles(dir, ours), snapshot.files);
+  const conflicts = merged.conflicts;
+  const text = conflicts.length === 0
+    ? `docsync: merge remote revision ${snapshot.revision}`
+    : `docsync: merge remote revision ${snapshot.revision}, with conflicts in ${conflicts.join(', ')}`;
+  await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: merged.files, message: text, author: DOCSYNC_AUTHOR });
+  return { snapshot, remoteCommit, changes, conflicts };
 }
 
 /**

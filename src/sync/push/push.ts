@@ -15,7 +15,7 @@ import { pageEditSides } from './page-edits.js';
 import { fetchContent } from '../remote/content.js';
 import { readBack } from './read-back.js';
 import { batchesOf, sendBatches } from './send-batches.js';
-import { snapshotOf } from '../remote/snapshot.js';
+import { placesOf, snapshotOf } from '../remote/snapshot.js';
 import { readState, writeState, type BranchState, type WorkspaceState } from '../state/state.js';
 
 export interface PushOptions {
@@ -169,7 +169,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   if (moved) {
     // The batch in flight landed (or someone else wrote): compare all of the branch with what
     // the change request holds now.
-    const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }));
+    const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }), placesOf(target.base.index));
     read = { base: now.files, local: await readTreeFiles(dir, head), unloaded: undefined };
     remoteIndex = toIndex(now.index);
   } else {
@@ -234,7 +234,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const synced = await readBack({
     client, dir, spaceId, branch, checkedOut: branch === checkedOut, head, base: target.base, changeRequest, revision: sent.revision,
     changes: plan.changes, wholeCompare: moved, local: read.local, prefix, pathOf: (id) => sides.paths.get(id)!, localChanges,
-    skipped: new Set(sides.skipped.map((s) => s.path)),
+    skipped: new Set(sides.skipped.map((s) => s.path)), places: placesAfter(sides.paths, plan.refs, sent.created),
   });
   result.normalised = synced.normalised;
   const latest = await readState(dir);
@@ -248,6 +248,17 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   await clearJournal(dir, branch);
   result.revision = synced.revision;
   return result;
+}
+
+/** Each pushed page's local file by its id on the platform (pages the push created by their new ids). */
+function placesAfter(paths: ReadonlyMap<string, string>, refs: ReadonlyMap<string, string>, created: Readonly<Record<string, string>>): Map<string, string> {
+  const places = new Map<string, string>();
+  for (const [localId, path] of paths) {
+    const ref = refs.get(localId);
+    const id = ref === undefined ? localId : created[ref];
+    if (id !== undefined) places.set(id, path);
+  }
+  return places;
 }
 
 function idsOf(pages: readonly { id: string; pages?: unknown[] }[], into = new Set<string>()): Set<string> {

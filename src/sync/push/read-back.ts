@@ -9,7 +9,7 @@ import { sameBytes } from '../bytes.js';
 import { mergeFiles } from '../pull/merge-files.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from '../remote/commit.js';
 import { fetchContent, toWorkspacePage } from '../remote/content.js';
-import { snapshotOf } from '../remote/snapshot.js';
+import { snapshotOf, type Places } from '../remote/snapshot.js';
 import type { BranchState } from '../state/state.js';
 
 /** update_page fields that live in the page's own file: changing only these leaves SUMMARY.md as it was. */
@@ -74,6 +74,8 @@ export interface Pushed {
   localChanges: readonly TreeChange[];
   /** Files left out: the branch keeps its own version. */
   skipped: ReadonlySet<string>;
+  /** Each page's file on the branch, by platform id: the read-back writes pages there. */
+  places: Places;
 }
 
 export interface ReadBack {
@@ -124,7 +126,7 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     }
     return { revision: p.revision, commit: remoteCommit, index: p.base.index, normalised };
   }
-  const snapshot = snapshotOf(await fetchContent(p.client, scope));
+  const snapshot = snapshotOf(await fetchContent(p.client, scope), p.places);
   const remoteCommit = await commitRemoteSnapshot(dir, branch, p.base.syncedCommit, snapshot.files, `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`);
   const baseFiles = await readTreeFiles(dir, p.base.syncedCommit);
   const localFiles = await readTreeFiles(dir, p.head);
