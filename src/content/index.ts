@@ -13,3 +13,5 @@ export * from './changes/index.js';
 export * from './markdown/front-matter.js';
 export * from './import/index.js';
 export * from './markdown/text-blocks.js';
+export * from './markdown/block-nodes.js';
+export { jsonDocumentToMarkdown } from './changes/json-to-markdown.js';

@@ -13,3 +13,4 @@ export * from './page.js';
 export * from './revision.js';
 export * from './content-change.js';
 export * from './site.js';
+export * from './comment.js';

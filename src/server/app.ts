@@ -20,6 +20,9 @@ import { contentWriteRoutes } from './routes/content-write.js';
 import { linkRoutes } from './routes/links.js';
 import { siteRoutes } from './routes/sites.js';
 import { siteShareLinkRoutes } from './routes/site-share-links.js';
+import { commentRoutes } from './routes/comments.js';
+import { commentReplyRoutes } from './routes/comment-replies.js';
+import { commenterRoutes } from './routes/commenters.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -102,6 +105,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(linkRoutes);
       await v1.register(siteRoutes);
       await v1.register(siteShareLinkRoutes);
+      await v1.register(commentRoutes);
+      await v1.register(commentReplyRoutes);
+      await v1.register(commenterRoutes);
     },
     { prefix: '/v1' },
   );

@@ -2,6 +2,7 @@ import type { Heading, List, PhrasingContent, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { parseMarkdown } from './processor.js';
 import { slugify, uniqueSlug } from '../tree/slugs.js';
+import { blockIds } from './block-nodes.js';
 
 /**
  * A page rendered as a JSON document (the published `format=document`). Deliberately minimal:
@@ -22,6 +23,8 @@ export type JsonInline = JsonText | JsonLink;
 export interface JsonBlock {
   object: 'block';
   type: string;
+  /** The block's node id (block-nodes.ts), for comments on it; on commentable blocks only. */
+  key?: string;
   isVoid: boolean;
   data: Record<string, unknown>;
   meta?: { id: string };
@@ -62,46 +65,58 @@ function inlines(nodes: readonly PhrasingContent[], marks: MarkType[] = []): Jso
 
 const paragraph = (nodes: JsonInline[]): JsonBlock => ({ object: 'block', type: 'paragraph', isVoid: false, data: {}, nodes });
 
-function list(node: List, anchors: Set<string>): JsonBlock {
+/** Per document: heading anchors taken so far, and the node ids of its blocks. */
+interface Ctx {
+  anchors: Set<string>;
+  keys: ReadonlyMap<unknown, { id: string }>;
+}
+
+/** The block with its node id as `key`, when the markdown node is a commentable block. */
+const keyed = (block: JsonBlock, node: RootContent, ctx: Ctx): JsonBlock => {
+  const id = ctx.keys.get(node)?.id;
+  return id === undefined ? block : { ...block, key: id };
+};
+
+function list(node: List, ctx: Ctx): JsonBlock {
   const items: JsonBlock[] = node.children.map((item) => ({
     object: 'block',
     type: 'list-item',
     isVoid: false,
     data: typeof item.checked === 'boolean' ? { checked: item.checked } : {},
-    nodes: blocks(item.children, anchors, true),
+    nodes: blocks(item.children, ctx, true),
   }));
   if (node.ordered) return { object: 'block', type: 'list-ordered', isVoid: false, data: node.start != null ? { start: node.start } : {}, nodes: items };
   const tasks = node.children.some((item) => typeof item.checked === 'boolean');
   return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', isVoid: false, data: {}, nodes: items };
 }
 
-function heading(node: Heading, anchors: Set<string>): JsonBlock {
-  const anchor = uniqueSlug(slugify(toString(node).trim()), anchors);
-  anchors.add(anchor);
+function heading(node: Heading, ctx: Ctx): JsonBlock {
+  const anchor = uniqueSlug(slugify(toString(node).trim()), ctx.anchors);
+  ctx.anchors.add(anchor);
   const level = Math.min(node.depth, 3);
   return { object: 'block', type: `heading-${level}`, isVoid: false, data: {}, ...(anchor !== '' ? { meta: { id: anchor } } : {}), nodes: inlines(node.children) };
 }
 
-function blocks(nodes: readonly RootContent[], anchors: Set<string>, nested = false): JsonBlock[] {
+function blocks(nodes: readonly RootContent[], ctx: Ctx, nested = false): JsonBlock[] {
   const out: JsonBlock[] = [];
   for (const node of nodes) {
     switch (node.type) {
       case 'yaml': case 'definition': break;
-      case 'paragraph': out.push(paragraph(inlines(node.children))); break;
+      case 'paragraph': out.push(keyed(paragraph(inlines(node.children)), node, ctx)); break;
       // Inside list items and quotes only essential blocks are allowed: headings become paragraphs.
-      case 'heading': out.push(nested ? paragraph(inlines(node.children)) : heading(node, anchors)); break;
-      case 'list': out.push(list(node, anchors)); break;
-      case 'blockquote': out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, anchors, true).filter((b) => b.type !== 'code') }); break;
+      case 'heading': out.push(keyed(nested ? paragraph(inlines(node.children)) : heading(node, ctx), node, ctx)); break;
+      case 'list': out.push(list(node, ctx)); break;
+      case 'blockquote': out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, ctx, true).filter((b) => b.type !== 'code') }); break;
       case 'thematicBreak': out.push({ object: 'block', type: 'divider', isVoid: true, data: {} }); break;
       case 'code':
-        out.push({
+        out.push(keyed({
           object: 'block', type: 'code', isVoid: false, data: node.lang ? { syntax: node.lang } : {},
           nodes: node.value.split('\n').map((line) => ({ object: 'block', type: 'code-line', isVoid: false, data: {}, nodes: [text(line)] })),
-        });
+        }, node, ctx));
         break;
       default: {
         const value = toString(node);
-        if (value.trim() !== '') out.push(paragraph([text(value)]));
+        if (value.trim() !== '') out.push(keyed(paragraph([text(value)]), node, ctx));
       }
     }
   }
@@ -109,5 +124,6 @@ function blocks(nodes: readonly RootContent[], anchors: Set<string>, nested = fa
 }
 
 export function markdownToJsonDocument(markdown: string): JsonDocument {
-  return { object: 'document', data: {}, nodes: blocks(parseMarkdown(markdown).children, new Set()) };
+  const root = parseMarkdown(markdown);
+  return { object: 'document', data: {}, nodes: blocks(root.children, { anchors: new Set(), keys: blockIds(root) }) };
 }

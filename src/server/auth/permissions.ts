@@ -1,4 +1,6 @@
-import { roleAtLeast, type Role, type CollectionPermissions, type OrganizationPermissions, type SpacePermissions, type SitePermissions } from '../../model/index.js';
+import {
+  roleAtLeast, type Role, type CollectionPermissions, type CommentPermissions, type OrganizationPermissions, type SpacePermissions, type SitePermissions,
+} from '../../model/index.js';
 
 /** The `permissions` objects, computed from the caller's role (docs/api.md, "Roles"). */
 export function spacePermissions(role: Role | null): SpacePermissions {
@@ -55,5 +57,20 @@ export function sitePermissions(role: Role | null): SitePermissions {
     installIntegration: roleAtLeast(role, 'admin'),
     viewAdaptiveSchema: roleAtLeast(role, 'read'),
     editAdaptiveSchema: roleAtLeast(role, 'admin'),
+  };
+}
+
+/**
+ * A comment's or reply's `permissions` for the caller: anyone who sees the space views it;
+ * `comment` and above reply (and react, resolve, reopen); its author edits and deletes it while
+ * they may still comment; an admin deletes any.
+ */
+export function commentPermissions(role: Role | null, isAuthor: boolean): CommentPermissions {
+  const canComment = roleAtLeast(role, 'comment');
+  return {
+    view: roleAtLeast(role, 'read'),
+    edit: isAuthor && canComment,
+    reply: canComment,
+    delete: (isAuthor && canComment) || roleAtLeast(role, 'admin'),
   };
 }

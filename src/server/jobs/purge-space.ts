@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { restoreDeadline } from '../../model/index.js';
 import { dropSpaceIndex } from '../search/indexer.js';
+import { deleteSpaceComments } from '../store/comments.js';
 
 export const PURGE_SPACE = 'purge-space';
 
@@ -10,8 +11,8 @@ export const PURGE_SPACE = 'purge-space';
 export const purgeDeadline = restoreDeadline;
 
 /**
- * Removes a space deleted more than the restore window ago, with its revisions and change
- * requests. A space that was restored (or deleted again later) is left alone: the job re-checks
+ * Removes a space deleted more than the restore window ago, with its revisions, change requests
+ * and comments. A space that was restored (or deleted again later) is left alone: the job re-checks
  * instead of trusting that nothing happened since it was queued.
  */
 export async function purgeSpace(db: Kysely<Database>, payload: { spaceId: string }, now: Date): Promise<void> {
@@ -21,6 +22,7 @@ export async function purgeSpace(db: Kysely<Database>, payload: { spaceId: strin
   await inTransaction(db, async (trx) => {
     await trx.deleteFrom('revisions').where('space_id', '=', space.id).execute();
     await trx.deleteFrom('change_requests').where('space_id', '=', space.id).execute();
+    await deleteSpaceComments(trx, space.id);
     await dropSpaceIndex(trx, space.id);
     await trx.deleteFrom('spaces').where('id', '=', space.id).where('deleted_at', '=', space.deleted_at).execute();
   });

@@ -136,6 +136,46 @@ export interface JobsTable {
   created_at: string;
 }
 
+export interface CommentsTable {
+  id: string;
+  space_id: string;
+  /** Null for a comment on the space's main content. */
+  change_request_id: string | null;
+  /** The head the comment was posted on. */
+  revision_id: string;
+  page_id: string | null;
+  /** sha256 of the page's document when posted ('' for an empty page); null without a page. */
+  page_document: string | null;
+  node_id: string | null;
+  node_preview: string | null;
+  /** Markdown. */
+  body: string;
+  posted_by: string;
+  posted_at: string;
+  edited_at: string | null;
+  /** `open` or `resolved`. */
+  status: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  comment_id: string;
+  body: string;
+  posted_by: string;
+  posted_at: string;
+  edited_at: string | null;
+}
+
+export interface CommentReactionsTable {
+  /** The comment's or the reply's id. */
+  subject_id: string;
+  emoji: string;
+  user_id: string;
+  reacted_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -152,6 +192,9 @@ export interface Database {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
+  comments: CommentsTable;
+  comment_replies: CommentRepliesTable;
+  comment_reactions: CommentReactionsTable;
 }
 
 /** Stored form of a content default level: `inherit`, a role, or `none` for null. */

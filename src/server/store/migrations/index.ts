@@ -3,6 +3,7 @@ import * as core from './0001-core.js';
 import * as content from './0002-content.js';
 import * as search from './0003-search.js';
 import * as sites from './0006-sites.js';
+import * as comments from './0004-comments.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-content': content,
   '0003-search': search,
   '0006-sites': sites,
+  '0004-comments': comments,
 };
 
 export const migrationProvider: MigrationProvider = {
