@@ -6,6 +6,7 @@ import { DOCSYNC_AUTHOR } from './author.js';
 import { commitChangeRequest, fetchChangeRequest } from './change-requests/track.js';
 import type { WorkspaceProblem } from '../workspace/index.js';
 import { fetchContent } from './remote/content.js';
+import { memoryKnownContent } from './remote/known-content.js';
 import { summedProgress, type ProgressEvent } from './remote/fetch-progress.js';
 import { snapshotOf, type Snapshot } from './remote/snapshot.js';
 import { writeState, type BranchState, type WorkspaceState } from './state/state.js';
@@ -81,12 +82,14 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
     throw new DocsyncError('conflict', `${dir} exists and is not empty; clone into a new folder`);
   }
   const progress = summedProgress(options.onProgress);
-  const mainFetch = fetchContent(client, { space: spaceId }, progress()).then(snapshotOf);
+  // One store of bodies and files for every scope: main and its change requests share most of them.
+  const known = memoryKnownContent();
+  const mainFetch = fetchContent(client, { space: spaceId }, progress(), known).then(snapshotOf);
   const mainRevision = mainFetch.then((main) => main.revision);
   // Awaited only by change requests on another base; a failure is reported through mainFetch.
   mainRevision.catch(() => undefined);
   const bases = new Map<string, Promise<Snapshot>>();
-  const fetchOne = (cr: ChangeRequest) => fetchChangeRequest(client, spaceId, cr, { mainRevision, bases, progress });
+  const fetchOne = (cr: ChangeRequest) => fetchChangeRequest(client, spaceId, cr, { mainRevision, bases, progress, known });
   const listing = openChangeRequests(client, spaceId);
   // The first change requests' fetches start with main's, not after it.
   const changeRequests = listing.then((open) => ({ open, fetched: fetchedInOrder(open, FETCH_AHEAD, fetchOne) }));
@@ -117,6 +120,7 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   }
 
   const state: WorkspaceState = { version: 1, binding: { apiUrl: options.apiUrl, spaceId }, branches };
+  await known.saveTo(dir);
   await writeState(dir, state);
   result.requests = client.stats.requests;
   return result;

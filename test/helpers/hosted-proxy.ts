@@ -14,7 +14,8 @@ const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-enc
 /**
  * Our server answering as the hosted API does where the two differ in ways the sync tool must
  * cope with: no `x-docsync-extensions` header (so the client uses published operations only),
- * and change requests addressed by id only (a number in the path is our server's convenience).
+ * change requests addressed by id only (a number in the path is our server's convenience), and no
+ * page bodies in trees and listings (each page's markdown is a request of its own).
  * Grows with the hosted-API emulation of issue 16.
  */
 export interface HostedProxyOptions {
@@ -23,6 +24,15 @@ export interface HostedProxyOptions {
    * it ignores `compat=false` (docs/client.md): no `changes`, so no created page ids.
    */
   compatContentWrites?: boolean;
+}
+
+/** Page bodies only come one page at a time from the hosted API: drop them from trees and listings. */
+function withoutInlineMarkdown(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutInlineMarkdown);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) if (key !== 'markdown') out[key] = withoutInlineMarkdown(inner);
+  return out;
 }
 
 export async function hostedProxy(target: string, options: HostedProxyOptions = {}): Promise<HostedProxy> {
@@ -50,6 +60,10 @@ export async function hostedProxy(target: string, options: HostedProxyOptions = 
             if (name !== 'x-docsync-extensions' && !HOP_HEADERS.has(name)) out[name] = value;
           });
           let bytes = Buffer.from(await answer.arrayBuffer());
+          const singlePage = /\/page\/[^/?]+(\?|$)|\/reusable-contents\/[^/?]+(\?|$)/.test(path);
+          if (req.method === 'GET' && answer.ok && !singlePage && (answer.headers.get('content-type') ?? '').includes('application/json')) {
+            bytes = Buffer.from(JSON.stringify(withoutInlineMarkdown(JSON.parse(bytes.toString('utf8')))));
+          }
           if (options.compatContentWrites && req.method === 'POST' && /\/change-requests\/[^/]+\/content(\?|$)/.test(path) && answer.ok) {
             bytes = Buffer.from(JSON.stringify((JSON.parse(bytes.toString('utf8')) as { changeRequest: unknown }).changeRequest));
           }

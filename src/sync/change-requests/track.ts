@@ -2,6 +2,7 @@ import type { Client } from '../../client/index.js';
 import type { ChangeRequest } from '../../model/index.js';
 import { commitFiles } from '../../git/index.js';
 import { fetchContent, type FetchProgress } from '../remote/content.js';
+import { knownContent, type KnownContent } from '../remote/known-content.js';
 import { snapshotOf, type Snapshot } from '../remote/snapshot.js';
 import { changeRequestBranch, remoteRef } from './branch-names.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
@@ -29,6 +30,8 @@ export interface FetchChangeRequestOptions {
   bases?: Map<string, Promise<Snapshot>>;
   /** Gives each fetch (the change request's, its base's) its own progress callback. */
   progress?: () => (event: FetchProgress) => void;
+  /** Bodies and files already held: not fetched again. */
+  known?: KnownContent;
 }
 
 const baseRevisionOf = (cr: ChangeRequest) => cr.revisionMergedAncestor ?? cr.revisionInitial;
@@ -44,11 +47,11 @@ export async function fetchChangeRequest(client: Client, spaceId: string, cr: Ch
   const base = async (): Promise<Snapshot | undefined> => {
     if ((await options.mainRevision) === baseRevision) return undefined;
     let fetched = bases.get(baseRevision);
-    if (!fetched) bases.set(baseRevision, (fetched = fetchContent(client, { space: spaceId, revision: baseRevision }, options.progress?.()).then(snapshotOf)));
+    if (!fetched) bases.set(baseRevision, (fetched = fetchContent(client, { space: spaceId, revision: baseRevision }, options.progress?.(), options.known).then(snapshotOf)));
     return fetched;
   };
   const [snapshot, baseSnapshot] = await Promise.all([
-    fetchContent(client, { space: spaceId, changeRequest: cr.id }, options.progress?.()).then(snapshotOf),
+    fetchContent(client, { space: spaceId, changeRequest: cr.id }, options.progress?.(), options.known).then(snapshotOf),
     base(),
   ]);
   return { changeRequest: cr, snapshot, ...(baseSnapshot ? { base: baseSnapshot } : {}) };
@@ -85,5 +88,5 @@ export async function trackChangeRequest(
   cr: ChangeRequest,
   main: { revision: string; commit: string },
 ): Promise<TrackedChangeRequest> {
-  return commitChangeRequest(dir, await fetchChangeRequest(client, spaceId, cr, { mainRevision: main.revision }), main);
+  return commitChangeRequest(dir, await fetchChangeRequest(client, spaceId, cr, { mainRevision: main.revision, known: knownContent(dir) }), main);
 }

@@ -8,6 +8,7 @@ import {
 } from '../../git/index.js';
 import { sameBytes } from '../bytes.js';
 import { fetchContent } from '../remote/content.js';
+import { knownContent } from '../remote/known-content.js';
 import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
 import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
@@ -150,7 +151,7 @@ async function mergeRemote(
   options: { synced: string; base: string; places: Places; label: string },
 ): Promise<RemoteMerge> {
   const ours = (await branchOid(dir, branch))!;
-  const snapshot = snapshotOf(await fetchContent(client, scope), options.places);
+  const snapshot = snapshotOf(await fetchContent(client, scope, undefined, knownContent(dir)), options.places);
   const message = `docsync: remote ${options.label} at revision ${snapshot.revision}`;
   const remoteCommit = await commitRemoteSnapshot(dir, branch, options.synced, snapshot.files, message);
   const changes = await diffTrees(dir, options.synced, remoteCommit);

@@ -13,6 +13,7 @@ import { folderPaths, readChangedFiles, type ChangedFiles } from './changed-file
 import { adaptPlan } from './extensions.js';
 import { pageEditSides } from './page-edits.js';
 import { fetchContent } from '../remote/content.js';
+import { knownContent } from '../remote/known-content.js';
 import { readBack } from './read-back.js';
 import { batchesOf, sendBatches } from './send-batches.js';
 import { placesOf, snapshotOf } from '../remote/snapshot.js';
@@ -169,7 +170,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   if (moved) {
     // The batch in flight landed (or someone else wrote): compare all of the branch with what
     // the change request holds now.
-    const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }), placesOf(target.base.index));
+    const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }, undefined, knownContent(dir)), placesOf(target.base.index));
     read = { base: now.files, local: await readTreeFiles(dir, head), unloaded: undefined };
     remoteIndex = toIndex(now.index);
   } else {

@@ -9,6 +9,7 @@ import { sameBytes } from '../bytes.js';
 import { mergeFiles } from '../pull/merge-files.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from '../remote/commit.js';
 import { fetchContent, toWorkspacePage } from '../remote/content.js';
+import { knownContent } from '../remote/known-content.js';
 import { snapshotOf, type Places } from '../remote/snapshot.js';
 import type { BranchState } from '../state/state.js';
 
@@ -126,7 +127,7 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     }
     return { revision: p.revision, commit: remoteCommit, index: p.base.index, normalised };
   }
-  const snapshot = snapshotOf(await fetchContent(p.client, scope), p.places);
+  const snapshot = snapshotOf(await fetchContent(p.client, scope, undefined, knownContent(p.dir)), p.places);
   const remoteCommit = await commitRemoteSnapshot(dir, branch, p.base.syncedCommit, snapshot.files, `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`);
   const baseFiles = await readTreeFiles(dir, p.base.syncedCommit);
   const localFiles = await readTreeFiles(dir, p.head);

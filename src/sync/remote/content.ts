@@ -1,5 +1,6 @@
 import type { Client, ContentScope } from '../../client/index.js';
 import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionFile, type RevisionPage, type RevisionReusableContent } from '../../model/index.js';
+import type { KnownContent } from './known-content.js';
 import { pagesWithMarkdown } from './pages.js';
 import { NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspaceInclude, type WorkspacePage } from '../../workspace/index.js';
 
@@ -76,12 +77,15 @@ export interface FetchProgress {
   total: number;
 }
 
-async function downloadFiles(client: Client, files: readonly RevisionFile[], report: (done: number, total: number) => void): Promise<WorkspaceFile[]> {
+async function downloadFiles(client: Client, files: readonly RevisionFile[], report: (done: number, total: number) => void, known?: KnownContent): Promise<WorkspaceFile[]> {
   let done = 0;
   report(done, files.length);
   return Promise.all(
     files.map(async (file): Promise<WorkspaceFile> => {
-      const bytes = await client.content.download(file);
+      // The repository already has a blob of that oid: those are the bytes, no download.
+      const held = file.git?.oid !== undefined ? await known?.fileBytes(file.git.oid) : undefined;
+      const bytes = held ?? (await client.content.download(file));
+      if (held === undefined && file.git?.oid !== undefined) known?.rememberFile(file.git.oid, bytes);
       done += 1;
       report(done, files.length);
       return { id: file.id, name: file.name, contentType: file.contentType, bytes };
@@ -95,14 +99,15 @@ async function downloadFiles(client: Client, files: readonly RevisionFile[], rep
  * server, else one request per page), the files with their bytes, the space variables, and the
  * reusable contents with their markdown (one request each, where the server offers it).
  * `onProgress` hears of pages (the total is known once the revision is read) and of files.
+ * With `known` (a workspace's), bodies and files it already holds are not fetched again.
  */
-export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (event: FetchProgress) => void): Promise<RemoteContent> {
+export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (event: FetchProgress) => void, known?: KnownContent): Promise<RemoteContent> {
   const revision = await client.content.revision(scope);
   // By revision, so every body and include is of the revision read, however the head moves.
   const byRevision = { space: scope.space, revision: revision.id };
   const [pages, files, reusableContents] = await Promise.all([
-    pagesWithMarkdown(client, byRevision, revision.pages, (done, total) => onProgress?.({ stage: 'pages', done, total })),
-    downloadFiles(client, revision.files, (done, total) => onProgress?.({ stage: 'files', done, total })),
+    pagesWithMarkdown(client, byRevision, revision.pages, (done, total) => onProgress?.({ stage: 'pages', done, total }), known),
+    downloadFiles(client, revision.files, (done, total) => onProgress?.({ stage: 'files', done, total }), known),
     fetchIncludes(client, byRevision, revision.reusableContents ?? []),
   ]);
   return {

@@ -1,5 +1,6 @@
 import type { Client, ContentScope } from '../../client/index.js';
 import type { RevisionPage } from '../../model/index.js';
+import type { KnownContent } from './known-content.js';
 
 function countPages(pages: readonly RevisionPage[]): number {
   let n = 0;
@@ -26,7 +27,7 @@ function withoutMarkdown(pages: readonly RevisionPage[], out: RevisionPage[] = [
  * The pages are filled in place: they are the fetch's own, parsed from the answer.
  */
 export async function pagesWithMarkdown(
-  client: Client, byRevision: ContentScope & { revision: string }, pages: RevisionPage[], report: (done: number, total: number) => void,
+  client: Client, byRevision: ContentScope & { revision: string }, pages: RevisionPage[], report: (done: number, total: number) => void, known?: KnownContent,
 ): Promise<RevisionPage[]> {
   const total = countPages(pages);
   const missing = withoutMarkdown(pages);
@@ -34,7 +35,15 @@ export async function pagesWithMarkdown(
   report(done, total);
   await Promise.all(
     missing.map(async (page) => {
-      page.markdown = (await client.content.page(byRevision, page.id, { format: 'markdown' })).markdown ?? '';
+      // A body read before, by the oid of the page's file: only changed pages cost a request.
+      const oid = page.git?.oid;
+      const cached = oid !== undefined ? await known?.markdown(oid) : undefined;
+      if (cached !== undefined) {
+        page.markdown = cached;
+      } else {
+        page.markdown = (await client.content.page(byRevision, page.id, { format: 'markdown' })).markdown ?? '';
+        if (oid !== undefined) await known?.rememberMarkdown(oid, page.markdown);
+      }
       done += 1;
       report(done, total);
     }),

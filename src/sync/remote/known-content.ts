@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { readBlob } from '../../git/index.js';
+import { stateDir } from '../state/state.js';
+
+/**
+ * What a workspace already holds of the platform's content, so a read fetches only what changed
+ * (against the hosted API every page body and every file is a request of its own):
+ * - a file whose `git.oid` is a blob of the workspace's repository is that blob: git's object id
+ *   is the hash of the bytes, so the bytes need no download;
+ * - a page body read before is kept by the page's `git.oid` (the id of the page's file as Git
+ *   Sync writes it) in `.git/docsync/markdown/`, content-addressed, so it never goes stale.
+ */
+export interface KnownContent {
+  markdown(oid: string): Promise<string | undefined>;
+  rememberMarkdown(oid: string, markdown: string): Promise<void>;
+  fileBytes(oid: string): Promise<Uint8Array | undefined>;
+  rememberFile(oid: string, bytes: Uint8Array): void;
+}
+
+const OID = /^[0-9a-f]{40}$/;
+
+export function knownContent(dir: string): KnownContent {
+  const bodyPath = (oid: string) => join(stateDir(dir), 'markdown', oid.slice(0, 2), oid.slice(2));
+  return {
+    async markdown(oid) {
+      if (!OID.test(oid)) return undefined;
+      return readFile(bodyPath(oid), 'utf8').catch(() => undefined);
+    },
+    async rememberMarkdown(oid, markdown) {
+      if (!OID.test(oid)) return;
+      const path = bodyPath(oid);
+      await mkdir(dirname(path), { recursive: true });
+      // A unique temporary name: two commands filling the cache at once never mix their writes.
+      const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(temporary, markdown);
+      await rename(temporary, path);
+    },
+    async fileBytes(oid) {
+      if (!OID.test(oid)) return undefined;
+      return readBlob(dir, oid).catch(() => undefined);
+    },
+    // The bytes become a blob of the repository when the fetched content is committed.
+    rememberFile() {},
+  };
+}
+
+/**
+ * The same, held in memory for one command that reads several scopes before there is a
+ * repository (a clone: main and each change request share most pages and files).
+ */
+export function memoryKnownContent(): KnownContent & { saveTo(dir: string): Promise<void> } {
+  const bodies = new Map<string, string>();
+  const files = new Map<string, Uint8Array>();
+  return {
+    /** Keeps the bodies read in the workspace's store, for its later pulls. */
+    async saveTo(dir) {
+      const store = knownContent(dir);
+      for (const [oid, markdown] of bodies) await store.rememberMarkdown(oid, markdown);
+    },
+    markdown: async (oid) => bodies.get(oid),
+    rememberMarkdown: async (oid, markdown) => void bodies.set(oid, markdown),
+    fileBytes: async (oid) => files.get(oid),
+    rememberFile: (oid, bytes) => void files.set(oid, bytes),
+  };
+}
