@@ -48,7 +48,7 @@ export function base64Size(base64: string): number {
 function checkFile(file: InsertFileItem, index: number) {
   if (file.base64 !== undefined && base64Size(file.base64) > MAX_BASE64_BYTES) {
     throw new ClientError(
-      'batch_too_large',
+      'batch-too-large',
       `changes[${index}]: file "${file.name}" is ${base64Size(file.base64)} bytes; the API takes at most ${MAX_BASE64_BYTES} bytes per base64 upload (send it by \`url\`)`,
     );
   }
@@ -77,16 +77,16 @@ function splitFiles(files: InsertFileItem[], index: number, limits: BatchLimits)
 function checkLimits(limits: BatchLimits) {
   for (const key of ['maxChanges', 'maxFiles', 'maxBytes'] as const) {
     const value = limits[key];
-    if (!Number.isInteger(value) || value < 1) throw new ClientError('invalid_option', `batch limit \`${key}\` must be a whole number of at least 1, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < 1) throw new ClientError('invalid-option', `batch limit \`${key}\` must be a whole number of at least 1, got ${String(value)}`);
   }
   if (limits.maxChanges > MAX_BATCH_CHANGES || limits.maxFiles > MAX_BATCH_FILES) {
-    throw new ClientError('invalid_option', `batch limits go beyond the API's: at most ${MAX_BATCH_CHANGES} changes and ${MAX_BATCH_FILES} files`);
+    throw new ClientError('invalid-option', `batch limits go beyond the API's: at most ${MAX_BATCH_CHANGES} changes and ${MAX_BATCH_FILES} files`);
   }
 }
 
 /**
  * Splits `changes` into batches for `POST .../content` (see the invariants above). Throws
- * `batch_too_large` for a single change that no batch can hold: a base64 file over 1 MiB, or a
+ * `batch-too-large` for a single change that no batch can hold: a base64 file over 1 MiB, or a
  * change whose JSON alone exceeds `maxBytes`.
  */
 export function planBatches(changes: readonly ContentChange[], options: Partial<BatchLimits> = {}): BatchPlan {
@@ -101,7 +101,7 @@ export function planBatches(changes: readonly ContentChange[], options: Partial<
   const sizes = flat.map((change, index) => {
     const size = bytes(change);
     if (ENVELOPE + size > limits.maxBytes) {
-      throw new ClientError('batch_too_large', `changes[${origin[index]!}] (${change.operation}) is ${size} bytes of JSON; a batch may hold at most ${limits.maxBytes}`);
+      throw new ClientError('batch-too-large', `changes[${origin[index]!}] (${change.operation}) is ${size} bytes of JSON; a batch may hold at most ${limits.maxBytes}`);
     }
     return size;
   });

@@ -44,9 +44,9 @@ export interface ClientStats {
 }
 
 function checkToken(token: unknown): string {
-  if (typeof token !== 'string' || token.length === 0) throw new ClientError('invalid_option', 'client option `token` must be a non-empty string');
+  if (typeof token !== 'string' || token.length === 0) throw new ClientError('invalid-option', 'client option `token` must be a non-empty string');
   // A newline would let the token end the header; say so without echoing it.
-  if ([...token].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) throw new ClientError('invalid_option', 'client option `token` must not contain spaces or control characters');
+  if ([...token].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) throw new ClientError('invalid-option', 'client option `token` must not contain spaces or control characters');
   return token;
 }
 

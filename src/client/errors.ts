@@ -1,18 +1,27 @@
+import { BaseError } from '../model/index.js';
+
 /**
  * The client's own failures. Each has a stable `code` to compare (never the message text), and no
  * message ever holds the token: every text that came from outside (the server's `error.message`,
  * a socket error) passes through {@link redact} first, so a server that echoes the Authorization
  * header cannot make the client leak it into a log.
  */
-export type ClientErrorCode = 'api_error' | 'connection_failed' | 'invalid_option' | 'batch_too_large';
+export const CLIENT_ERROR_CODES = [
+  /** The server answered a failure status (after any retries): {@link ApiError}. */
+  'api-error',
+  /** No answer came (refused, reset, timed out) after the retries allowed: {@link ConnectionError}. */
+  'connection-failed',
+  /** A bad client option or batch limit (a base URL that is not http(s), an empty token, ...). */
+  'invalid-option',
+  /** A single change no batch can hold (a file over the API's limit). */
+  'batch-too-large',
+] as const;
 
-export class ClientError extends Error {
-  readonly code: ClientErrorCode;
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
+export class ClientError extends BaseError<ClientErrorCode> {
   constructor(code: ClientErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ClientError';
-    this.code = code;
+    super(code, message, { cause: options?.cause });
   }
 }
 
@@ -39,8 +48,7 @@ export class ApiError extends ClientError {
   readonly conflictRevision: string | undefined;
 
   constructor(status: number, message: string, details: ApiErrorDetails = {}) {
-    super('api_error', message);
-    this.name = 'ApiError';
+    super('api-error', message);
     this.status = status;
     this.retryAfter = details.retryAfter;
     this.request = details.request;
@@ -55,8 +63,7 @@ export class ConnectionError extends ClientError {
   readonly request: string;
 
   constructor(request: string, causeCode: string | undefined, message: string, cause: unknown) {
-    super('connection_failed', `${request}: ${message}`, { cause });
-    this.name = 'ConnectionError';
+    super('connection-failed', `${request}: ${message}`, { cause });
     this.causeCode = causeCode;
     this.request = request;
   }

@@ -25,7 +25,7 @@ export interface PageQuery {
 export async function* paginate<T>(fetchPage: (query: PageQuery) => Promise<ListPage<T>>, options: { limit?: number } = {}): AsyncGenerator<T, void, undefined> {
   const limit = options.limit ?? MAX_LIST_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    throw new ClientError('invalid_option', `paginate: \`limit\` must be a whole number from 1 to ${MAX_LIST_LIMIT}, got ${String(limit)}`);
+    throw new ClientError('invalid-option', `paginate: \`limit\` must be a whole number from 1 to ${MAX_LIST_LIMIT}, got ${String(limit)}`);
   }
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -34,7 +34,7 @@ export async function* paginate<T>(fetchPage: (query: PageQuery) => Promise<List
     yield* answer.items;
     cursor = answer.next?.page;
     if (cursor === undefined) return;
-    if (seen.has(cursor)) throw new ClientError('api_error', `paginate: the server returned the cursor "${cursor}" twice; stopping instead of looping`);
+    if (seen.has(cursor)) throw new ClientError('api-error', `paginate: the server returned the cursor "${cursor}" twice; stopping instead of looping`);
     seen.add(cursor);
   }
 }

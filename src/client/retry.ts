@@ -126,7 +126,7 @@ export function resolveRetryPolicy(options: Partial<RetryPolicy> = {}): RetryPol
   for (const key of ['retries', 'baseDelay', 'maxDelay'] as const) {
     const value = policy[key];
     if (!Number.isInteger(value) || value < 0) {
-      throw new ClientError('invalid_option', `retry option \`${key}\` must be a whole number of at least 0, got ${String(value)} (${typeof value})`);
+      throw new ClientError('invalid-option', `retry option \`${key}\` must be a whole number of at least 0, got ${String(value)} (${typeof value})`);
     }
   }
   return policy;

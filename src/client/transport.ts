@@ -31,13 +31,13 @@ export function parseBaseUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new ClientError('invalid_option', `client option \`baseUrl\` must be an http(s) URL, got "${value}"`);
+    throw new ClientError('invalid-option', `client option \`baseUrl\` must be an http(s) URL, got "${value}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ClientError('invalid_option', `client option \`baseUrl\` must be an http(s) URL, got "${url.protocol}" in "${value}"`);
+    throw new ClientError('invalid-option', `client option \`baseUrl\` must be an http(s) URL, got "${url.protocol}" in "${value}"`);
   }
   // Credentials in a URL end up in logs; the token has its own option.
-  if (url.username || url.password) throw new ClientError('invalid_option', 'client option `baseUrl` must not hold a user name or password; pass the token as `token`');
+  if (url.username || url.password) throw new ClientError('invalid-option', 'client option `baseUrl` must not hold a user name or password; pass the token as `token`');
   url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   url.search = '';
   url.hash = '';

@@ -5,9 +5,9 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Ignore } from 'ignore';
 import { ApiError, ConnectionError, type Client } from '../client/index.js';
 import {
-  branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, workingTreeChanges, workingTreeChangesAt,
+  branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, isGitError, workingTreeChanges, workingTreeChangesAt,
 } from '../git/index.js';
-import { DOCSYNC_AUTHOR, branchesToPush, pull, push, SyncError, type BranchPull } from '../sync/index.js';
+import { DOCSYNC_AUTHOR, branchesToPush, isPushRefusal, isSyncError, pull, push, type BranchPull } from '../sync/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Debouncer } from './debounce.js';
 import { fileList } from './file-list.js';
@@ -52,8 +52,7 @@ const lstatOrNull = (path: string) => {
 
 /** The workspace folder, its repository or its sync state was removed: nothing left to watch. */
 function isWorkspaceGone(error: unknown): boolean {
-  const { name, code } = (error ?? {}) as { name?: string; code?: string };
-  return (name === 'GitError' && code === 'not-a-repo') || (name === 'DocsyncError' && code === 'not_found' && /not a docsync workspace|no space yet/.test((error as Error).message));
+  return isGitError(error, 'not-a-repo') || isSyncError(error, 'not-a-workspace', 'not-published');
 }
 
 /** Server failures that mean "not now" rather than "never": the daemon waits and tries again. */
@@ -218,7 +217,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     } catch (error) {
       fullWalk = true;
       if (isWorkspaceGone(error)) throw error;
-      if (!isOutage(error) && !(error instanceof Error && error.name === 'GitError' && (error as { code?: string }).code === 'ref-moved')) {
+      if (!isOutage(error) && !isGitError(error, 'ref-moved')) {
         emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
       }
       // An outage, a bug, or a branch moved by the user's own git command meanwhile: try again later.
@@ -288,7 +287,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       try {
         await pushBranch(branch);
       } catch (error) {
-        if (!(error instanceof SyncError) || error.code !== 'remote-ahead') throw error;
+        if (!isSyncError(error, 'remote-ahead')) throw error;
         // Someone wrote on the platform since the last pull: bring it in, then push again.
         setActivity('pulling');
         const pulled = await pull(client, dir);
@@ -315,7 +314,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
         skipped: result.skipped.map((s) => ({ path: s.path, reason: s.reason })),
       });
     } catch (error) {
-      if (!(error instanceof SyncError) || error.code === 'remote-ahead') throw error;
+      if (!isPushRefusal(error) || error.code === 'remote-ahead') throw error;
       const head = await branchOid(dir, branch);
       if (head !== null) refusedAt.set(branch, head);
       emit({ type: 'refused', branch, code: error.code, message: error.message, details: error.details });

@@ -5,4 +5,4 @@ export { readDaemonStatus, statusPath, type DaemonStatus } from './status-file.j
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 export { fileList } from './file-list.js';
 export { syncLockPath, withWorkspaceLock } from './workspace-lock.js';
-export { WorkspaceBusyError } from './lock.js';
+export { DAEMON_ERROR_CODES, WorkspaceBusyError, type DaemonErrorCode } from './lock.js';

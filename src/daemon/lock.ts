@@ -2,6 +2,7 @@ import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promis
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { BaseError } from '../model/index.js';
 import { stateDir } from '../sync/index.js';
 
 /** Who holds a workspace's daemon lock. */
@@ -12,26 +13,34 @@ export interface LockHolder {
   startedAt: string;
 }
 
+/** The daemon layer's codes: both are another process's doing, so expected. */
+export const DAEMON_ERROR_CODES = [
+  /** Another live daemon (`watch`, `up`) holds the workspace's daemon lock. */
+  'daemon-running',
+  /** The workspace's sync lock stayed held by another docsync process longer than the wait. */
+  'workspace-busy',
+] as const;
+
+export type DaemonErrorCode = (typeof DAEMON_ERROR_CODES)[number];
+
 /** Another live daemon watches the workspace. */
-export class DaemonLockedError extends Error {
+export class DaemonLockedError extends BaseError<'daemon-running'> {
   constructor(
     readonly holder: LockHolder,
     readonly dir: string,
   ) {
-    super(`another docsync daemon (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) is watching ${dir}; stop it first, or wait for it to exit`);
-    this.name = 'DaemonLockedError';
+    super('daemon-running', `another docsync daemon (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) is watching ${dir}; stop it first, or wait for it to exit`, { data: { holder, dir } });
   }
 }
 
 /** A mutex stayed held by another live docsync process for longer than the caller would wait. */
-export class WorkspaceBusyError extends Error {
+export class WorkspaceBusyError extends BaseError<'workspace-busy'> {
   constructor(
     readonly path: string,
     readonly holder: LockHolder | undefined,
     readonly waitedMs: number,
   ) {
-    super(`${path} has been held for ${Math.round(waitedMs / 1000)} s by another docsync process${holder ? ` (pid ${holder.pid} on ${holder.host})` : ''}; try again when it is done, or remove the file if no docsync is running`);
-    this.name = 'WorkspaceBusyError';
+    super('workspace-busy', `${path} has been held for ${Math.round(waitedMs / 1000)} s by another docsync process${holder ? ` (pid ${holder.pid} on ${holder.host})` : ''}; try again when it is done, or remove the file if no docsync is running`, { data: { path, waitedMs } });
   }
 }
 

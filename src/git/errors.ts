@@ -1,3 +1,5 @@
+import { BaseError } from '../model/index.js';
+
 /**
  * The git layer's expected failures. One class, a closed set of codes: callers (the sync
  * engine) branch on `code`, never on message text; messages name the repository, branch or path.
@@ -27,15 +29,10 @@ export const GIT_ERROR_CODES = [
 
 export type GitErrorCode = (typeof GIT_ERROR_CODES)[number];
 
-export class GitError extends Error {
-  readonly code: GitErrorCode;
-  readonly data: Readonly<Record<string, unknown>>;
-
+/** Every code is expected: each names something about the repository, never a bug of ours. */
+export class GitError extends BaseError<GitErrorCode> {
   constructor(code: GitErrorCode, message: string, data: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'GitError';
-    this.code = code;
-    this.data = data;
+    super(code, message, { data, cause: options?.cause });
   }
 }
 

@@ -1,6 +1,8 @@
+import { BaseError } from './base-error.js';
+
 /**
- * The closed catalogue of error codes. Every failure the server answers and every expected
- * failure of the sync tool carries one of these codes; the HTTP status is fixed by the code.
+ * The closed catalogue of the server's error codes. Every failure the server answers carries one
+ * of these codes; the HTTP status is fixed by the code.
  * docs/api.md lists them all, and test/model/errors.test.ts keeps the two in step.
  */
 export const ERROR_CODES = {
@@ -19,18 +21,17 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** One base class for every expected failure; the code decides the HTTP status. */
-export class DocsyncError extends Error {
-  readonly code: ErrorCode;
+/**
+ * The server's failures, answered as `{"error": {"code", "message"}}`; the code decides the HTTP
+ * status. Every code but `internal` is expected (the caller's doing). The sync tool has its own
+ * codes for local failures (`SyncError`), and meets these only through the client's `ApiError`.
+ */
+export class DocsyncError extends BaseError<ErrorCode> {
   readonly status: number;
-  readonly data: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, message: string, data?: Record<string, unknown>) {
-    super(message);
-    this.name = 'DocsyncError';
-    this.code = code;
+    super(code, message, { ...(data === undefined ? {} : { data }), expected: code !== 'internal' });
     this.status = ERROR_CODES[code];
-    this.data = data;
   }
 }
 

@@ -1,3 +1,4 @@
+export * from './base-error.js';
 export * from './errors.js';
 export * from './roles.js';
 export * from './common.js';

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { Client } from '../client/index.js';
-import { DocsyncError, type ChangeRequest } from '../model/index.js';
+import type { ChangeRequest } from '../model/index.js';
 import { commitFiles, initRepo } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
+import { SyncError } from './errors.js';
 import { commitChangeRequest, fetchChangeRequest } from './change-requests/track.js';
 import type { WorkspaceProblem } from '../workspace/index.js';
 import { fetchContent } from './remote/content.js';
@@ -79,7 +80,7 @@ function fetchedInOrder<T, R>(items: readonly T[], ahead: number, fetch: (item: 
 export async function clone(options: CloneOptions): Promise<CloneResult> {
   const { client, dir, spaceId } = options;
   if (existsSync(dir) && readdirSync(dir).length > 0) {
-    throw new DocsyncError('conflict', `${dir} exists and is not empty; clone into a new folder`);
+    throw new SyncError('folder-not-empty', `${dir} exists and is not empty; clone into a new folder`);
   }
   const progress = summedProgress(options.onProgress);
   // One store of bodies and files for every scope: main and its change requests share most of them.

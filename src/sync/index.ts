@@ -15,8 +15,8 @@ export { unpushedChanges, hasUnpushed, type Unpushed } from './push/unpushed.js'
 export { push, type PushOptions, type PushResult } from './push/push.js';
 export { branchesToPush, syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
 export { mirror, type MirrorOptions, type MirroredSpace } from './mirror.js';
-export { SyncError, isSyncError, type SyncErrorCode } from './errors.js';
+export { SYNC_ERROR_CODES, SyncError, isPushRefusal, isSyncError, type SyncErrorCode } from './errors.js';
 export { initWorkspace, checkSpaceTitle, type InitOptions, type InitResult } from './init.js';
-export { publishWorkspace, CHOOSE_ORGANIZATION, type PublishOptions, type PublishResult } from './publish.js';
+export { publishWorkspace, type PublishOptions, type PublishResult } from './publish.js';
 export { isUnbound, readUnbound, type Unbound } from './state/unbound.js';
 export { writeJsonFile } from './state/json-file.js';

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { DocsyncError } from '../model/index.js';
+import { SyncError } from './errors.js';
 import { commitFiles, initRepo } from '../git/index.js';
 import { loadFolder } from '../workspace/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
@@ -26,8 +26,8 @@ const TITLE_MAX = 50;
 /** Checks a space title the way the API will, so a bad one fails before anything is written. */
 export function checkSpaceTitle(title: string): string {
   const trimmed = title.trim();
-  if (trimmed === '') throw new DocsyncError('invalid_request', 'the space title is empty; give one with --title');
-  if ([...trimmed].length > TITLE_MAX) throw new DocsyncError('invalid_request', `the space title "${trimmed}" has ${[...trimmed].length} characters; at most ${TITLE_MAX} are allowed`);
+  if (trimmed === '') throw new SyncError('invalid-title', 'the space title is empty; give one with --title');
+  if ([...trimmed].length > TITLE_MAX) throw new SyncError('invalid-title', `the space title "${trimmed}" has ${[...trimmed].length} characters; at most ${TITLE_MAX} are allowed`);
   return trimmed;
 }
 
@@ -37,8 +37,8 @@ async function assertNewFolder(dir: string): Promise<void> {
     throw error;
   });
   if (info === undefined) return;
-  if (!info.isDirectory()) throw new DocsyncError('conflict', `${dir} exists and is not a folder; docsync init makes a workspace in a new or empty folder`);
-  if ((await readdir(dir)).length > 0) throw new DocsyncError('conflict', `${dir} exists and is not empty; docsync init makes a workspace in a new or empty folder`);
+  if (!info.isDirectory()) throw new SyncError('folder-not-empty', `${dir} exists and is not a folder; docsync init makes a workspace in a new or empty folder`);
+  if ((await readdir(dir)).length > 0) throw new SyncError('folder-not-empty', `${dir} exists and is not empty; docsync init makes a workspace in a new or empty folder`);
 }
 
 /**
@@ -52,10 +52,10 @@ export async function initWorkspace(dir: string, templateDir: string, options: I
   await assertNewFolder(root);
   const title = checkSpaceTitle(options.title ?? [...basename(root)].slice(0, TITLE_MAX).join(''));
   const files = await loadFolder(resolve(templateDir)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw new DocsyncError('not_found', `the workspace template ${resolve(templateDir)} is missing`);
+    if (error.code === 'ENOENT') throw new SyncError('template-missing', `the workspace template ${resolve(templateDir)} is missing`);
     throw error;
   });
-  if (files.size === 0) throw new DocsyncError('not_found', `the workspace template ${resolve(templateDir)} has no files`);
+  if (files.size === 0) throw new SyncError('template-missing', `the workspace template ${resolve(templateDir)} has no files`);
 
   await initRepo(root, { defaultBranch: 'main' });
   const commit = await commitFiles(root, {

@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '../client/index.js';
 import { slugify, uniqueSlug } from '../content/index.js';
-import { DocsyncError, type Space } from '../model/index.js';
+import { isExpectedError, type Space } from '../model/index.js';
 import { clone } from './clone.js';
 import { SyncError } from './errors.js';
 import { syncPass, type SyncPass } from './sync-pass.js';
@@ -43,7 +43,7 @@ async function readIndex(dir: string, orgId: string): Promise<MirrorIndex> {
   const path = join(dir, INDEX_FILE);
   if (!existsSync(path)) return { version: 1, orgId, folders: {} };
   const index = JSON.parse(await readFile(path, 'utf8')) as MirrorIndex;
-  if (index.orgId !== orgId) throw new DocsyncError('conflict', `${dir} mirrors organization ${index.orgId}, not ${orgId}; mirror into another folder`);
+  if (index.orgId !== orgId) throw new SyncError('other-organization', `${dir} mirrors organization ${index.orgId}, not ${orgId}; mirror into another folder`);
   return index;
 }
 
@@ -86,7 +86,8 @@ export async function mirror(options: MirrorOptions): Promise<MirroredSpace[]> {
         result = { spaceId: space.id, title: space.title, folder, action: 'synced', pass };
       }
     } catch (error) {
-      if (!(error instanceof DocsyncError || error instanceof SyncError || (error as { name?: string }).name === 'ApiError')) throw error;
+      // A failure of one space that is not a bug (a server's answer, a local refusal) is its result; a bug stops the mirror.
+      if (!isExpectedError(error)) throw error;
       result = { spaceId: space.id, title: space.title, folder, action: 'failed', error: (error as Error).message };
     }
     results.push(result);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '../client/index.js';
-import { DocsyncError, type Organization } from '../model/index.js';
+import type { Organization } from '../model/index.js';
 import { branchOid, commitFiles, currentBranch, readTreeFiles, workingTreeChanges } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
 import { SyncError } from './errors.js';
@@ -42,9 +42,6 @@ export interface PublishResult {
   conflicts: string[];
 }
 
-/** Raised when the organization must be named: the CLI makes it a usage error. */
-export const CHOOSE_ORGANIZATION = 'choose-organization';
-
 const listing = (orgs: readonly Organization[]) => orgs.map((o) => `${o.id} (${o.title})`).join(', ');
 
 /** `orgId` when the token's user is a member of it, else the only organization the user has. */
@@ -53,11 +50,11 @@ async function chooseOrganization(client: Client, orgId: string | undefined): Pr
   for await (const org of client.orgs.list()) orgs.push(org);
   if (orgId !== undefined) {
     if (orgs.some((o) => o.id === orgId)) return orgId;
-    throw new DocsyncError('invalid_request', `--org ${orgId}: no such organization among yours (${listing(orgs) || 'none'})`, { reason: CHOOSE_ORGANIZATION });
+    throw new SyncError('choose-organization', `--org ${orgId}: no such organization among yours (${listing(orgs) || 'none'})`);
   }
   if (orgs.length === 1) return orgs[0]!.id;
-  if (orgs.length === 0) throw new DocsyncError('forbidden', 'the token\'s user is a member of no organization, so no space can be created; ask an admin to add you to one');
-  throw new DocsyncError('invalid_request', `you are a member of ${orgs.length} organizations: ${listing(orgs)}; choose one with --org <id>`, { reason: CHOOSE_ORGANIZATION });
+  if (orgs.length === 0) throw new SyncError('no-organization', 'the token\'s user is a member of no organization, so no space can be created; ask an admin to add you to one');
+  throw new SyncError('choose-organization', `you are a member of ${orgs.length} organizations: ${listing(orgs)}; choose one with --org <id>`);
 }
 
 /** Main as the push will send it: its commit, plus uncommitted edits when it is checked out. */
@@ -90,9 +87,8 @@ export async function publishWorkspace(client: Client, dir: string, options: Pub
   const unbound = await readUnbound(dir);
   if (unbound === undefined) {
     const state = await readState(dir).catch(() => undefined);
-    throw new DocsyncError('invalid_request', state
-      ? `${dir} is already bound to space ${state.binding.spaceId}; use docsync push`
-      : `${dir} was not made by docsync init (no .git/docsync/unbound.json); run docsync init, or docsync clone for an existing space`);
+    if (state) throw new SyncError('already-published', `${dir} is already bound to space ${state.binding.spaceId}; use docsync push`);
+    throw new SyncError('not-a-workspace', `${dir} was not made by docsync init (no .git/docsync/unbound.json); run docsync init, or docsync clone for an existing space`);
   }
   const title = checkSpaceTitle(options.title ?? unbound.title);
   const main = await branchOid(dir, 'main');
@@ -121,7 +117,7 @@ export async function publishWorkspace(client: Client, dir: string, options: Pub
   result.changeRequest = { id: pushed.changeRequest.id, number: pushed.changeRequest.number, url: pushed.changeRequest.url };
   const merged = await mergePushed(client, dir, 'main');
   if (merged.kind === 'conflict') {
-    throw new DocsyncError('conflict', `space ${space.id} was created, but its change request #${merged.changeRequest} cannot be merged (${merged.message}); run docsync pull, then docsync push --merge`);
+    throw new SyncError('merge-conflicts', `space ${space.id} was created, but its change request #${merged.changeRequest} cannot be merged (${merged.message}); run docsync pull, then docsync push --merge`);
   }
   result.revision = merged.revision;
   result.conflicts = merged.pulled.flatMap((p) => p.conflicts);

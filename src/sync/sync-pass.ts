@@ -1,6 +1,6 @@
 import type { Client } from '../client/index.js';
 import { branchOid, diffTrees, listBranches } from '../git/index.js';
-import { SyncError } from './errors.js';
+import { isPushRefusal } from './errors.js';
 import { pull, type BranchPull } from './pull/pull.js';
 import { push, type PushResult } from './push/push.js';
 import { isFollowed, readState } from './state/state.js';
@@ -61,7 +61,7 @@ export async function syncPass(client: Client, dir: string, options: SyncPassOpt
     try {
       pass.pushed.push(await push(client, dir, { branch, dryRun: options.dryRun === true, allowMassDelete: options.allowMassDelete === true }));
     } catch (error) {
-      if (!(error instanceof SyncError)) throw error;
+      if (!isPushRefusal(error)) throw error;
       pass.failed.push({ branch, code: error.code, message: error.message, details: error.details });
     }
   }

@@ -36,7 +36,7 @@ export async function saveFolder(dir: string, files: FileMap): Promise<void> {
   for (const [path, value] of files) {
     const target = join(dir, ...path.split('/'));
     if (path.split('/').some((p) => p === '..' || p === '') || relative(dir, target).startsWith('..')) {
-      throw new WorkspaceError('path_outside_folder', `saveFolder: path \`${path}\` leaves the folder ${dir}`);
+      throw new WorkspaceError('path-outside-folder', `saveFolder: path \`${path}\` leaves the folder ${dir}`);
     }
     await mkdir(dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;

@@ -1,6 +1,6 @@
 export type * from './types.js';
 export { DEFAULT_SUMMARY_TITLE, NEW_FOLDER_SETTINGS } from './types.js';
-export { WorkspaceError, type WorkspaceErrorCode } from './errors.js';
+export { WORKSPACE_ERROR_CODES, WorkspaceError, type WorkspaceErrorCode } from './errors.js';
 export { formatProblem, type ProblemCode, type WorkspaceProblem } from './problems.js';
 export { readFolder, type ReadOptions, type ReadResult } from './read-folder.js';
 export { renderDocument, writeFolder, type WrittenFolder } from './write-folder.js';

@@ -140,7 +140,7 @@ describe('docsync merge / update / cr', () => {
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, changed here\n');
     git(t.dir, 'commit', '-qam', 'not pushed');
     const refused = await cli(t.dir, 'merge');
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(5);
     expect(refused.stderr).toBe(`docsync: ${branch} has changes not pushed to change request #${cr.number} (beta.md); push first (docsync push), then merge\n`);
     expect((await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`)).body.status).toBe('open');
     expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toBe('# Beta\n\nbeta text, changed here\n');

@@ -81,7 +81,7 @@ describe('docsync init / first push', () => {
     await mkdir(notes);
     await writeFile(join(notes, 'todo.md'), 'mine\n');
     const full = await runCli(['init', notes], env);
-    expect(full.code).toBe(3);
+    expect(full.code).toBe(1);
     expect(full.stderr).toBe(`docsync: ${notes} exists and is not empty; docsync init makes a workspace in a new or empty folder\n`);
 
     const long = await runCli(['init', join(work, 'long'), '--title', 'x'.repeat(51)], env);

@@ -72,7 +72,7 @@ describe('client retries against a real HTTP server', () => {
     const { server, client, delays } = await setup((_req, res) => json(res, status, { error: { code: status, message: `field body.title is wrong (${status})` } }));
     const error = (await get(client).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
-    expect(error.code).toBe('api_error');
+    expect(error.code).toBe('api-error');
     expect(error.status).toBe(status);
     expect(error.message).toBe(`field body.title is wrong (${status})`);
     expect(error.request).toBe('GET /v1/thing');
@@ -107,7 +107,7 @@ describe('client retries against a real HTTP server', () => {
     });
     const error = await client.request({ method: 'POST', path: '/v1/reset-a', body: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as ConnectionError).code).toBe('connection_failed');
+    expect((error as ConnectionError).code).toBe('connection-failed');
     expect(server.seen.filter((s) => s.url === '/v1/reset-a')).toHaveLength(1);
     expect(await client.request({ method: 'POST', path: '/v1/reset-b', body: {}, idempotent: true })).toEqual({ ok: true });
     expect(server.seen.filter((s) => s.url === '/v1/reset-b')).toHaveLength(2);

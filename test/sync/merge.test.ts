@@ -88,7 +88,7 @@ describe('merge', () => {
     const t = await clonedSpace(s, client, work, 'main-refused');
     const before = client.stats.requests;
     await expect(merge(client, t.dir)).rejects.toThrow('main is the live content, not a change request');
-    await expect(merge(client, t.dir, 'main')).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(merge(client, t.dir, 'main')).rejects.toMatchObject({ code: 'not-a-change-request' });
     await expect(merge(client, t.dir, 'cr/99-nothing')).rejects.toThrow('no branch cr/99-nothing');
     git(t.dir, 'checkout', '-q', '-b', 'idea');
     await expect(merge(client, t.dir)).rejects.toThrow('branch idea has no change request yet; run docsync push to open one');
@@ -125,7 +125,7 @@ describe('merge', () => {
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo, not saved yet\nthree\n');
     await expect(merge(client, t.dir)).rejects.toThrow(`${branch} has changes not pushed to change request #${cr.number} (README.md); push first (docsync push), then merge`);
     git(t.dir, 'commit', '-qam', 'local edit');
-    await expect(merge(client, t.dir, branch)).rejects.toMatchObject({ code: 'invalid_request', data: { committed: [{ path: 'README.md', status: 'modified' }], uncommitted: [] } });
+    await expect(merge(client, t.dir, branch)).rejects.toMatchObject({ code: 'unpushed-changes', data: { committed: [{ path: 'README.md', status: 'modified' }], uncommitted: [] } });
     expect(await crStatus(t.spaceId, cr.id)).toBe('open');
     expect(await readFile(join(t.dir, 'README.md'), 'utf8')).toBe('# Alpha\n\none\ntwo, not saved yet\nthree\n');
     // Undoing the local commit makes the branch mergeable again.

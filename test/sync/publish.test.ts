@@ -126,7 +126,7 @@ describe('publishWorkspace', () => {
       await initWorkspace(dir, TEMPLATE);
       const before = [await spaceCount(s, s.orgId, member.token), await spaceCount(s, other.id, member.token)];
       const error = await publishWorkspace(memberClient, dir, { apiUrl: s.url }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'invalid_request', data: { reason: 'choose-organization' } });
+      expect(error).toMatchObject({ code: 'choose-organization' });
       expect((error as Error).message).toMatch(/^you are a member of 2 organizations: .+; choose one with --org <id>$/);
       expect((error as Error).message).toContain(`${other.id} (Second org)`);
       expect([await spaceCount(s, s.orgId, member.token), await spaceCount(s, other.id, member.token)]).toEqual(before);
@@ -147,7 +147,7 @@ describe('publishWorkspace', () => {
       await initWorkspace(dir, TEMPLATE);
       const stranger = await s.organization('Not mine');
       await expect(publishWorkspace(client, dir, { apiUrl: s.url, orgId: stranger.id })).rejects.toMatchObject({
-        code: 'invalid_request', message: `--org ${stranger.id}: no such organization among yours (${s.orgId} (${(await s.request('GET', `/v1/orgs/${s.orgId}`)).body.title}))`,
+        code: 'choose-organization', message: `--org ${stranger.id}: no such organization among yours (${s.orgId} (${(await s.request('GET', `/v1/orgs/${s.orgId}`)).body.title}))`,
       });
       expect(await spaceCount(s, stranger.id, stranger.adminToken)).toBe(0);
       expect(await isUnbound(dir)).toBe(true);

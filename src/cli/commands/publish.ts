@@ -1,5 +1,4 @@
-import { CHOOSE_ORGANIZATION, publishWorkspace, type PublishResult } from '../../sync/index.js';
-import { isDocsyncError } from '../../model/index.js';
+import { publishWorkspace, type PublishResult } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printResult, type OutputOptions } from '../output.js';
 import { pushLines } from './push-report.js';
@@ -45,10 +44,6 @@ export async function publishCommand(dir: string, branch: string | undefined, op
       ...(progress ? { onProgress: ({ stage, done, total }: { stage: string; done: number; total: number }) => process.stderr.write(`\r${stage}: ${done}/${total}   `) } : {}),
     });
     if (progress && result.push.batches > 0) process.stderr.write('\n');
-  } catch (error) {
-    // Which organization is the user's choice: a usage error, like a missing option.
-    if (isDocsyncError(error) && error.data?.reason === CHOOSE_ORGANIZATION) throw new ExitError(error.message, EXIT.usage);
-    throw error;
   } finally {
     await client.close();
   }

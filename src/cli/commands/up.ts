@@ -148,9 +148,6 @@ async function upUntilStopped(
     if (held.received() !== undefined) return;
     const daemon = await startDaemon({
       client, dir: workspace, ...timings, onEvent: print,
-    }).catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'DaemonLockedError') throw new ExitError(error.message, EXIT.refused);
-      throw error;
     });
     held.release();
     if (held.received() !== undefined) {

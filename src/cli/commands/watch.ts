@@ -91,10 +91,7 @@ export async function watchCommand(dir: string | undefined, options: WatchComman
   // Few retries per request: the daemon's own backoff takes over, and saves are not held up meanwhile.
   const client = await clientForWorkspace(workspace, { retries: 2 });
   try {
-    const daemon = await startDaemon({ client, dir: workspace, debounceMs, pollMs, onEvent: eventPrinter(options.json === true) }).catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'DaemonLockedError') throw new ExitError(error.message, EXIT.refused);
-      throw error;
-    });
+    const daemon = await startDaemon({ client, dir: workspace, debounceMs, pollMs, onEvent: eventPrinter(options.json === true) });
     await runUntilSignal(daemon);
   } finally {
     await client.close();

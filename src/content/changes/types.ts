@@ -1,4 +1,4 @@
-import type { ContentChange, ContentTree, TreeFile, TreeReusableContent } from '../../model/index.js';
+import { BaseError, type ContentChange, type ContentTree, type TreeFile, type TreeReusableContent } from '../../model/index.js';
 
 /** Bytes of an `insert_files` item, already fetched or decoded and stored by the caller. */
 export interface PreparedFile {
@@ -54,12 +54,12 @@ export type ApplyResult = ApplySuccess | ApplyFailure;
 export type { ContentChange };
 
 /** Thrown inside the batch and caught by `applyChanges`, which turns it into an ApplyFailure. */
-export class ChangeFailure extends Error {
+export class ChangeFailure extends BaseError<'change-refused'> {
   constructor(
     message: string,
     readonly status: 400 | 409 = 400,
   ) {
-    super(message);
+    super('change-refused', message, { data: { status } });
   }
 }
 

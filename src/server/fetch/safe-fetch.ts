@@ -1,12 +1,12 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { BaseError } from '../../model/index.js';
 import { addressProblem } from './address.js';
 
 /** A fetch the server refused or could not complete; the message says which URL and why. */
-export class FetchError extends Error {
+export class FetchError extends BaseError<'fetch-failed'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'FetchError';
+    super('fetch-failed', message);
   }
 }
 

@@ -1,5 +1,5 @@
 import { isApiError, type Client } from '../../client/index.js';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 import { locateConflicts, parseConflicts, type RemoteConflict } from './conflicts.js';
 import { mergeOutbox } from './merge-outbox.js';
 import { pull, type BranchPull } from '../pull/pull.js';
@@ -44,7 +44,7 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   const cr = await client.changeRequests.get(spaceId, target.changeRequestId);
   const base = { branch: target.branch, changeRequest: cr.number };
   if (cr.status === 'archived') {
-    throw new DocsyncError('invalid_request', `change request #${cr.number} of ${target.branch} is archived; run docsync cr open ${target.branch} first`);
+    throw new SyncError('change-request-closed', `change request #${cr.number} of ${target.branch} is archived; run docsync cr open ${target.branch} first`);
   }
   let revision = cr.revisionMerged ?? '';
   const already = cr.status === 'merged';
@@ -70,9 +70,10 @@ function refuseUnpushed(branch: string, changeRequest: number, unpushed: Unpushe
   const what = unpushed.refused.length > 0
     ? unpushed.refused.map((r) => r.reason.startsWith(r.path) ? r.reason : `${r.path}: ${r.reason}`).join('; ')
     : [...new Set([...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path))].join(', ');
-  throw new DocsyncError(
-    'invalid_request',
+  throw new SyncError(
+    'unpushed-changes',
     `${branch} has changes not pushed to change request #${changeRequest} (${what}); push first (docsync push), then merge`,
+    [],
     { ...unpushed },
   );
 }

@@ -1,5 +1,6 @@
 import type { Client } from '../../client/index.js';
-import { DocsyncError, type ChangeRequestStatus } from '../../model/index.js';
+import type { ChangeRequestStatus } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 import { pull, type BranchPull } from '../pull/pull.js';
 import { readState, writeState, type WorkspaceState } from '../state/state.js';
 import { targetBranch } from './target-branch.js';
@@ -53,7 +54,7 @@ export async function setChangeRequestStatus(client: Client, dir: string, target
   const { ref, branch } = await resolve(client, dir, state, target, verb);
   const { spaceId } = state.binding;
   const current = await client.changeRequests.get(spaceId, ref);
-  if (current.status === 'merged') throw new DocsyncError('invalid_request', `change request #${current.number} is merged; its status can no longer change`);
+  if (current.status === 'merged') throw new SyncError('change-request-closed', `change request #${current.number} is merged; its status can no longer change`);
   const cr = await client.changeRequests.patch(spaceId, current.id, { status });
   const result: StatusChange = { changeRequest: cr.number, status, branch, pulled: [] };
   if (status === 'archived') {
@@ -70,7 +71,7 @@ export async function setChangeRequestStatus(client: Client, dir: string, target
     return { ...result, pulled: await pull(client, dir, { branches: [branch] }) };
   }
   const main = state.branches.main;
-  if (!main) throw new DocsyncError('not_found', `${dir} has no main branch in its docsync state; clone the space again`);
+  if (!main) throw new SyncError('damaged-state', `${dir} has no main branch in its docsync state; clone the space again`);
   const added = await trackChangeRequest(client, dir, spaceId, cr, { revision: main.remoteRevision, commit: main.syncedCommit });
   state.branches[added.branch] = added.state;
   await writeState(dir, state);

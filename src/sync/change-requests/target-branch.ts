@@ -1,5 +1,5 @@
 import { branchOid, currentBranch } from '../../git/index.js';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 import type { BranchState, WorkspaceState } from '../state/state.js';
 
 /** A local branch with the change request it maps to. */
@@ -17,15 +17,15 @@ export interface ChangeRequestBranch {
  */
 export async function targetBranch(dir: string, state: WorkspaceState, branch: string | undefined, verb: string): Promise<ChangeRequestBranch> {
   const name = branch ?? (await currentBranch(dir));
-  if (name === null) throw new DocsyncError('invalid_request', `no branch is checked out in ${dir}; name the branch: docsync ${verb} BRANCH`);
+  if (name === null) throw new SyncError('no-branch', `no branch is checked out in ${dir}; name the branch: docsync ${verb} BRANCH`);
   const synced = state.branches[name];
   if (name === 'main' || (synced && synced.changeRequestId === undefined)) {
-    throw new DocsyncError('invalid_request', `${name} is the live content, not a change request; ${verb} works on a change request branch (cr/<number>-<subject>): check one out or name it`);
+    throw new SyncError('not-a-change-request', `${name} is the live content, not a change request; ${verb} works on a change request branch (cr/<number>-<subject>): check one out or name it`);
   }
   if (!synced) {
     const exists = (await branchOid(dir, name)) !== null;
-    throw new DocsyncError(
-      'not_found',
+    throw new SyncError(
+      'no-branch',
       exists ? `branch ${name} has no change request yet; run docsync push to open one` : `no branch ${name} in ${dir}; docsync cr list shows the change requests and their branches`,
     );
   }

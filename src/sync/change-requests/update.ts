@@ -1,5 +1,5 @@
 import { isApiError, type Client } from '../../client/index.js';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 import { locateConflicts, parseConflicts, type RemoteConflict } from './conflicts.js';
 import { pull, type BranchPull } from '../pull/pull.js';
 import { readState } from '../state/state.js';
@@ -33,7 +33,7 @@ export async function update(client: Client, dir: string, branch?: string): Prom
   if (cr.status === 'merged' || cr.status === 'archived' || target.synced.closed !== undefined) {
     const status = cr.status === 'merged' || cr.status === 'archived' ? cr.status : target.synced.closed!;
     const hint = status === 'archived' ? `; run docsync cr open ${target.branch} first` : '';
-    throw new DocsyncError('invalid_request', `change request #${cr.number} of ${target.branch} is ${status}: there is nothing to update${hint}`);
+    throw new SyncError('change-request-closed', `change request #${cr.number} of ${target.branch} is ${status}: there is nothing to update${hint}`);
   }
   let revision: string;
   try {

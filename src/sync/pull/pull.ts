@@ -1,5 +1,5 @@
 import type { Client, ContentScope } from '../../client/index.js';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -51,8 +51,8 @@ function selected(state: WorkspaceState, only: readonly string[] | undefined): s
   if (only === undefined) return Object.keys(state.branches).filter((b) => isFollowed(state.branches[b]!));
   for (const branch of only) {
     const synced = state.branches[branch];
-    if (!synced) throw new DocsyncError('not_found', `branch ${branch} is not tracked by docsync`);
-    if (!isFollowed(synced)) throw new DocsyncError('conflict', `branch ${branch} is no longer followed (its change request is ${synced.closed}); run docsync cr open ${branch} to follow it again`);
+    if (!synced) throw new SyncError('no-branch', `branch ${branch} is not tracked by docsync`);
+    if (!isFollowed(synced)) throw new SyncError('not-followed', `branch ${branch} is no longer followed (its change request is ${synced.closed}); run docsync cr open ${branch} to follow it again`);
   }
   return [...only];
 }
@@ -94,7 +94,7 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
   if (head.revision === synced.remoteRevision && !outboxMoved && outboxClosed === undefined) {
     return done(synced, { branch, from: synced.remoteRevision, to: head.revision, changes: [], conflicts: [] });
   }
-  if ((await branchOid(dir, branch)) === null) throw new DocsyncError('not_found', `branch ${branch} is tracked by docsync but missing from the repository`);
+  if ((await branchOid(dir, branch)) === null) throw new SyncError('no-branch', `branch ${branch} is tracked by docsync but missing from the repository`);
   let savedLocalEdits: string | undefined;
   if (branch === checkedOut && (await workingTreeChanges(dir)).length > 0) {
     savedLocalEdits = (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;

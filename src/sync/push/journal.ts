@@ -2,7 +2,7 @@ import { writeJsonFile } from '../state/json-file.js';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentChange } from '../../model/index.js';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 import { stateDir } from '../state/state.js';
 
 /**
@@ -42,7 +42,7 @@ export async function readJournal(workspace: string, branch: string): Promise<Pu
     if (journal.version !== 1 || !Array.isArray(journal.batches)) throw new Error('unknown layout');
     return journal;
   } catch (error) {
-    throw new DocsyncError('invalid_request', `${journalPath(workspace, branch)} is damaged (${(error as Error).message}); delete it and push again (the next push compares with the change request's content)`);
+    throw new SyncError('damaged-state', `${journalPath(workspace, branch)} is damaged (${(error as Error).message}); delete it and push again (the next push compares with the change request's content)`);
   }
 }
 

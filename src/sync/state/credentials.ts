@@ -2,7 +2,7 @@ import { writeJsonFile } from './json-file.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 
 export interface Credentials {
   apiUrl: string;
@@ -33,12 +33,12 @@ export async function loadCredentials(env: NodeJS.ProcessEnv = process.env): Pro
     stored = JSON.parse(await readFile(credentialsPath(env), 'utf8')) as Partial<Credentials>;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new DocsyncError('invalid_request', `${credentialsPath(env)} is not readable JSON; run docsync login again`);
+      throw new SyncError('damaged-state', `${credentialsPath(env)} is not readable JSON; run docsync login again`);
     }
   }
   const apiUrl = env.DOCSYNC_API_URL || stored.apiUrl;
   const token = env.DOCSYNC_TOKEN || stored.token;
-  if (!apiUrl) throw new DocsyncError('unauthorized', 'no API URL: run docsync login --api URL, or set DOCSYNC_API_URL');
-  if (!token) throw new DocsyncError('unauthorized', 'no token: run docsync login, or set DOCSYNC_TOKEN');
+  if (!apiUrl) throw new SyncError('not-logged-in', 'no API URL: run docsync login --api URL, or set DOCSYNC_API_URL');
+  if (!token) throw new SyncError('not-logged-in', 'no token: run docsync login, or set DOCSYNC_TOKEN');
   return { apiUrl: apiUrl.replace(/\/+$/, ''), token };
 }

@@ -1,7 +1,7 @@
 import { writeJsonFile } from './json-file.js';
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 
 /** Where a workspace syncs to. */
 export interface Binding {
@@ -53,9 +53,9 @@ export async function readState(workspace: string): Promise<WorkspaceState> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       if (await access(join(stateDir(workspace), 'unbound.json')).then(() => true, () => false)) {
-        throw new DocsyncError('not_found', `${workspace} has no space yet (made by docsync init); run docsync push to create it`);
+        throw new SyncError('not-published', `${workspace} has no space yet (made by docsync init); run docsync push to create it`);
       }
-      throw new DocsyncError('not_found', `${workspace} is not a docsync workspace (no .git/docsync/state.json); run docsync clone first`);
+      throw new SyncError('not-a-workspace', `${workspace} is not a docsync workspace (no .git/docsync/state.json); run docsync clone first`);
     }
     throw error;
   }
@@ -64,7 +64,7 @@ export async function readState(workspace: string): Promise<WorkspaceState> {
     if (state.version !== 1 || typeof state.binding?.spaceId !== 'string') throw new Error('unknown layout');
     return state;
   } catch (error) {
-    throw new DocsyncError('invalid_request', `${statePath(workspace)} is damaged (${(error as Error).message}); clone the space again`);
+    throw new SyncError('damaged-state', `${statePath(workspace)} is damaged (${(error as Error).message}); clone the space again`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { writeJsonFile } from './json-file.js';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 import { stateDir } from './state.js';
 
 /**
@@ -49,7 +49,7 @@ export async function readUnbound(workspace: string): Promise<Unbound | undefine
     if (unbound.version !== 1 || typeof unbound.title !== 'string') throw new Error('unknown layout');
     return unbound;
   } catch (error) {
-    throw new DocsyncError('invalid_request', `${unboundPath(workspace)} is damaged (${(error as Error).message}); it should hold {"version": 1, "title": "<space title>"}`);
+    throw new SyncError('damaged-state', `${unboundPath(workspace)} is damaged (${(error as Error).message}); it should hold {"version": 1, "title": "<space title>"}`);
   }
 }
 
