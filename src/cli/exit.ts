@@ -80,6 +80,8 @@ export const EXIT_CODES = {
   'no-organization': EXIT.error,
   'invalid-title': EXIT.usage,
   'template-missing': EXIT.error,
+  'unknown-change-request': EXIT.error,
+  'created-pages-unknown': EXIT.conflict,
   // client/errors.ts
   'api-error': EXIT.error,
   'connection-failed': EXIT.error,

@@ -48,6 +48,10 @@ export const SYNC_ERROR_CODES = [
   'invalid-title',
   /** The package's workspace template is missing or empty (a broken installation). */
   'template-missing',
+  /** No change request of the space has the number given (`cr open #N`). */
+  'unknown-change-request',
+  /** A push cannot tell which pages its batches created (the answers did not say, the revision does not show them): pull, then push again. */
+  'created-pages-unknown',
 ] as const;
 
 export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];

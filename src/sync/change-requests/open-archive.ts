@@ -27,7 +27,7 @@ async function idOfNumber(client: Client, spaceId: string, number: number): Prom
   for (const status of STATUSES) {
     for await (const cr of client.changeRequests.list(spaceId, { status })) if (cr.number === number) return cr.id;
   }
-  throw new DocsyncError('not_found', `the space has no change request #${number}; docsync cr list shows them`);
+  throw new SyncError('unknown-change-request', `the space has no change request #${number}; docsync cr list shows them`);
 }
 
 /** A branch docsync tracks, or a change request number (`12`, `#12`) with its branch if any. */

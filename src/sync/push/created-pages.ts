@@ -1,6 +1,6 @@
 import type { Client } from '../../client/index.js';
 import type { ContentChange, RevisionPage } from '../../model/index.js';
-import { DocsyncError } from '../../model/index.js';
+import { SyncError } from '../errors.js';
 
 type InsertPage = Extract<ContentChange, { operation: 'insert_page' }>;
 
@@ -60,7 +60,7 @@ export async function recoverCreatedPages(
   const missing = inserts.filter((c) => created[c.ref!] === undefined);
   if (missing.length > 0) {
     const names = missing.map((c) => `"${c.title ?? c.ref}"`).join(', ');
-    throw new DocsyncError('conflict', `the platform's answer did not name the pages it created, and its revision ${range.revision} has no new page ${names} where the push put it; pull, then push again`);
+    throw new SyncError('created-pages-unknown', `the platform's answer did not name the pages it created, and its revision ${range.revision} has no new page ${names} where the push put it; pull, then push again`);
   }
   return created;
 }
