@@ -1,5 +1,5 @@
 export { GIT_ERROR_CODES, GitError, type GitErrorCode, isGitError } from './errors.js';
-export { initRepo, openRepo } from './repo.js';
+export { correctRepoConfig, initRepo, openRepo } from './repo.js';
 export { commitFiles, type CommitFilesOptions, type Person } from './commit/commit-files.js';
 export type { FileMap } from './format/write-tree.js';
 export { readBlob, readFileAt, readTreeFiles } from './objects/read-tree.js';

@@ -3,6 +3,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as git from 'isomorphic-git';
 import { GitError } from './errors.js';
+import { correctCore, probeCore, writeProbedCore } from './repo-config.js';
 
 /**
  * What every isomorphic-git call needs: node's fs and the repository paths. `cache` is shared by
@@ -26,14 +27,30 @@ export async function repo(dir: string): Promise<Repo> {
 
 /**
  * Creates a repository in `dir` (and `dir` itself when missing) with HEAD on `defaultBranch`,
- * which has no commit yet. Running it on an existing repository changes nothing.
+ * which has no commit yet, its `core` settings probed from the file system as `git init` does.
+ * Running it on an existing repository changes nothing.
  * @returns the absolute path of the working tree.
  */
 export async function initRepo(dir: string, options: { defaultBranch?: string } = {}): Promise<string> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
+  const existed = await stat(join(root, '.git', 'config')).then(() => true, () => false);
   await git.init({ fs, dir: root, defaultBranch: options.defaultBranch ?? 'main' });
+  // isomorphic-git writes Windows' core settings everywhere; git probes the file system.
+  if (!existed) {
+    const r = await repo(root);
+    await writeProbedCore(r, await probeCore(r.gitdir));
+  }
   return root;
+}
+
+/**
+ * Sets `core.filemode`, `symlinks` and `ignorecase` as `git init` would in a repository an
+ * earlier docsync made with isomorphic-git's Windows defaults (`correctCore`).
+ * @returns true when the configuration was changed (say so once: the next run finds it right).
+ */
+export async function correctRepoConfig(dir: string): Promise<boolean> {
+  return correctCore(await repo(dir));
 }
 
 /**

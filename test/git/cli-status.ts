@@ -23,7 +23,9 @@ export async function cliStatus(dir: string): Promise<PathStatus[]> {
  * `git status` for a file staged and then put back as it was in HEAD (status says `MM`).
  */
 export async function cliChanges(dir: string): Promise<PathStatus[]> {
-  const diff = (await gitCli(dir, 'diff', '--name-status', '--no-renames', '-z', 'HEAD')).split('\0').filter(Boolean);
+  // docsync's status is by content, as isomorphic-git's statusMatrix: a change of the executable
+  // bit alone is not one (git lists it where core.filemode is true, as git init sets it on Linux).
+  const diff = (await gitCli(dir, '-c', 'core.filemode=false', 'diff', '--name-status', '--no-renames', '-z', 'HEAD')).split('\0').filter(Boolean);
   const changes: PathStatus[] = [];
   for (let i = 0; i < diff.length; i += 2) {
     const letter = diff[i]!;

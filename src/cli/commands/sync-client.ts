@@ -1,5 +1,6 @@
 import { createClient, type Client, type ClientOptions } from '../../client/index.js';
 import { withWorkspaceLock } from '../../daemon/index.js';
+import { correctRepoConfig } from '../../git/index.js';
 import { loadCredentials, readState } from '../../sync/index.js';
 
 /** A client for the stored login (or DOCSYNC_API_URL / DOCSYNC_TOKEN). */
@@ -25,6 +26,10 @@ export async function clientForWorkspace(dir: string, options: Omit<ClientOption
  */
 export async function withWorkspace<T>(dir: string, fn: (client: Client) => Promise<T>): Promise<T> {
   return withWorkspaceLock(dir, async () => {
+    // Workspaces from before docsync probed the file system hold Windows' core settings.
+    if (await correctRepoConfig(dir)) {
+      console.error(`docsync: set core.filemode, core.symlinks and core.ignorecase in ${dir}/.git/config as git init would on this file system (docsync had written Windows' values)`);
+    }
     const client = await clientForWorkspace(dir);
     try {
       return await fn(client);

@@ -6,6 +6,7 @@ import { checkBranchName } from '../format/paths.js';
 import { GitError } from '../errors.js';
 import { assertEmptyWorkingTree, populateWorkingTree } from './fresh-checkout.js';
 import { storeObjects } from '../objects/object-store.js';
+import { type BlobEntry, readTreeOids } from '../objects/read-tree.js';
 
 export interface Person {
   name: string;
@@ -41,8 +42,8 @@ export interface CommitFilesOptions {
 }
 
 /**
- * Writes a commit whose tree is exactly `files`, then moves `branch` to it with
- * compare-and-swap. Unless `checkout` is set, the index and the working tree are not touched,
+ * Writes a commit whose tree is exactly `files` (each with the mode it has in the first parent),
+ * then moves `branch` to it with compare-and-swap. Unless `checkout` is set, the index and the working tree are not touched,
  * even when `branch` is checked out (bring the working tree along with checkoutBranch).
  *
  * Throws `ref-moved` when the branch no longer points at `parent` (the commit object is then
@@ -64,7 +65,13 @@ export async function commitFiles(dir: string, options: CommitFilesOptions): Pro
   for (const oid of parents) {
     await notFoundAs(r, `parent commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
   }
-  const tree = buildTree(options.files);
+  // A file keeps the mode it has in the first parent (an executable script, a symbolic link),
+  // as git keeps it when only the content changes; new files are 100644.
+  const kept = expected === null ? new Map<string, BlobEntry>() : await readTreeOids(r, expected);
+  const tree = buildTree(options.files, (path) => {
+    const mode = kept.get(path)?.mode;
+    return mode === '100755' || mode === '120000' ? mode : undefined;
+  });
   await storeObjects(r, tree.objects);
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const author = { ...options.author, timestamp, timezoneOffset: 0 };

@@ -1,5 +1,5 @@
 import { GitError } from '../errors.js';
-import { blobObject, type GitObject, type TreeItem, treeObject } from './object-format.js';
+import { blobObject, type GitObject, type TreeItem, type TreeMode, treeObject } from './object-format.js';
 import { checkPath } from './paths.js';
 
 /** File contents by repository path; strings are written as UTF-8. */
@@ -16,18 +16,19 @@ export interface BuiltTree {
 }
 
 interface Folder {
-  /** Blob oid by file name. */
-  files: Map<string, string>;
+  /** Blob oid and mode by file name. */
+  files: Map<string, { oid: string; mode: TreeMode }>;
   folders: Map<string, Folder>;
 }
 
 /**
  * Blobs and nested trees for `files`, hashed in memory (node's sha1) without touching the
- * repository. Canonical: every file has mode 100644 and entries are in git's tree order, so one
- * file map always gives one tree oid, the one `git add -A && git write-tree` gives.
+ * repository. Canonical: entries are in git's tree order and every file has mode 100644 unless
+ * `modeOf` gives it another (`100755` executable, `120000` symbolic link), so one file map
+ * always gives one tree oid, the one `git add -A && git write-tree` gives.
  * Throws `invalid-path` for a path checkPath refuses or one that is both a file and a folder.
  */
-export function buildTree(files: FileMap): BuiltTree {
+export function buildTree(files: FileMap, modeOf: (path: string) => TreeMode | undefined = () => undefined): BuiltTree {
   const built: BuiltTree = { oid: '', objects: [], files: [] };
   const blobs = new Set<string>();
   const root: Folder = { files: new Map(), folders: new Map() };
@@ -43,7 +44,7 @@ export function buildTree(files: FileMap): BuiltTree {
     }
     if (folder.folders.has(name)) throw clash(path, `${path}/...`);
     const blob = blobObject(typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
-    folder.files.set(name, blob.oid);
+    folder.files.set(name, { oid: blob.oid, mode: modeOf(path) ?? '100644' });
     if (!blobs.has(blob.oid)) built.objects.push(blob);
     blobs.add(blob.oid);
     built.files.push({ path, oid: blob.oid, content: blob.content });
@@ -54,7 +55,7 @@ export function buildTree(files: FileMap): BuiltTree {
 
 function addTree(folder: Folder, objects: GitObject[]): string {
   const items: TreeItem[] = [];
-  for (const [name, oid] of folder.files) items.push({ mode: '100644', name, oid });
+  for (const [name, { oid, mode }] of folder.files) items.push({ mode, name, oid });
   for (const [name, child] of folder.folders) items.push({ mode: '40000', name, oid: addTree(child, objects) });
   const tree = treeObject(items);
   objects.push(tree);
