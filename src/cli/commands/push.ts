@@ -54,5 +54,8 @@ export async function pushCommand(branch: string | undefined, options: PushComma
       throw new ExitError(`the pull of main left conflict markers in ${pulledConflicts(merged.pulled).join(', ')}; resolve them and commit`, EXIT.conflict);
     }
     if (result.skipped.length > 0) throw new ExitError(`${result.skipped.length} file(s) were not sent: ${result.skipped.map((s) => s.path).join(', ')}`, EXIT.partial);
+    if (result.unsentLinks.length > 0) {
+      throw new ExitError(`${result.unsentLinks.length} link(s) do not resolve on the platform: ${result.unsentLinks.map((l) => `${l.path}:${l.line}`).join(', ')}`, EXIT.partial);
+    }
   });
 }

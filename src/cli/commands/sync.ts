@@ -8,7 +8,7 @@ import { withWorkspace } from './sync-client.js';
 
 /**
  * `docsync sync`: one pull-and-push pass for cron and CI. Exit 0 when clean, 3 when a pull left
- * conflicts, 5 when a branch's push was refused, 4 when files were left out.
+ * conflicts, 5 when a branch's push was refused, 4 when files or links were left out.
  */
 export async function syncCommand(options: OutputOptions & { dir?: string; dryRun?: boolean; allowMassDelete?: boolean }): Promise<void> {
   const dir = resolve(options.dir ?? '.');
@@ -23,7 +23,7 @@ export async function syncCommand(options: OutputOptions & { dir?: string; dryRu
     printResult(options, lines.join('\n'), pass);
     if (pass.conflicts.length > 0) throw new ExitError(`conflict markers in ${pass.conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);
     if (pass.failed.length > 0) throw new ExitError(`not pushed: ${pass.failed.map((f) => f.branch).join(', ')}`, EXIT.refused);
-    const skipped = pass.pushed.flatMap((p) => p.skipped.map((s) => `${p.branch}:${s.path}`));
+    const skipped = pass.pushed.flatMap((p) => [...p.skipped.map((s) => `${p.branch}:${s.path}`), ...p.unsentLinks.map((l) => `${p.branch}:${l.path}:${l.line} (link)`)]);
     if (skipped.length > 0) throw new ExitError(`not sent: ${skipped.join(', ')}`, EXIT.partial);
   });
 }

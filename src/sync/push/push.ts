@@ -15,6 +15,7 @@ import { pageEditSides } from './page-edits.js';
 import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
 import { readBack } from './read-back.js';
+import type { UnsentLink } from './lost-links.js';
 import { batchesOf, sendBatches } from './send-batches.js';
 import { placesOf, snapshotOf } from '../remote/snapshot.js';
 import { readState, writeState, type BranchState, type WorkspaceState } from '../state/state.js';
@@ -51,6 +52,8 @@ export interface PushResult {
   normalised: string[];
   /** Files not sent, and why. */
   skipped: SkippedFile[];
+  /** Links and images the platform did not store (a page not written yet, a missing or unsent asset): kept in the writer's file. */
+  unsentLinks: UnsentLink[];
   /** Assets deleted locally that the API cannot delete. */
   undeletableFiles: string[];
   /** The push finished one a killed run had begun. */
@@ -199,7 +202,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   }
 
   const result: PushResult = {
-    branch, changes: plan.changes, counts: plan.counts, batches: 0, normalised: [], skipped: sides.skipped,
+    branch, changes: plan.changes, counts: plan.counts, batches: 0, normalised: [], skipped: sides.skipped, unsentLinks: [],
     undeletableFiles: plan.undeletableFiles, resumed: resuming !== undefined, dryRun: options.dryRun === true,
     ...(savedLocalEdits ? { savedLocalEdits } : {}),
   };
@@ -238,6 +241,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     skipped: new Set(sides.skipped.map((s) => s.path)), places: placesAfter(sides.paths, plan.refs, sent.created),
   });
   result.normalised = synced.normalised;
+  result.unsentLinks = synced.unsentLinks;
   const latest = await readState(dir);
   const entry: BranchState = {
     ...(targetOf(latest, branch).entry ?? target.base), changeRequestId: changeRequest.id, changeRequestNumber: changeRequest.number,

@@ -7,6 +7,7 @@ import { renderDocument } from '../../workspace/index.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { sameBytes } from '../bytes.js';
 import { mergeFiles } from '../pull/merge-files.js';
+import { lostLinks, type UnsentLink } from './lost-links.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from '../remote/commit.js';
 import { fetchContent, toWorkspacePage } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
@@ -85,6 +86,11 @@ export interface ReadBack {
   index: BranchState['index'];
   /** Branch files rewritten to the server's form. */
   normalised: string[];
+  /**
+   * Links the server did not store (it kept their text): their files keep the writer's version,
+   * and the synced point the server's, so the next push sends them again.
+   */
+  unsentLinks: UnsentLink[];
 }
 
 
@@ -119,13 +125,15 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     const fileNames = new Map(Object.entries(p.base.index.files).map(([name, id]) => [id, name]));
     const serverForm = await readBackPages(p.client, scope, onlyPages, (id) => ({ root: p.prefix, path: p.pathOf(id) }), (id) => fileNames.get(id));
     const remoteCommit = await commitRemoteEdits(dir, branch, p.base.syncedCommit, serverForm, `docsync: change request #${changeRequest.number} at revision ${p.revision} after push`);
-    const edits = new Map([...serverForm].filter(([path, bytes]) => !sameBytes(bytes, p.local.get(path))));
+    const unsentLinks = [...serverForm].flatMap(([path, bytes]) => (p.local.has(path) ? lostLinks(path, p.local.get(path)!, bytes) : []));
+    const keep = new Set(unsentLinks.map((l) => l.path));
+    const edits = new Map([...serverForm].filter(([path, bytes]) => !keep.has(path) && !sameBytes(bytes, p.local.get(path))));
     const normalised = [...edits.keys()].sort();
     if (edits.size > 0) {
       const commit = await commitEdits(dir, { branch, parent: p.head, mergeParents: [remoteCommit], from: p.head, edits, author: DOCSYNC_AUTHOR, message: normalisedMessage(normalised, changeRequest.number) });
       if (p.checkedOut) await checkoutUnedited(dir, commit, p.local, normalised);
     }
-    return { revision: p.revision, commit: remoteCommit, index: p.base.index, normalised };
+    return { revision: p.revision, commit: remoteCommit, index: p.base.index, normalised, unsentLinks };
   }
   const snapshot = snapshotOf(await fetchContent(p.client, scope, undefined, knownContent(p.dir)), p.places);
   const remoteCommit = await commitRemoteSnapshot(dir, branch, p.base.syncedCommit, snapshot.files, `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`);
@@ -134,10 +142,15 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
   // Files the branch changed (and sent) take the server's form; the rest merges three-way, so
   // files the folder format does not carry (notes, a .gitignore) stay as they are.
   const merged = mergeFiles(baseFiles, localFiles, snapshot.files);
+  const unsentLinks: UnsentLink[] = [];
   for (const change of p.localChanges) {
     if (change.status === 'deleted' || p.skipped.has(change.path)) continue;
     const theirs = snapshot.files.get(change.path);
-    if (theirs !== undefined) merged.files.set(change.path, theirs);
+    if (theirs === undefined) continue;
+    // A link the server could not store (it keeps the text only) stays in the writer's file.
+    const lost = /\.md$/i.test(change.path) ? lostLinks(change.path, localFiles.get(change.path)!, theirs) : [];
+    unsentLinks.push(...lost);
+    merged.files.set(change.path, lost.length > 0 ? localFiles.get(change.path)! : theirs);
   }
   // A file the push could send only part of (SUMMARY.md with a link page a server without the
   // extension cannot take) merges with conflicts: the writer's own version stays, never markers.
@@ -153,5 +166,5 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     const commit = await commitFiles(dir, { branch, parent: p.head, mergeParents: [remoteCommit], files: merged.files, author: DOCSYNC_AUTHOR, message: normalisedMessage(normalised, changeRequest.number) });
     if (p.checkedOut) await checkoutUnedited(dir, commit, localFiles, normalised);
   }
-  return { revision: snapshot.revision, commit: remoteCommit, index: snapshot.index, normalised };
+  return { revision: snapshot.revision, commit: remoteCommit, index: snapshot.index, normalised, unsentLinks };
 }
