@@ -15,3 +15,4 @@ export * from './import/index.js';
 export * from './markdown/text-blocks.js';
 export * from './markdown/block-nodes.js';
 export { jsonDocumentToMarkdown } from './changes/json-to-markdown.js';
+export * from './conditions/index.js';

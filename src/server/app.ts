@@ -23,6 +23,10 @@ import { siteShareLinkRoutes } from './routes/site-share-links.js';
 import { commentRoutes } from './routes/comments.js';
 import { commentReplyRoutes } from './routes/comment-replies.js';
 import { commenterRoutes } from './routes/commenters.js';
+import { siteSectionRoutes } from './routes/site-sections.js';
+import { siteSectionGroupRoutes } from './routes/site-section-groups.js';
+import { siteSpaceRoutes } from './routes/site-spaces.js';
+import { siteStructureRoutes } from './routes/site-structure.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -108,6 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(commentRoutes);
       await v1.register(commentReplyRoutes);
       await v1.register(commenterRoutes);
+      await v1.register(siteSectionRoutes);
+      await v1.register(siteSectionGroupRoutes);
+      await v1.register(siteSpaceRoutes);
+      await v1.register(siteStructureRoutes);
     },
     { prefix: '/v1' },
   );

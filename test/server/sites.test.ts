@@ -68,6 +68,8 @@ describe.each(testDialects())('sites: create, read, list, update, delete (%s)', 
     const b = await makeSpaceId(s, 'API');
     const site = await makeSite(s, { title: 'With spaces', spaces: [a, b, a] });
     expect(site.siteSpaces).toBe(2);
+    const list = await s.request('GET', `${sitesPath(s)}/${site.id}/site-spaces`);
+    expect(list.body.items.map((i: any) => i.space.id)).toEqual([a, b]);
 
     for (const kind of ['empty', 'sample']) {
       const created = await makeSite(s, { title: `New ${kind}`, spaces: kind });

@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database, SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from './schema.js';
-import { afterKey } from './keyset.js';
-import type { SortKey } from '../util/cursor.js';
 
 export type SectionRow = SiteSectionsTable;
 export type GroupRow = SiteSectionGroupsTable;
@@ -36,24 +34,6 @@ export function findGroup(db: Kysely<Database>, siteId: string, id: string): Pro
 
 export function findSiteSpace(db: Kysely<Database>, siteId: string, id: string): Promise<SiteSpaceRow | undefined> {
   return db.selectFrom('site_spaces').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
-}
-
-export function listSections(db: Kysely<Database>, siteId: string, after: SortKey | undefined, n: number) {
-  let query = db.selectFrom('site_sections').selectAll().where('site_id', '=', siteId);
-  if (after) query = query.where((eb) => afterKey(eb, 'created_at', 'id', after));
-  return query.orderBy('created_at').orderBy('id').limit(n).execute();
-}
-
-export function listGroups(db: Kysely<Database>, siteId: string, after: SortKey | undefined, n: number) {
-  let query = db.selectFrom('site_section_groups').selectAll().where('site_id', '=', siteId);
-  if (after) query = query.where((eb) => afterKey(eb, 'created_at', 'id', after));
-  return query.orderBy('created_at').orderBy('id').limit(n).execute();
-}
-
-export function listSiteSpaces(db: Kysely<Database>, siteId: string, after: SortKey | undefined, n: number) {
-  let query = db.selectFrom('site_spaces').selectAll().where('site_id', '=', siteId);
-  if (after) query = query.where((eb) => afterKey(eb, 'created_at', 'id', after));
-  return query.orderBy('created_at').orderBy('id').limit(n).execute();
 }
 
 export type StructureTable = 'site_sections' | 'site_section_groups' | 'site_spaces';
