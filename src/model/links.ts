@@ -62,7 +62,7 @@ export const LinkListing = Type.Object({
   next: Type.Optional(Type.Object({ page: Type.String() })),
   stats: Type.Object({
     total: Type.Number(),
-    broken: Type.Object({ total: Type.Number(), changeRequest: Type.Optional(Type.Number()) }),
+    broken: Type.Object({ total: Type.Number(), changeRequest: Type.Number() }),
   }),
 });
 export type LinkListing = Static<typeof LinkListing>;

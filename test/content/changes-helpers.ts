@@ -1,5 +1,5 @@
 import type { ContentChange, ContentTree, TreePage } from '../../src/model/index.js';
-import { applyChanges, type ApplyContext, type ApplyResult, type ApplySuccess } from '../../src/content/index.js';
+import { applyChanges, refPaths, renderPageMarkdown, splitTemplate, type ApplyContext, type ApplyResult, type ApplySuccess } from '../../src/content/index.js';
 
 /** Documents are addressed as `d:<text>` in these tests, so a sha shows its text. */
 export function context(overrides: Partial<ApplyContext> & { docs?: Map<string, string> } = {}): ApplyContext {
@@ -32,8 +32,14 @@ export function ok(result: ApplyResult): ApplySuccess {
   return result;
 }
 
-/** The stored text of a page in a result. */
+/** The markdown of a page in a result as a read renders it (references as paths in the result's tree). */
 export function text(result: ApplySuccess, id: string): string | undefined {
+  const stored = storedText(result, id);
+  return stored === undefined ? undefined : renderPageMarkdown(splitTemplate(stored), id, refPaths(result.tree));
+}
+
+/** The stored text of a page in a result: a template whose page and file links are references. */
+export function storedText(result: ApplySuccess, id: string): string | undefined {
   const find = (pages: TreePage[]): TreePage | undefined => {
     for (const p of pages) {
       if (p.id === id) return p;

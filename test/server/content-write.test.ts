@@ -4,7 +4,7 @@ import { expectError, expectSpec } from '../helpers/expect-spec.js';
 import { createSpace } from '../helpers/spaces.js';
 import { readTree } from '../helpers/content.js';
 import { getText } from '../../src/server/store/blobs.js';
-import { findPage } from '../../src/content/index.js';
+import { findPage, refPaths, renderPageMarkdown, splitTemplate } from '../../src/content/index.js';
 
 const SPEC = '/spaces/{spaceId}/change-requests/{changeRequestId}/content';
 
@@ -27,9 +27,12 @@ describe.each(testDialects())('content batch writes (%s)', (dialect) => {
   const write = (t: { spaceId: string; crId: string }, changes: unknown[], query = '', token?: string) =>
     s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${t.crId}/content${query}`, { body: { changes }, ...(token ? { token } : {}) });
   const tree = (t: { spaceId: string; crId: string }) => readTree(s, { spaceId: t.spaceId, changeRequestId: t.crId });
+  /** A page's document as reads render it (stored page and file links are references). */
   const docOf = async (t: { spaceId: string; crId: string }, pageId: string) => {
-    const sha = findPage((await tree(t)).pages, pageId)?.document;
-    return sha === undefined ? undefined : getText(s.server.db.kysely, sha);
+    const current = await tree(t);
+    const sha = findPage(current.pages, pageId)?.document;
+    const stored = sha === undefined ? undefined : await getText(s.server.db.kysely, sha);
+    return stored === undefined ? undefined : renderPageMarkdown(splitTemplate(stored), pageId, refPaths(current));
   };
   const revisionCount = async () => Number((await s.server.db.kysely.selectFrom('revisions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 

@@ -76,7 +76,7 @@ describe.each(testDialects())('links (%s)', (dialect) => {
     ]);
     expect(res.body.count).toBe(8);
     expect(res.body).not.toHaveProperty('next');
-    expect(res.body.stats).toEqual({ total: 8, broken: { total: 2 } });
+    expect(res.body.stats).toEqual({ total: 8, broken: { total: 2, changeRequest: 0 } });
     for (const item of items) expect(item.relation).toBe('reference');
 
     const space = (await s.request('GET', `/v1/spaces/${spaceId}`)).body;
@@ -94,7 +94,7 @@ describe.each(testDialects())('links (%s)', (dialect) => {
   it('the status filter keeps only that status; stats still count the whole listing', async () => {
     const broken = await s.request('GET', `/v1/spaces/${spaceId}/links?status=broken`);
     expect((broken.body.items as Item[]).map(describeTarget)).toEqual(['url:missing.md', 'url:guides/install.md#nope']);
-    expect(broken.body.stats).toEqual({ total: 8, broken: { total: 2 } });
+    expect(broken.body.stats).toEqual({ total: 8, broken: { total: 2, changeRequest: 0 } });
     const inApp = await s.request('GET', `/v1/spaces/${spaceId}/links?status=in-app`);
     expect((inApp.body.items as Item[]).map((i) => i.status)).toEqual(['in-app']);
     const ok = await s.request('GET', `/v1/spaces/${spaceId}/links?status=ok`);
@@ -128,12 +128,12 @@ describe.each(testDialects())('links (%s)', (dialect) => {
       ['file:f-logo', ['p-guides']],
       ['page:p-intro', ['p-guides']],
     ]);
-    expect(res.body.stats).toEqual({ total: 3, broken: { total: 0 } });
+    expect(res.body.stats).toEqual({ total: 3, broken: { total: 0, changeRequest: 0 } });
     const intro = await s.request('GET', `/v1/spaces/${spaceId}/content/page/p-intro/links?status=broken`);
     expect(intro.body.count).toBe(2);
-    expect(intro.body.stats).toEqual({ total: 7, broken: { total: 2 } });
+    expect(intro.body.stats).toEqual({ total: 7, broken: { total: 2, changeRequest: 0 } });
     const plain = await s.request('GET', `/v1/spaces/${spaceId}/content/page/p-plain/links`);
-    expect(plain.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0 } } });
+    expect(plain.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0, changeRequest: 0 } } });
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/page/nope/links`), 404, /page nope/);
   });
 
@@ -155,14 +155,15 @@ describe.each(testDialects())('links (%s)', (dialect) => {
     const links = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.number}/content/page/p-intro/links?status=broken`);
     expect(links.status).toBe(200);
     expect((links.body.items as Item[]).map(describeTarget)).toEqual(['url:missing.md', 'url:guides/install.md#nope', 'url:/pages/deleted']);
-    expect(links.body.stats).toEqual({ total: 8, broken: { total: 3, changeRequest: 3 } });
+    // Two of the three were broken before the change request: it introduced one.
+    expect(links.body.stats).toEqual({ total: 8, broken: { total: 3, changeRequest: 1 } });
     expect(links.body.items[0].locationReferences[0].versionContext).toMatchObject({ type: 'changeRequest', changeRequest: { object: 'change-request', id: cr.id } });
     const all = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/links`);
-    expect(all.body.stats).toEqual({ total: 9, broken: { total: 3, changeRequest: 3 } });
+    expect(all.body.stats).toEqual({ total: 9, broken: { total: 3, changeRequest: 1 } });
     const backlinks = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/files/f-logo/backlinks`);
     expect(backlinks.body.count).toBe(3);
     // Main is unchanged.
-    expect((await s.request('GET', `/v1/spaces/${spaceId}/links`)).body.stats).toEqual({ total: 8, broken: { total: 2 } });
+    expect((await s.request('GET', `/v1/spaces/${spaceId}/links`)).body.stats).toEqual({ total: 8, broken: { total: 2, changeRequest: 0 } });
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/change-requests/77/content/page/p-intro/links`), 404, /change request 77/);
   });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { DEFAULT_PAGE_LAYOUT, ContentChangeBatch, type ContentChange, type ContentTree, type PageLayout, type TreePage } from '../../src/model/index.js';
-import { applyChanges, pagePaths, uniqueSlug } from '../../src/content/index.js';
+import { applyChanges, pagePaths, refPaths, renderPageMarkdown, splitTemplate, uniqueSlug } from '../../src/content/index.js';
 import { relativePath } from '../../src/content/changes/render-links.js';
 import { createdRefs, type ContentWriteResult } from '../../src/client/index.js';
 import { checkFileItems, loadFiles } from '../../src/server/revisions/apply-batch.js';
@@ -516,16 +516,20 @@ function metaShape(page: Record<string, unknown>): Record<string, unknown> {
   return meta;
 }
 
-export function shapeOfTree(pages: readonly TreePage[]): Shape[] {
-  return pages.map((page) => ({
+/** The server's pages as reads give them: each document's references rendered as paths in this tree. */
+export function shapeOfTree(pages: readonly TreePage[], files: ContentTree['files'] = []): Shape[] {
+  const paths = refPaths({ pages: pages as TreePage[], files, variables: {}, reusableContents: [] });
+  const markdown = (page: TreePage) => (page.document === undefined ? '' : renderPageMarkdown(splitTemplate(page.document.slice(2)), page.id, paths));
+  const shape = (list: readonly TreePage[]): Shape[] => list.map((page) => ({
     id: page.id,
     type: page.type,
     title: page.title,
     slug: page.slug,
     ...(page.type === 'link' ? { href: page.href! } : {}),
-    ...(page.type === 'document' ? { markdown: page.document === undefined ? '' : page.document.slice(2), meta: metaShape(page as unknown as Record<string, unknown>) } : {}),
-    pages: shapeOfTree(page.pages),
+    ...(page.type === 'document' ? { markdown: markdown(page), meta: metaShape(page as unknown as Record<string, unknown>) } : {}),
+    pages: shape(page.pages),
   }));
+  return shape(pages);
 }
 
 export function shapeOfContent(pages: readonly WorkspacePage[], idOf: (id: string) => string): Shape[] {
@@ -568,7 +572,7 @@ export function plan(remote: WorkspaceContent, local: WorkspaceContent): PushPla
 export async function expectPushed(remote: WorkspaceContent, local: WorkspaceContent): Promise<{ planned: PushPlan; sent: Sent }> {
   const planned = plan(remote, local);
   const sent = await send(modelTree(remote), planned);
-  expect(shapeOfTree(sent.tree.pages)).toEqual(shapeOfContent(local.pages, idMapper(planned, sent)));
+  expect(shapeOfTree(sent.tree.pages, sent.tree.files)).toEqual(shapeOfContent(local.pages, idMapper(planned, sent)));
   return { planned, sent };
 }
 

@@ -9,7 +9,7 @@ import { insertFilesChange } from './insert-files.js';
 import { insertPageChange } from './insert-page.js';
 import { insertReusableContentChange } from './insert-reusable-content.js';
 import { assignIds } from './refs.js';
-import { finalPaths, renderLinks } from './render-links.js';
+import { finalPaths, storeLinks } from './render-links.js';
 import { revertPageChange } from './revert-page.js';
 import { setVariablesChange } from './set-variables.js';
 import type { BatchState } from './state.js';
@@ -37,14 +37,14 @@ function applyOne(state: BatchState, change: ContentChange, index: number): void
   }
 }
 
-/** Stores the parked documents with their links rendered against the final tree. */
+/** Stores the parked documents with their links as references into the final tree. */
 function storeDocuments(state: BatchState): Map<string, string> {
   const documents = new Map<string, string>();
   const shas = new Map<string, string | undefined>();
   // Final paths cost a walk of the tree; only documents with parked links need them.
   let paths: ReturnType<typeof finalPaths> | undefined;
   for (const [id, template] of state.pending) {
-    const text = template.includes(PLACEHOLDER) ? renderLinks(template, id, (paths ??= finalPaths(state.tree))) : template;
+    const text = template.includes(PLACEHOLDER) ? storeLinks(template, (paths ??= finalPaths(state.tree))) : template;
     let sha: string | undefined;
     if (text.trim() !== '') {
       sha = state.ctx.hash(text);

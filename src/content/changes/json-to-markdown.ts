@@ -1,7 +1,8 @@
 /**
  * A submitted JSON document (`{document: JSONDocument}`) as markdown, the form pages are stored
  * in. It covers the blocks the server itself renders (headings, paragraphs, lists, quotes, code,
- * dividers) with bold, italic, code and strikethrough marks and URL links; any other block keeps
+ * dividers) with bold, italic, code and strikethrough marks and links (URLs, and references to
+ * pages, anchors and files of the space); any other block keeps
  * its text as a paragraph, so no words are lost.
  */
 type Json = Record<string, unknown>;
@@ -24,12 +25,34 @@ function leafText(leaf: Json): string {
   return out;
 }
 
+const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * A link's ContentRef as a URL the batch resolves (api-gaps 3.3): page and file references of
+ * this space become `/pages/<id>[#anchor]` and `/files/<id>`, an anchor of the page itself
+ * `#anchor`. A reference into another space, or of another kind, is not a link here.
+ */
+function refUrl(ref: Json): string | undefined {
+  if (str(ref.space) !== undefined) return undefined;
+  const hash = (anchor: string) => `#${encodeURIComponent(anchor)}`;
+  switch (ref.kind) {
+    case 'url': return typeof ref.url === 'string' ? ref.url : undefined;
+    case 'page': return str(ref.page) === undefined ? undefined : `/pages/${encodeURIComponent(str(ref.page)!)}`;
+    case 'file': return str(ref.file) === undefined ? undefined : `/files/${encodeURIComponent(str(ref.file)!)}`;
+    case 'anchor': {
+      const anchor = str(ref.anchor);
+      if (anchor === undefined) return undefined;
+      return str(ref.page) === undefined ? hash(anchor) : `/pages/${encodeURIComponent(str(ref.page)!)}${hash(anchor)}`;
+    }
+    default: return undefined;
+  }
+}
+
 function inline(node: Json): string {
   if (node.object === 'text') return asArray(node.leaves).map((l) => leafText(asObject(l))).join('');
   const children = asArray(node.nodes).map((n) => inline(asObject(n))).join('');
   if (node.object === 'inline' && node.type === 'link') {
-    const ref = asObject(asObject(node.data).ref);
-    const url = ref.kind === 'url' && typeof ref.url === 'string' ? ref.url : undefined;
+    const url = refUrl(asObject(asObject(node.data).ref));
     return url === undefined ? children : `[${children}](${url.replace(/[\s()<>]/g, encodeURIComponent)})`;
   }
   return children;

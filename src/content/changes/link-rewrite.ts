@@ -1,9 +1,13 @@
 import type { Definition, Image, Link } from 'mdast';
 import { visit } from 'unist-util-visit';
 import { parseMarkdown } from '../markdown/processor.js';
+import { formatDestination } from '../links/ref-paths.js';
 
-/** What to do with one link: leave it, point it elsewhere, or turn it into its text. */
-export type LinkDecision = { kind: 'keep' } | { kind: 'url'; url: string } | { kind: 'text' };
+/**
+ * What to do with one link: leave it, point it elsewhere, or turn it into its text. A `raw` url
+ * is spliced in as it is (a stored reference token, which holds no space or parenthesis).
+ */
+export type LinkDecision = { kind: 'keep' } | { kind: 'url'; url: string; raw?: boolean } | { kind: 'text' };
 
 interface Edit {
   start: number;
@@ -45,10 +49,7 @@ function destination(source: string, from: number): [number, number] | undefined
   return [start, i];
 }
 
-/** A destination as markdown accepts it: angle brackets when it holds spaces or parentheses. */
-export function formatDestination(url: string): string {
-  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
-}
+export { formatDestination };
 
 function editFor(source: string, node: Link | Image | Definition, decision: LinkDecision): Edit | undefined {
   const start = node.position?.start.offset;
@@ -66,7 +67,7 @@ function editFor(source: string, node: Link | Image | Definition, decision: Link
   if (source[close] !== opener) return undefined;
   const range = destination(source, close + 1);
   if (!range || range[1] > end) return undefined;
-  return { start: range[0], end: range[1], replacement: formatDestination(decision.url) };
+  return { start: range[0], end: range[1], replacement: decision.raw === true ? decision.url : formatDestination(decision.url) };
 }
 
 /**

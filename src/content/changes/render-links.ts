@@ -1,49 +1,30 @@
-import { ASSETS_DIR, type ContentTree } from '../../model/index.js';
-import { pagePaths, type PagePaths } from '../tree/paths.js';
+import type { ContentTree } from '../../model/index.js';
+import { refPaths, targetGitPath, type RefPaths } from '../links/ref-paths.js';
+import { encodeStoredRef, type StoredRef } from '../links/stored-ref.js';
 import { rewriteLinks } from './link-rewrite.js';
 import { parsePlaceholder } from './resolve-link.js';
 
-/** A path from the folder `fromDir` to `to` (both relative to the space root), `../` as needed. */
-export function relativePath(fromDir: string, to: string): string {
-  const from = fromDir === '' ? [] : fromDir.split('/');
-  const target = to.split('/');
-  let common = 0;
-  while (common < from.length && common < target.length - 1 && from[common] === target[common]) common += 1;
-  return [...from.slice(common).map(() => '..'), ...target.slice(common)].join('/');
-}
+export { relativePath } from '../links/ref-paths.js';
 
-// Only what would change the meaning of the path when read back is escaped, so slugs stay legible.
-const escapePath = (path: string) => path.replace(/[%#?]/g, (c) => encodeURIComponent(c));
+export type FinalPaths = RefPaths;
 
-export interface FinalPaths {
-  pages: ReadonlyMap<string, PagePaths>;
-  fileGitPath: ReadonlyMap<string, string>;
-}
-
-// Files arrays are never mutated either; a chain of page edits keeps the same one.
-const fileGitPaths = new WeakMap<ContentTree['files'], ReadonlyMap<string, string>>();
-
-/** Where pages and files of the final tree are (both cached: shared by trees of one shape). */
-export function finalPaths(tree: ContentTree): FinalPaths {
-  let files = fileGitPaths.get(tree.files);
-  if (!files) fileGitPaths.set(tree.files, (files = new Map(tree.files.map((f) => [f.id, `${ASSETS_DIR}/${f.name}`]))));
-  return { pages: pagePaths(tree.pages), fileGitPath: files };
-}
+/** Where pages and files of the final tree are. */
+export const finalPaths = (tree: ContentTree): FinalPaths => refPaths(tree);
 
 /**
- * Turns the placeholders of a page's document into paths relative to the page's git file, as
- * Git Sync writes links (`../guides/install.md#setup`, `../.gitbook/assets/logo.png`). A target
- * without a file (a group, a link page) or gone by the end of the batch becomes text.
+ * Turns the placeholders of a page's document into stored references (stored-ref.ts), each
+ * with its target's path in the final tree as the last known path. A target without a file (a
+ * group, a link page) or gone by the end of the batch becomes text, as an unresolved link does.
  */
-export function renderLinks(template: string, pageId: string, paths: FinalPaths): string {
-  const own = paths.pages.get(pageId)?.gitPath ?? 'README.md';
-  const dir = own.includes('/') ? own.slice(0, own.lastIndexOf('/')) : '';
+export function storeLinks(template: string, paths: FinalPaths): string {
   return rewriteLinks(template, (url) => {
     const target = parsePlaceholder(url);
     if (!target) return { kind: 'keep' };
-    const to = target.kind === 'file' ? paths.fileGitPath.get(target.id) : paths.pages.get(target.id)?.gitPath;
-    if (to === undefined) return { kind: 'text' };
-    const anchor = target.kind === 'page' && target.anchor !== undefined ? `#${encodeURIComponent(target.anchor)}` : '';
-    return { kind: 'url', url: `${escapePath(relativePath(dir, to))}${anchor}` };
+    const path = targetGitPath(target, paths);
+    if (path === undefined) return { kind: 'text' };
+    const ref: StoredRef = target.kind === 'file'
+      ? { kind: 'file', id: target.id, path }
+      : { kind: 'page', id: target.id, ...(target.anchor !== undefined ? { anchor: target.anchor } : {}), path };
+    return { kind: 'url', url: encodeStoredRef(ref), raw: true };
   });
 }

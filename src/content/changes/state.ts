@@ -3,6 +3,7 @@ import { childrenOf } from '../tree/page-tree.js';
 import { pagePaths } from '../tree/paths.js';
 import { slugProblem } from '../tree/slugs.js';
 import { rewriteLinks } from './link-rewrite.js';
+import { withoutNul } from '../links/stored-ref.js';
 import { linkScope, resolveLink, type Target } from './resolve-link.js';
 import { fail, type ApplyContext } from './types.js';
 
@@ -71,5 +72,6 @@ export function parkDocument(state: BatchState, pageId: string, body: string): v
     where ??= { scope: linkScope(tree, state.refs), own: pagePaths(tree.pages).get(pageId)?.gitPath ?? 'README.md' };
     return resolveLink(url, where.own, where.scope, kind);
   };
-  state.pending.set(pageId, rewriteLinks(body, resolve));
+  // A NUL marks a stored reference, so none may come from the writer (CommonMark reads it as U+FFFD).
+  state.pending.set(pageId, rewriteLinks(withoutNul(body), resolve));
 }

@@ -1,7 +1,11 @@
 import type { ContentTree, LinkStatus } from '../../model/index.js';
 import { walkPages } from '../tree/page-tree.js';
 import { indexRevision } from './revision-index.js';
-import { resolveLink, type LinkTargetRef } from './resolve-link.js';
+import { resolveLink, resolveRef, type LinkResolution, type LinkTargetRef } from './resolve-link.js';
+import type { StoredRef } from './stored-ref.js';
+
+/** A link of a page's document: a URL as written, or a stored reference to a page or file. */
+export type DocumentLink = string | StoredRef;
 
 /** One target and every page linking to it. */
 export interface LinkEntry {
@@ -13,13 +17,22 @@ export interface LinkEntry {
 }
 
 export interface LinkSources {
-  /** URLs of the links written in a page (extractLinks), or undefined when it has no document. */
-  links: (pageId: string) => readonly string[] | undefined;
+  /** The links of a page's document in document order, or undefined when it has no document. */
+  links: (pageId: string) => readonly DocumentLink[] | undefined;
   anchors: (pageId: string) => ReadonlySet<string> | undefined;
   appPrefixes: readonly string[];
 }
 
-/** A stable identity for a target: links to the same target are listed as one entry. */
+/**
+ * A stable identity for a target: links to the same target are listed as one entry. A reference
+ * to something gone keeps its target's id, so links to it from pages whose last known path was
+ * written differently are still one entry.
+ */
+export function linkKey(link: DocumentLink, resolution: LinkResolution): string {
+  if (typeof link === 'string' || resolution.status !== 'broken' || resolution.target.kind !== 'url') return targetKey(resolution.target);
+  return link.kind === 'file' ? `file:${link.id}` : `page:${link.id}${link.anchor === undefined ? '' : `#${link.anchor}`}`;
+}
+
 export function targetKey(target: LinkTargetRef): string {
   switch (target.kind) {
     case 'page': return target.anchor === undefined ? `page:${target.page}` : `page:${target.page}#${target.anchor}`;
@@ -40,10 +53,11 @@ export function listLinks(tree: ContentTree, sources: LinkSources, only?: Readon
   for (const page of walkPages(tree.pages)) {
     if (only !== undefined && !only.has(page.id)) continue;
     const ctx = { index, from: page.id, anchors: sources.anchors, appPrefixes: sources.appPrefixes };
-    for (const url of sources.links(page.id) ?? []) {
-      if (url.trim() === '') continue;
-      const { status, target } = resolveLink(url, ctx);
-      const key = targetKey(target);
+    for (const link of sources.links(page.id) ?? []) {
+      if (typeof link === 'string' && link.trim() === '') continue;
+      const resolution = typeof link === 'string' ? resolveLink(link, ctx) : resolveRef(link, ctx);
+      const { status, target } = resolution;
+      const key = linkKey(link, resolution);
       const entry = entries.get(key);
       if (!entry) entries.set(key, { key, status, target, sources: [page.id] });
       else if (!entry.sources.includes(page.id)) entry.sources.push(page.id);

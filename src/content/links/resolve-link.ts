@@ -1,6 +1,7 @@
 import type { LinkStatus } from '../../model/index.js';
 import { classifyLink } from '../markdown/links.js';
 import type { RevisionIndex } from './revision-index.js';
+import type { StoredRef } from './stored-ref.js';
 import { dirOf, joinPath } from '../tree/paths.js';
 
 /** What a link points at once resolved against a revision. */
@@ -85,6 +86,21 @@ export function resolveLink(url: string, ctx: ResolveContext): LinkResolution {
     default:
       return assertNever(link);
   }
+}
+
+/**
+ * Resolves a stored reference: `ok` when its target is in the revision (and, for an anchor, is a
+ * heading of the target page); a target gone is `broken`, with its last known path as the target.
+ */
+export function resolveRef(ref: StoredRef, ctx: ResolveContext): LinkResolution {
+  if (ref.kind === 'file') {
+    return ctx.index.fileById.has(ref.id) ? { status: 'ok', target: { kind: 'file', file: ref.id } } : broken(ref.path);
+  }
+  if (!ctx.index.pageById.has(ref.id)) return broken(ref.anchor === undefined ? ref.path : `${ref.path}#${ref.anchor}`);
+  if (ref.anchor === undefined || ref.anchor === '') return { status: 'ok', target: { kind: 'page', page: ref.id } };
+  // A heading renamed away breaks the link; the target still names the page, and the anchor.
+  const ok = ctx.anchors(ref.id)?.has(ref.anchor) ?? false;
+  return { status: ok ? 'ok' : 'broken', target: { kind: 'page', page: ref.id, anchor: ref.anchor } };
 }
 
 function assertNever(value: never): never {

@@ -18,7 +18,13 @@ export interface JsonDocument {
 
 export interface JsonLeaf { object: 'leaf'; text: string; marks: { object: 'mark'; type: MarkType }[] }
 export interface JsonText { object: 'text'; leaves: JsonLeaf[] }
-export interface JsonLink { object: 'inline'; type: 'link'; isVoid: false; data: { ref: { kind: 'url'; url: string } }; nodes: JsonText[] }
+/** The published ContentRef kinds a link of a page can hold. */
+export type JsonContentRef =
+  | { kind: 'url'; url: string }
+  | { kind: 'page'; page: string }
+  | { kind: 'anchor'; anchor: string; page?: string }
+  | { kind: 'file'; file: string };
+export interface JsonLink { object: 'inline'; type: 'link'; isVoid: false; data: { ref: JsonContentRef }; nodes: JsonText[] }
 export type JsonInline = JsonText | JsonLink;
 export interface JsonBlock {
   object: 'block';
@@ -38,19 +44,24 @@ const text = (value: string, marks: MarkType[] = []): JsonText => ({
   leaves: [{ object: 'leaf', text: value, marks: marks.map((type) => ({ object: 'mark', type })) }],
 });
 
-function inlines(nodes: readonly PhrasingContent[], marks: MarkType[] = []): JsonInline[] {
+/** The reference a link URL stands for (a stored reference of the page); undefined for a plain URL. */
+export type RefOf = (url: string) => JsonContentRef | undefined;
+
+function inlines(nodes: readonly PhrasingContent[], refOf: RefOf, marks: MarkType[] = []): JsonInline[] {
   const out: JsonInline[] = [];
   for (const node of nodes) {
     switch (node.type) {
       case 'text': out.push(text(node.value, marks)); break;
       case 'inlineCode': out.push(text(node.value, [...marks, 'code'])); break;
-      case 'strong': out.push(...inlines(node.children, [...marks, 'bold'])); break;
-      case 'emphasis': out.push(...inlines(node.children, [...marks, 'italic'])); break;
-      case 'delete': out.push(...inlines(node.children, [...marks, 'strikethrough'])); break;
+      case 'strong': out.push(...inlines(node.children, refOf, [...marks, 'bold'])); break;
+      case 'emphasis': out.push(...inlines(node.children, refOf, [...marks, 'italic'])); break;
+      case 'delete': out.push(...inlines(node.children, refOf, [...marks, 'strikethrough'])); break;
       case 'break': out.push(text('\n', marks)); break;
       case 'link': {
-        const children = inlines(node.children, marks).filter((n): n is JsonText => n.object === 'text');
-        out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: node.url } }, nodes: children.length > 0 ? children : [text(node.url)] });
+        const children = inlines(node.children, refOf, marks).filter((n): n is JsonText => n.object === 'text');
+        const ref = refOf(node.url);
+        const label = children.length > 0 ? children : [text(ref === undefined ? node.url : '')];
+        out.push({ object: 'inline', type: 'link', isVoid: false, data: { ref: ref ?? { kind: 'url', url: node.url } }, nodes: label });
         break;
       }
       default: {
@@ -69,6 +80,7 @@ const paragraph = (nodes: JsonInline[]): JsonBlock => ({ object: 'block', type: 
 interface Ctx {
   anchors: Set<string>;
   keys: ReadonlyMap<unknown, { id: string }>;
+  refOf: RefOf;
 }
 
 /** The block with its node id as `key`, when the markdown node is a commentable block. */
@@ -94,7 +106,7 @@ function heading(node: Heading, ctx: Ctx): JsonBlock {
   const anchor = uniqueSlug(slugify(toString(node).trim()), ctx.anchors);
   ctx.anchors.add(anchor);
   const level = Math.min(node.depth, 3);
-  return { object: 'block', type: `heading-${level}`, isVoid: false, data: {}, ...(anchor !== '' ? { meta: { id: anchor } } : {}), nodes: inlines(node.children) };
+  return { object: 'block', type: `heading-${level}`, isVoid: false, data: {}, ...(anchor !== '' ? { meta: { id: anchor } } : {}), nodes: inlines(node.children, ctx.refOf) };
 }
 
 function blocks(nodes: readonly RootContent[], ctx: Ctx, nested = false): JsonBlock[] {
@@ -102,9 +114,9 @@ function blocks(nodes: readonly RootContent[], ctx: Ctx, nested = false): JsonBl
   for (const node of nodes) {
     switch (node.type) {
       case 'yaml': case 'definition': break;
-      case 'paragraph': out.push(keyed(paragraph(inlines(node.children)), node, ctx)); break;
+      case 'paragraph': out.push(keyed(paragraph(inlines(node.children, ctx.refOf)), node, ctx)); break;
       // Inside list items and quotes only essential blocks are allowed: headings become paragraphs.
-      case 'heading': out.push(keyed(nested ? paragraph(inlines(node.children)) : heading(node, ctx), node, ctx)); break;
+      case 'heading': out.push(keyed(nested ? paragraph(inlines(node.children, ctx.refOf)) : heading(node, ctx), node, ctx)); break;
       case 'list': out.push(list(node, ctx)); break;
       case 'blockquote': out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, ctx, true).filter((b) => b.type !== 'code') }); break;
       case 'thematicBreak': out.push({ object: 'block', type: 'divider', isVoid: true, data: {} }); break;
@@ -123,7 +135,8 @@ function blocks(nodes: readonly RootContent[], ctx: Ctx, nested = false): JsonBl
   return out;
 }
 
-export function markdownToJsonDocument(markdown: string): JsonDocument {
+/** `refOf` names the links that are references (a stored document's, see parseable-template.ts). */
+export function markdownToJsonDocument(markdown: string, refOf: RefOf = () => undefined): JsonDocument {
   const root = parseMarkdown(markdown);
-  return { object: 'document', data: {}, nodes: blocks(root.children, { anchors: new Set(), keys: blockIds(root) }) };
+  return { object: 'document', data: {}, nodes: blocks(root.children, { anchors: new Set(), keys: blockIds(root), refOf }) };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { blockNodes, findPage, nodePreview, pagePaths } from '../../content/index.js';
+import { blockNodes, findPage, nodePreview, pagePaths, parseableTemplate, splitTemplate } from '../../content/index.js';
 import { badRequest, type CommentTarget, type ContentTree } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import type { CommentRow } from '../store/comments.js';
@@ -26,8 +26,10 @@ export async function resolvePostedTarget(
   if (!page) throw badRequest(`body.page: page ${posted.page} not found in ${where}`);
   const stored = { page_id: page.id, page_document: page.document ?? '', node_id: null, node_preview: null };
   if (posted.node === undefined) return stored;
-  const markdown = page.document === undefined ? '' : (await getText(db, page.document)) ?? '';
-  const block = blockNodes(markdown).find((b) => b.id === posted.node);
+  const template = page.document === undefined ? '' : (await getText(db, page.document)) ?? '';
+  // Stored links are references (NUL tokens a parser reads as text); block texts hold no URL, so
+  // the parseable form gives the ids reads and working trees give.
+  const block = blockNodes(parseableTemplate(splitTemplate(template)).text).find((b) => b.id === posted.node);
   if (!block) throw badRequest(`body.node: no block ${posted.node} in page ${page.id} of ${where}`);
   return { ...stored, node_id: block.id, node_preview: nodePreview(block.text) };
 }

@@ -3,7 +3,8 @@ import { findPage, textBlocks, walkPages } from '../../content/index.js';
 import { DocsyncError, type TreePage } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import type { ChangeRequestRow } from '../store/change-requests.js';
-import { getBlobs, putBlob } from '../store/blobs.js';
+import { putBlob } from '../store/blobs.js';
+import { loadPageMarkdown } from '../revisions/stored-documents.js';
 import { findRevision, revisionTree } from '../store/revisions.js';
 import { renderPdf, type PdfPage } from './render-pdf.js';
 
@@ -30,11 +31,10 @@ export async function changeRequestPdf(db: Kysely<Database>, cr: ChangeRequestRo
   } else {
     pages = [...walkPages(tree.pages)];
   }
-  const documents = await getBlobs(db, pages.flatMap((p) => (p.document ? [p.document] : [])));
+  const documents = await loadPageMarkdown(db, tree, pages);
   const rendered: PdfPage[] = pages.map((page) => {
     if (page.type === 'link') return { title: page.title, blocks: [{ kind: 'paragraph', text: page.href ?? '' }] };
-    const markdown = page.document ? documents.get(page.document)?.toString('utf8') ?? '' : '';
-    return { title: page.title, blocks: textBlocks(markdown) };
+    return { title: page.title, blocks: textBlocks(documents.markdown(page)) };
   });
   const title = cr.subject.trim() === '' ? `Change request #${cr.number}` : cr.subject;
   // Dated by the revision, so the same content renders to the same bytes and is stored once.

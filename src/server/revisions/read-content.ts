@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { includeNames, markdownToJsonDocument, pagePaths, walkPages, type JsonDocument } from '../../content/index.js';
+import { includeNames, pagePaths, templateToJsonDocument, walkPages, type JsonDocument, type TemplateParts } from '../../content/index.js';
 import {
   DocsyncError, type ContentTree, type PageFormat, type RevisionFile, type RevisionPage, type RevisionReusableContent, type TreeFile, type TreePage,
   type TreeReusableContent,
@@ -8,7 +8,8 @@ import type { Database } from '../store/schema.js';
 import type { RevisionRow } from '../store/revisions.js';
 import type { SpaceRow } from '../store/spaces.js';
 import { getBlobs } from '../store/blobs.js';
-import { EMPTY_GIT_OID, gitOids } from '../store/git-oids.js';
+import { EMPTY_GIT_OID, gitBlobOid, gitOids } from '../store/git-oids.js';
+import { loadPageMarkdown } from './stored-documents.js';
 import { pageView, type PageBody } from '../views/page.js';
 import { fileView } from '../views/file.js';
 import { reusableContentView } from '../views/reusable-content.js';
@@ -38,10 +39,11 @@ const DOCUMENT_CACHE = 10_000;
 const documents = new Map<string, JsonDocument>();
 const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };
 
-function jsonDocument(sha: string, text: string): JsonDocument {
+/** A stored document as JSON: its references stay references by id, so it does not depend on paths. */
+function jsonDocument(sha: string, parts: TemplateParts): JsonDocument {
   let doc = documents.get(sha);
   if (!doc) {
-    doc = markdownToJsonDocument(text);
+    doc = templateToJsonDocument(parts);
     documents.set(sha, doc);
     if (documents.size > DOCUMENT_CACHE) documents.delete(documents.keys().next().value as string);
   }
@@ -50,24 +52,30 @@ function jsonDocument(sha: string, text: string): JsonDocument {
 
 /**
  * Renders pages (each with its whole subtree) as RevisionPages: reads every document of the
- * subtrees once, then builds the views. A page without a stored document is empty.
+ * subtrees once, then builds the views. A page without a stored document is empty. Markdown
+ * has its references rendered as paths from the page (docs/api.md, "Links"); so does `git.oid`,
+ * which names the file a clone writes.
  */
 export async function renderPages(db: Kysely<Database>, scope: ContentScope, pages: readonly TreePage[], options: RenderOptions): Promise<RevisionPage[]> {
-  const shas = new Set<string>();
-  for (const root of pages) for (const page of walkPages([root])) if (page.document !== undefined) shas.add(page.document);
-  const bytes = await getBlobs(db, shas);
-  const oids = options.metadata ? await gitOids(db, shas, bytes) : new Map<string, string>();
-  const text = (page: TreePage) => (page.document === undefined ? '' : bytes.get(page.document)?.toString('utf8') ?? '');
+  const all = pages.flatMap((root) => [...walkPages([root])]);
+  const documents = await loadPageMarkdown(db, scope.tree, all);
+  // Documents without references are their own markdown: their oids come from the shared cache.
+  const plain = all.flatMap((page) => (page.document !== undefined && !documents.hasRefs(page) ? [page.document] : []));
+  const oids = options.metadata ? await gitOids(db, plain, documents.blobs) : new Map<string, string>();
+  const gitOid = (page: TreePage) => {
+    if (page.document === undefined) return EMPTY_GIT_OID;
+    return documents.hasRefs(page) ? gitBlobOid(Buffer.from(documents.markdown(page), 'utf8')) : oids.get(page.document) ?? EMPTY_GIT_OID;
+  };
   const body = (page: TreePage): PageBody => {
-    if (options.format === 'markdown') return { markdown: text(page) };
-    return { document: page.document === undefined ? EMPTY_DOCUMENT : jsonDocument(page.document, text(page)) };
+    if (options.format === 'markdown') return { markdown: documents.markdown(page) };
+    return { document: page.document === undefined ? EMPTY_DOCUMENT : jsonDocument(page.document, documents.parts(page)) };
   };
   const ctx = {
     paths: pagePaths(scope.tree.pages),
     appURL: (pageId: string) => `${scope.appURL}/pages/${pageId}`,
     metadata: options.metadata,
     body,
-    gitOid: (page: TreePage) => (page.document === undefined ? EMPTY_GIT_OID : oids.get(page.document) ?? EMPTY_GIT_OID),
+    gitOid,
   };
   return pages.map((page) => pageView(page, ctx));
 }
@@ -123,5 +131,5 @@ export async function renderReusableContent(
 /** A reusable content's body as the published JSON document. */
 export async function reusableContentDocument(db: Kysely<Database>, content: TreeReusableContent): Promise<JsonDocument> {
   if (content.document === undefined) return EMPTY_DOCUMENT;
-  return jsonDocument(content.document, (await includeText(db, content)).text);
+  return jsonDocument(content.document, [(await includeText(db, content)).text]);
 }

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
-import { extractLinks, listLinks, pageSections, walkPages, type LinkEntry } from '../../content/index.js';
+import {
+  extractLinks, listLinks, pageSections, parseableTemplate, splitTemplate, walkPages, type DocumentLink, type LinkEntry,
+} from '../../content/index.js';
 import type { Database } from '../store/schema.js';
 import { getBlobs } from '../store/blobs.js';
 import type { ContentScope } from './read-content.js';
 
 interface ParsedDocument {
-  urls: string[];
+  links: DocumentLink[];
   anchors: Set<string>;
 }
 
@@ -16,9 +18,11 @@ const parsed = new Map<string, ParsedDocument>();
 function parse(sha: string, markdown: string): ParsedDocument {
   let doc = parsed.get(sha);
   if (!doc) {
+    // References are ids: what a document links to does not depend on where its targets are now.
+    const { text, refOf } = parseableTemplate(splitTemplate(markdown));
     doc = {
-      urls: extractLinks(markdown).map((l) => l.url),
-      anchors: new Set(pageSections(markdown).sections.map((s) => s.anchor).filter((a) => a !== '')),
+      links: extractLinks(text).map((l) => refOf(l.url) ?? l.url),
+      anchors: new Set(pageSections(text).sections.map((s) => s.anchor).filter((a) => a !== '')),
     };
     parsed.set(sha, doc);
     if (parsed.size > CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
@@ -48,7 +52,7 @@ export async function readLinks(db: Kysely<Database>, scope: ContentScope, appPr
     return sha === undefined ? undefined : local.get(sha);
   };
   return listLinks(scope.tree, {
-    links: (id) => byPage(id)?.urls,
+    links: (id) => byPage(id)?.links,
     anchors: (id) => byPage(id)?.anchors,
     appPrefixes: [appPrefix],
   });

@@ -11,7 +11,8 @@ import { collectPage, pageRequest, type SortKey } from '../util/cursor.js';
 import { appUrl, baseUrl } from '../urls.js';
 import { findFile, renderFiles, type ContentScope } from '../revisions/read-content.js';
 import { readLinks } from '../revisions/read-links.js';
-import { changeRequestScope, loadChangeRequest, loadReadableSpace, spaceScope } from '../revisions/content-scope.js';
+import { changeRequestScope, loadChangeRequest, loadReadableSpace, revisionScope, spaceScope } from '../revisions/content-scope.js';
+import { changeRequestBase } from '../views/change-request.js';
 import { renderChangeRequest } from '../views/change-request-render.js';
 import { pageView } from '../views/page.js';
 import { linkItemView, pageLocation, type LocationContext } from '../views/links.js';
@@ -19,7 +20,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 
 interface LinkParams { spaceId: string; changeRequestId?: string; pageId?: string; fileId?: string }
-interface Scoped { scope: ContentScope; changeRequest?: ChangeRequest | undefined }
+interface Scoped {
+  scope: ContentScope;
+  changeRequest?: ChangeRequest | undefined;
+  /** For a change request: its base, what `stats.broken.changeRequest` compares with. */
+  base?: ContentScope;
+}
 
 const SpaceParams = Type.Object({ spaceId: Id });
 const CrParams = Type.Object({ spaceId: Id, changeRequestId: Id });
@@ -31,7 +37,11 @@ async function resolveScope(request: FastifyRequest, params: LinkParams): Promis
   const { space } = await loadReadableSpace(db, request.caller, params.spaceId);
   if (params.changeRequestId === undefined) return { scope: await spaceScope(db, space, base) };
   const cr = await loadChangeRequest(db, space, params.changeRequestId);
-  return { scope: await changeRequestScope(db, space, cr, base), changeRequest: await renderChangeRequest(db, cr, base) };
+  return {
+    scope: await changeRequestScope(db, space, cr, base),
+    changeRequest: await renderChangeRequest(db, cr, base),
+    base: await revisionScope(db, space, changeRequestBase(cr), base),
+  };
 }
 
 /** Locations render pages without body or children and without git metadata (docs/api.md, "Links"). */
@@ -70,22 +80,34 @@ function pageThrough<T, R>(items: readonly T[], identity: (item: T) => string, q
   });
 }
 
-function listing(entries: LinkEntry[], query: { page?: string; limit?: number; status?: string }, ctx: LocationContext, inChangeRequest: boolean) {
+/**
+ * Broken links a change request introduces: its broken entries with a linking page that the
+ * base's entry for the same target (if it was broken there at all) did not have. A link that
+ * was already broken before the change request is not its doing.
+ */
+function introduced(entries: readonly LinkEntry[], before: readonly LinkEntry[] | undefined): number {
+  if (before === undefined) return 0;
+  const was = new Map(before.filter((e) => e.status === 'broken').map((e) => [e.key, new Set(e.sources)]));
+  return entries.filter((e) => e.status === 'broken' && e.sources.some((id) => !was.get(e.key)?.has(id))).length;
+}
+
+function listing(entries: LinkEntry[], before: LinkEntry[] | undefined, query: { page?: string; limit?: number; status?: string }, ctx: LocationContext) {
   const broken = entries.filter((e) => e.status === 'broken').length;
   return pageThrough(entries, (e) => e.key, query, (e) => (query.status === undefined || e.status === query.status ? linkItemView(e, ctx) : undefined)).then((page) => ({
     ...page,
-    stats: { total: entries.length, broken: { total: broken, ...(inChangeRequest ? { changeRequest: broken } : {}) } },
+    stats: { total: entries.length, broken: { total: broken, changeRequest: introduced(entries, before) } },
   }));
 }
 
 export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
   const params = (request: FastifyRequest) => request.params as LinkParams;
-  const links = async (scoped: Scoped, request: FastifyRequest) => readLinks(db, scoped.scope, `${appUrl(baseUrl(request), '')}/`);
+  const links = async (scope: ContentScope, request: FastifyRequest) => readLinks(db, scope, `${appUrl(baseUrl(request), '')}/`);
+  const baseLinks = async (scoped: Scoped, request: FastifyRequest) => (scoped.base ? links(scoped.base, request) : undefined);
 
   const spaceLinks = async (request: FastifyRequest, query: { page?: string; limit?: number; status?: string }) => {
     const scoped = await resolveScope(request, params(request));
-    return listing(await links(scoped, request), query, await locationContext(db, scoped), scoped.changeRequest !== undefined);
+    return listing(await links(scoped.scope, request), await baseLinks(scoped, request), query, await locationContext(db, scoped));
   };
   app.get('/spaces/:spaceId/links', { schema: { params: SpaceParams, querystring: LinkListQuery, response: { 200: LinkListing } } }, (request) => spaceLinks(request, request.query));
   app.get('/spaces/:spaceId/change-requests/:changeRequestId/links', { schema: { params: CrParams, querystring: LinkListQuery, response: { 200: LinkListing } } }, (request) => spaceLinks(request, request.query));
@@ -95,14 +117,15 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const scoped = await resolveScope(request, params(request));
       const pageId = params(request).pageId ?? '';
       if (!findPage(scoped.scope.tree.pages, pageId)) throw new DocsyncError('not_found', `page ${pageId} not found in revision ${scoped.scope.revision.id}`);
-      const entries = (await links(scoped, request)).filter((e) => e.sources.includes(pageId)).map((e) => ({ ...e, sources: [pageId] }));
-      return listing(entries, request.query, await locationContext(db, scoped), scoped.changeRequest !== undefined);
+      const ofPage = (all: LinkEntry[]) => all.filter((e) => e.sources.includes(pageId)).map((e) => ({ ...e, sources: [pageId] }));
+      const before = await baseLinks(scoped, request);
+      return listing(ofPage(await links(scoped.scope, request)), before && ofPage(before), request.query, await locationContext(db, scoped));
     });
 
     app.get(`${prefix}/files/:fileId/backlinks`, { schema: { params: withId('fileId', base), querystring: ListQuery, response: { 200: ListOf(ContentLocation) } } }, async (request) => {
       const scoped = await resolveScope(request, params(request));
       const file: TreeFile = findFile(scoped.scope, params(request).fileId ?? '');
-      const sources = (await links(scoped, request)).filter((e) => e.target.kind === 'file' && e.target.file === file.id).flatMap((e) => e.sources);
+      const sources = (await links(scoped.scope, request)).filter((e) => e.target.kind === 'file' && e.target.file === file.id).flatMap((e) => e.sources);
       const ctx = await locationContext(db, scoped);
       return pageThrough([...new Set(sources)], (id) => id, request.query, (id) => pageLocation(ctx, id));
     });

@@ -6,6 +6,8 @@ import { findRevision, revisionTree } from '../store/revisions.js';
 import { inTransaction } from '../store/transaction.js';
 import { indexablePages, sectionRows, type IndexablePage, type SectionRow } from './page-rows.js';
 import { searchDb } from './tables.js';
+import { refPaths, renderPageMarkdown, type RefPaths } from '../../content/index.js';
+import { templateOf } from '../revisions/stored-documents.js';
 
 const CHUNK = 200;
 
@@ -24,7 +26,8 @@ export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, spac
   if (indexed?.revision_id === space.revision_id) return;
   const revision = await findRevision(db, space.revision_id);
   if (!revision) return;
-  const wanted = indexablePages(await revisionTree(db, revision));
+  const tree = await revisionTree(db, revision);
+  const wanted = indexablePages(tree);
 
   await inTransaction(db, async (trx) => {
     const tdb = searchDb(trx);
@@ -44,15 +47,20 @@ export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, spac
       await tdb.deleteFrom('search_sections').where('space_id', '=', space.id).where('page_id', 'in', ids).execute();
       await tdb.deleteFrom('search_pages').where('space_id', '=', space.id).where('page_id', 'in', ids).execute();
     }
-    for (let i = 0; i < fresh.length; i += CHUNK) await insertPages(trx, space.id, fresh.slice(i, i + CHUNK));
+    for (let i = 0; i < fresh.length; i += CHUNK) await insertPages(trx, space.id, fresh.slice(i, i + CHUNK), refPaths(tree));
     await tdb.updateTable('search_spaces').set({ revision_id: space.revision_id }).where('space_id', '=', space.id).execute();
   });
 }
 
-async function insertPages(trx: Kysely<Database>, spaceId: string, pages: IndexablePage[]): Promise<void> {
+/** Rows of `pages`, from their markdown as read (references rendered, though text holds no URL). */
+async function insertPages(trx: Kysely<Database>, spaceId: string, pages: IndexablePage[], paths: RefPaths): Promise<void> {
   const db = searchDb(trx);
   const documents = await getBlobs(trx, pages.flatMap((p) => (p.document ? [p.document] : [])));
-  const rows: SectionRow[] = pages.flatMap((page) => sectionRows(page, page.document ? documents.get(page.document)?.toString('utf8') ?? '' : ''));
+  const markdown = (page: IndexablePage) => {
+    const text = page.document ? documents.get(page.document)?.toString('utf8') : undefined;
+    return text === undefined ? '' : renderPageMarkdown(templateOf(page.document!, text), page.pageId, paths);
+  };
+  const rows: SectionRow[] = pages.flatMap((page) => sectionRows(page, markdown(page)));
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto('search_sections').values(rows.slice(i, i + CHUNK).map((row) => ({ ...row, space_id: spaceId }))).execute();
   }
