@@ -47,6 +47,15 @@ function addAdminCommands(program: Command): void {
       await adminMemberAdd(options);
     });
 
+  const invite = admin.command('invite').description('manage invite links to organizations');
+  storeCommand(invite, 'create', 'create an invite link to an organization whose invite links are on')
+    .requiredOption('--org <id>', 'id of the organization')
+    .requiredOption('--role <role>', 'role of those who join: admin, create, review, edit, comment, read, or guest')
+    .action(async (options) => {
+      const { adminInviteCreate } = await import('./commands/admin-invite.js');
+      await adminInviteCreate(options);
+    });
+
   const token = admin.command('token').description('manage API tokens');
   storeCommand(token, 'create', 'create an API token for a user and print it (only once)')
     .requiredOption('--email <email>', 'e-mail address of the user the token acts as')

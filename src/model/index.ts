@@ -15,3 +15,6 @@ export * from './revision.js';
 export * from './content-change.js';
 export * from './site.js';
 export * from './comment.js';
+export * from './member.js';
+export * from './team.js';
+export * from './permission.js';

@@ -56,5 +56,14 @@ export const REQUIRED_ROLE = {
   'site.view': 'read',
   'site.structure': 'create',
   'site.update': 'admin',
+  'org.listMembers': 'read',
+  'org.manageMembers': 'admin',
+  'org.listTeams': 'read',
+  'org.manageTeams': 'admin',
+  'org.manageInvites': 'admin',
+  'space.listPermissions': 'read',
+  'space.managePermissions': 'admin',
+  'collection.listPermissions': 'read',
+  'collection.managePermissions': 'admin',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof REQUIRED_ROLE;

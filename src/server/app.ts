@@ -27,6 +27,11 @@ import { siteSectionRoutes } from './routes/site-sections.js';
 import { siteSectionGroupRoutes } from './routes/site-section-groups.js';
 import { siteSpaceRoutes } from './routes/site-spaces.js';
 import { siteStructureRoutes } from './routes/site-structure.js';
+import { memberRoutes } from './routes/members.js';
+import { memberContentRoutes } from './routes/member-content.js';
+import { pingRoutes } from './routes/ping.js';
+import { linkInviteRoutes } from './routes/link-invites.js';
+import { contentPermissionRoutes } from './routes/content-permissions.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -82,6 +87,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Signed download links (PDFs) carry their own time-limited authorisation in the URL; the
     // route checks it. Only routes that declare `signedUrl` are exempt, never unknown paths.
     if (request.routeOptions.config.signedUrl === true) return;
+    // Public keys (an organization's JWK Set) are for anyone who holds a token to check.
+    if (request.routeOptions.config.publicKey === true) return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new DocsyncError('unauthorized', 'missing `Authorization: Bearer <token>` header');
     const user = await userForToken(app.ctx.db, token);
@@ -116,6 +123,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteSectionGroupRoutes);
       await v1.register(siteSpaceRoutes);
       await v1.register(siteStructureRoutes);
+      await v1.register(memberRoutes);
+      await v1.register(memberContentRoutes);
+      await v1.register(pingRoutes);
+      await v1.register(linkInviteRoutes);
+      await v1.register(contentPermissionRoutes);
     },
     { prefix: '/v1' },
   );

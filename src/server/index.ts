@@ -12,6 +12,7 @@ export type { Database } from './store/schema.js';
 export { createUser, findUserByEmail, createToken, listTokens, revokeToken, type UserRow } from './store/users.js';
 export { findTokenByIdOrSecret, type TokenRecord } from './store/token-lookup.js';
 export { createOrganization, findOrganization, findMember, upsertMember } from './store/organizations.js';
+export { createLinkInvite } from './store/link-invites.js';
 export { generateToken } from './auth/tokens.js';
 export { systemClock, type Clock } from './util/clock.js';
 

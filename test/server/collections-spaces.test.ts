@@ -82,11 +82,15 @@ describe.each(testDialects())('GET /v1/collections/{id}/spaces (%s)', (dialect) 
     const made: any[] = [];
     for (let i = 0; i < 7; i += 1) made.push(await makeSpace(s, { title: `f${i}`, parent: c.id }));
     const hidden = [made[1], made[2], made[3], made[6]];
+    // A guest given read on the collection sees the spaces that inherit from it, not those
+    // that set their own level.
+    const reader = await s.user({ org: s.orgId, role: null });
+    const shared = await s.request('POST', `/v1/collections/${c.id}/permissions`, { body: { role: 'read', users: [reader.id] } });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(204);
     for (const h of hidden) {
       const res = await s.request('PATCH', `/v1/spaces/${h.id}`, { body: { defaultLevel: null } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    const reader = await s.user({ org: s.orgId, role: 'read' });
     const visible = made.filter((x) => !hidden.includes(x)).map((x) => x.id);
     for (const limit of [1, 2, 3, 1000]) {
       const asReader = await listAll(s, `/v1/collections/${c.id}/spaces`, limit, reader.token);
@@ -100,11 +104,11 @@ describe.each(testDialects())('GET /v1/collections/{id}/spaces (%s)', (dialect) 
     expect(asAdmin.items.find((x) => x.id === made[1].id).defaultLevel).toBeNull();
   });
 
-  it('lists nothing the caller cannot see when the collection itself denies access by default', async () => {
+  it('lists nothing to a guest the collection is not shared with', async () => {
     const c = await makeCollection(s, { title: 'Closed' });
     await makeSpace(s, { title: 'inside', parent: c.id });
-    await s.request('PATCH', `/v1/collections/${c.id}`, { body: { defaultLevel: null } });
-    const reader = await s.user({ org: s.orgId, role: 'read' });
+    await s.request('PATCH', `/v1/collections/${c.id}`, { body: { defaultLevel: 'edit' } });
+    const reader = await s.user({ org: s.orgId, role: null });
     expectError(await s.request('GET', `/v1/collections/${c.id}/spaces`, { token: reader.token }), 404);
   });
 

@@ -228,24 +228,28 @@ describe.each(testDialects())('collections: access (%s)', (dialect) => {
     expectError(await s.request('PATCH', `/v1/collections/${collection.id}`, { token: creator.token, body: { title: 'x' } }), 403);
   });
 
-  it('a collection defaultLevel decides what members get: null hides it from a read member, not from an admin', async () => {
+  it('a collection defaultLevel null hides it from guests only; members keep their organization role', async () => {
     const hidden = await makeCollection(s, { title: 'Hidden' });
     expectSpec(await s.request('PATCH', `/v1/collections/${hidden.id}`, { body: { defaultLevel: null } }), 'PATCH', '/collections/{collectionId}', 200);
     const reader = await s.user({ org: s.orgId, role: 'read' });
-    expectError(await s.request('GET', `/v1/collections/${hidden.id}`, { token: reader.token }), 404);
-    const listed = await listAll(s, `/v1/orgs/${s.orgId}/collections`, 1000, reader.token);
+    const asReader = await s.request('GET', `/v1/collections/${hidden.id}`, { token: reader.token });
+    expectSpec(asReader, 'GET', '/collections/{collectionId}', 200);
+    expect(asReader.body.permissions).toMatchObject({ view: true, create: false, admin: false });
+    const guest = await s.user({ org: s.orgId, role: null });
+    expectError(await s.request('GET', `/v1/collections/${hidden.id}`, { token: guest.token }), 404);
+    const listed = await listAll(s, `/v1/orgs/${s.orgId}/collections`, 1000, guest.token);
     expect(listed.items.map((c) => c.id)).not.toContain(hidden.id);
-    expect(listed.items.map((c) => c.id)).toContain(collection.id);
     const asAdmin = await listAll(s, `/v1/orgs/${s.orgId}/collections`, 1000);
     expect(asAdmin.items.map((c) => c.id)).toContain(hidden.id);
 
-    // A nested collection that inherits is hidden too; one with its own level is not.
+    // A nested collection that inherits gives a reader read; one with its own level gives more.
     const inheriting = await makeCollection(s, { parent: hidden.id });
     const own = await makeCollection(s, { parent: hidden.id });
-    await s.request('PATCH', `/v1/collections/${own.id}`, { body: { defaultLevel: 'comment' } });
-    expectError(await s.request('GET', `/v1/collections/${inheriting.id}`, { token: reader.token }), 404);
+    await s.request('PATCH', `/v1/collections/${own.id}`, { body: { defaultLevel: 'create' } });
+    expect((await s.request('GET', `/v1/collections/${inheriting.id}`, { token: reader.token })).body.permissions.create).toBe(false);
     const ownAsReader = await s.request('GET', `/v1/collections/${own.id}`, { token: reader.token });
     expectSpec(ownAsReader, 'GET', '/collections/{collectionId}', 200);
+    expect(ownAsReader.body.permissions.create).toBe(true);
   });
 
   it('a collection with defaultLevel "edit" makes a read member an editor of its inheriting spaces, nested ones included', async () => {

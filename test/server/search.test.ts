@@ -229,7 +229,9 @@ describe.each(testDialects())('organization search (%s)', (dialect) => {
     expect(openItem).toMatchObject({ type: 'space', id: open, title: 'Open' });
     expect(openItem.pages.map((p: { id: string }) => p.id).sort()).toEqual(['o1', 'o2']);
 
-    const reader = await s.user({ org: s.orgId, role: 'read' });
+    // A guest searches only what was shared with them.
+    const reader = await s.user({ org: s.orgId, role: null });
+    expect((await s.request('POST', `/v1/spaces/${open}/permissions`, { body: { role: 'read', users: [reader.id] } })).status).toBe(204);
     const res = await s.request('GET', `/v1/orgs/${s.orgId}/search?query=kiwi`, { token: reader.token });
     expectSpec(res, 'GET', '/orgs/{organizationId}/search', 200);
     expect(res.body.items.map((i: { id: string }) => i.id)).toEqual([open]);

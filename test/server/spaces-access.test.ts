@@ -113,19 +113,21 @@ describe.each(testDialects())('spaces: who may do what (%s)', (dialect) => {
     expect(list.body).toEqual({ items: [], count: 0 });
   });
 
-  it('defaultLevel null hides a space from non-admin members, never from admins', async () => {
-    const space = await createSpace(s, { title: 'Admins only' });
+  it('defaultLevel null gives nothing beyond the organization role: members keep theirs, guests see nothing', async () => {
+    const space = await createSpace(s, { title: 'No default' });
     const patched = await s.request('PATCH', `/v1/spaces/${space.id}`, { body: { defaultLevel: null } });
     expectSpec(patched, 'PATCH', '/spaces/{spaceId}', 200);
     expect(patched.body.defaultLevel).toBeNull();
     expect(patched.body.permissions).toEqual(ADMIN);
 
     const creator = await s.user({ org: s.orgId, role: 'create' });
-    expectError(await s.request('GET', `/v1/spaces/${space.id}`, { token: creator.token }), 404);
-    const list = await s.request('GET', `/v1/orgs/${s.orgId}/spaces?limit=1000`, { token: creator.token });
+    const asCreator = await s.request('GET', `/v1/spaces/${space.id}`, { token: creator.token });
+    expectSpec(asCreator, 'GET', '/spaces/{spaceId}', 200);
+    expect(asCreator.body.permissions).toMatchObject({ view: true, edit: true, review: true, admin: false });
+    const guest = await s.user({ org: s.orgId, role: null });
+    expectError(await s.request('GET', `/v1/spaces/${space.id}`, { token: guest.token }), 404);
+    const list = await s.request('GET', `/v1/orgs/${s.orgId}/spaces?limit=1000`, { token: guest.token });
     expect(ids(list)).not.toContain(space.id);
-    const adminList = await s.request('GET', `/v1/orgs/${s.orgId}/spaces?limit=1000`);
-    expect(ids(adminList)).toContain(space.id);
 
     const otherAdmin = await s.user({ org: s.orgId, role: 'admin' });
     const seen = await s.request('GET', `/v1/spaces/${space.id}`, { token: otherAdmin.token });
@@ -133,7 +135,7 @@ describe.each(testDialects())('spaces: who may do what (%s)', (dialect) => {
     expect(seen.body.permissions).toEqual(ADMIN);
   });
 
-  it('a role as defaultLevel is the role of every non-admin member, up or down', async () => {
+  it('a role as defaultLevel raises members below it and never lowers anyone', async () => {
     const space = await createSpace(s);
     await s.request('PATCH', `/v1/spaces/${space.id}`, { body: { defaultLevel: 'review' } });
     const reader = await s.user({ org: s.orgId, role: 'read' });
@@ -146,12 +148,16 @@ describe.each(testDialects())('spaces: who may do what (%s)', (dialect) => {
     expectSpec(renamed, 'PATCH', '/spaces/{spaceId}', 200);
 
     await s.request('PATCH', `/v1/spaces/${space.id}`, { body: { defaultLevel: 'read' } });
-    const lowered = await s.request('GET', `/v1/spaces/${space.id}`, { token: creator.token });
-    expect(lowered.body.permissions).toEqual(READ_ONLY);
-    expectError(await s.request('POST', `/v1/spaces/${space.id}/duplicate`, { token: creator.token }), 403);
+    expect((await s.request('GET', `/v1/spaces/${space.id}`, { token: reader.token })).body.permissions).toEqual(READ_ONLY);
+    const kept = await s.request('GET', `/v1/spaces/${space.id}`, { token: creator.token });
+    expect(kept.body.permissions).toMatchObject({ edit: true, review: true, admin: false });
+    expect((await s.request('POST', `/v1/spaces/${space.id}/duplicate`, { token: creator.token })).status).toBe(201);
+    // Guests get nothing from a default level.
+    const guest = await s.user({ org: s.orgId, role: null });
+    expectError(await s.request('GET', `/v1/spaces/${space.id}`, { token: guest.token }), 404);
   });
 
-  it('inherit follows the parent collections, then the organization role', async () => {
+  it('inherit follows the parent collections; the nearest explicit level counts, the organization role always', async () => {
     const outer = await createCollection(s, { title: 'Outer' });
     const inner = await createCollection(s, { title: 'Inner', parent: outer.id });
     const space = await createSpace(s, { parent: inner.id, title: 'Nested' });
@@ -162,15 +168,13 @@ describe.each(testDialects())('spaces: who may do what (%s)', (dialect) => {
     // Every level inherits: the organization role (read) applies.
     expect((await view()).body.permissions).toEqual(READ_ONLY);
 
-    // The outer collection grants edit; inner and the space inherit it.
+    // The outer collection gives edit; inner and the space inherit it.
     expect((await s.request('PATCH', `/v1/collections/${outer.id}`, { body: { defaultLevel: 'edit' } })).status).toBe(200);
     expect((await view()).body.permissions).toMatchObject({ edit: true, review: false, admin: false });
 
-    // The nearest explicit level wins: inner says none.
+    // The nearest explicit level wins: inner says none, which leaves the organization role.
     expect((await s.request('PATCH', `/v1/collections/${inner.id}`, { body: { defaultLevel: null } })).status).toBe(200);
-    expectError(await view(), 404);
-    const listed = await s.request('GET', `/v1/orgs/${s.orgId}/spaces?limit=1000`, { token: reader.token });
-    expect(ids(listed)).not.toContain(space.id);
+    expect((await view()).body.permissions).toEqual(READ_ONLY);
 
     // The space's own level beats its collections.
     expect((await s.request('PATCH', `/v1/spaces/${space.id}`, { body: { defaultLevel: 'comment' } })).status).toBe(200);

@@ -1,33 +1,24 @@
 import type { Kysely } from 'kysely';
 import { DocsyncError, REQUIRED_ROLE, isRole, roleAtLeast, type Action, type Role } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
-import { NO_DEFAULT_LEVEL } from '../store/schema.js';
+import { grantsOfUser } from '../store/content-permissions.js';
+import { effectiveRole, inheritanceChain } from './effective-role.js';
 import { findMember, type MemberRow } from '../store/organizations.js';
 
 /** A space or collection as far as access is concerned. */
 export interface ContentNode {
+  id: string;
   org_id: string;
   parent_id: string | null;
   default_level: string;
 }
 
 /**
- * The caller's role on a piece of content:
- * - not a member of its organization, or a guest: no role (the content is invisible);
- * - an organization admin: admin;
- * - otherwise the content's default level, following `inherit` up through parent collections;
- *   `inherit` all the way up means the member's organization role; `none` (null) means no role.
+ * The caller's role on a piece of content, decided by `effectiveRole` (effective-role.ts):
+ * null means the content is invisible to the caller.
  */
 export function contentRole(db: Kysely<Database>, userId: string, node: ContentNode): Promise<Role | null> {
   return roleResolver(db, userId)(node);
-}
-
-export function roleFromLevels(member: MemberRow | undefined, level: string): Role | null {
-  if (!member || member.disabled || !isRole(member.role)) return null;
-  if (member.role === 'admin') return 'admin';
-  if (level === 'inherit') return member.role;
-  if (level === NO_DEFAULT_LEVEL) return null;
-  return isRole(level) ? level : null;
 }
 
 /**
@@ -58,41 +49,38 @@ export function requireOrgRole(member: MemberRow | undefined, action: Action, or
 }
 
 /**
- * `contentRole` for many nodes of one listing: the caller's memberships and the collections'
- * levels are read once per request instead of once per row.
+ * `contentRole` for many nodes of one listing: the caller's membership, grants and the
+ * collections above the nodes are read once per request instead of once per row.
  */
 export function roleResolver(db: Kysely<Database>, userId: string): (node: ContentNode) => Promise<Role | null> {
   const members = new Map<string, Promise<MemberRow | undefined>>();
-  const collections = new Map<string, Promise<{ default_level: string; parent_id: string | null } | undefined>>();
-  const member = (orgId: string) => {
-    let found = members.get(orgId);
-    if (!found) members.set(orgId, (found = findMember(db, orgId, userId)));
+  const grants = new Map<string, Promise<Map<string, Role[]>>>();
+  const collections = new Map<string, Promise<ContentNode | undefined>>();
+  const cached = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
+    let found = map.get(key);
+    if (!found) map.set(key, (found = load()));
     return found;
   };
-  const collection = (id: string) => {
-    let found = collections.get(id);
-    if (!found) {
-      found = db.selectFrom('collections').select(['default_level', 'parent_id']).where('id', '=', id).executeTakeFirst();
-      collections.set(id, found);
-    }
-    return found;
-  };
+  const collection = (id: string) =>
+    cached(collections, id, () =>
+      db.selectFrom('collections').select(['id', 'org_id', 'parent_id', 'default_level']).where('id', '=', id).executeTakeFirst(),
+    );
   return async (node) => {
-    const m = await member(node.org_id);
-    if (!m || m.disabled || !isRole(m.role)) return null;
-    if (m.role === 'admin') return 'admin';
-    let level = node.default_level;
-    let parentId = node.parent_id;
-    const seen = new Set<string>();
-    while (level === 'inherit' && parentId !== null && !seen.has(parentId)) {
-      seen.add(parentId);
-      const parent = await collection(parentId);
-      if (!parent) break;
-      level = parent.default_level;
-      parentId = parent.parent_id;
-    }
-    return roleFromLevels(m, level);
+    const m = await cached(members, node.org_id, () => findMember(db, node.org_id, userId));
+    if (!m || m.disabled) return null;
+    const role = isRole(m.role) ? m.role : null;
+    if (role === 'admin') return 'admin';
+    const given = await cached(grants, node.org_id, () => grantsOfUser(db, node.org_id, userId));
+    const chain = await inheritanceChain(node, collection);
+    const levels = chain.map((n) => n.default_level);
+    const roles = chain.flatMap((n) => given.get(n.id) ?? []);
+    return effectiveRole({ member: { role }, levels, grants: roles });
   };
+}
+
+/** Throws 404 for a non-member, 403 for a member who is not an organization admin. */
+export function requireOrgAdmin(member: MemberRow | undefined, orgId: string): void {
+  requireOrgRole(member, 'org.update', orgId);
 }
 
 /**
@@ -111,7 +99,7 @@ export async function requireCreateUnder(
     requireOrgRole(await memberRole(db, orgId, userId), 'org.createContent', orgId);
     return;
   }
-  const parent = await db.selectFrom('collections').select(['org_id', 'parent_id', 'default_level']).where('id', '=', parentId).executeTakeFirst();
+  const parent = await db.selectFrom('collections').select(['id', 'org_id', 'parent_id', 'default_level']).where('id', '=', parentId).executeTakeFirst();
   if (!parent || parent.org_id !== orgId) {
     throw new DocsyncError('invalid_request', `${field}: collection ${parentId} not found in organization ${orgId}`);
   }

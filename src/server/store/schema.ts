@@ -176,6 +176,50 @@ export interface CommentReactionsTable {
   reacted_at: string;
 }
 
+export interface TeamsTable {
+  id: string;
+  org_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  /** `owner` or `member`. */
+  role: string;
+  added_at: string;
+}
+
+export interface ContentPermissionsTable {
+  org_id: string;
+  content_id: string;
+  /** `space` or `collection`. */
+  content_kind: string;
+  /** `user` or `team`. */
+  principal_kind: string;
+  principal_id: string;
+  role: string;
+  created_at: string;
+}
+
+export interface LinkInvitesTable {
+  id: string;
+  org_id: string;
+  /** The organization role the invite gives; null for guests. */
+  role: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface OrgKeysTable {
+  org_id: string;
+  kid: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -195,6 +239,11 @@ export interface Database {
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  content_permissions: ContentPermissionsTable;
+  link_invites: LinkInvitesTable;
+  org_keys: OrgKeysTable;
 }
 
 /** Stored form of a content default level: `inherit`, a role, or `none` for null. */

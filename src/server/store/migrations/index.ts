@@ -4,6 +4,7 @@ import * as content from './0002-content.js';
 import * as search from './0003-search.js';
 import * as sites from './0006-sites.js';
 import * as comments from './0004-comments.js';
+import * as membersTeams from './0005-members-teams.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-search': search,
   '0006-sites': sites,
   '0004-comments': comments,
+  '0005-members-teams': membersTeams,
 };
 
 export const migrationProvider: MigrationProvider = {
