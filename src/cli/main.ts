@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { CHANGE_REQUEST_STATUSES } from '../model/index.js';
 import { EXIT, reportFailure } from './exit.js';
+import { addCommentCommands } from './comment-commands.js';
 
 const DEFAULT_DATA_DIR = './.docsync-data';
 
@@ -279,6 +280,7 @@ export function buildProgram(): Command {
 
   addAdminCommands(program);
   addSyncCommands(program);
+  addCommentCommands(program);
   return program;
 }
 

@@ -6,6 +6,7 @@ import { createRequest, systemTiming, withQueue, withRetry, type Request, type R
 import { resolveRetryPolicy, type RetryPolicy } from './retry.js';
 import { createDispatcher, createTransport, parseBaseUrl, type Send } from './transport.js';
 import { changeRequestsResource } from './resources/change-requests.js';
+import { commentsResource } from './resources/comments.js';
 import { contentWriteResource } from './resources/content-write.js';
 import { filesResource } from './resources/files.js';
 import { orgsResource } from './resources/orgs.js';
@@ -92,6 +93,7 @@ export function createClient(options: ClientOptions) {
     orgs: orgsResource(request),
     spaces: spacesResource(request),
     changeRequests: changeRequestsResource(request),
+    comments: commentsResource(request),
     content: {
       revision: revisionsResource(request).get,
       pages: pages.pages,

@@ -11,3 +11,4 @@ export { type Capabilities } from './resources/pages.js';
 export { type ContentScope } from './resources/paths.js';
 export type { ApiRequest } from './transport.js';
 export type { Request, RetryTiming } from './request.js';
+export { type CommentPlace, type CommentListOptions } from './resources/comments.js';

@@ -20,3 +20,6 @@ export { initWorkspace, checkSpaceTitle, type InitOptions, type InitResult } fro
 export { publishWorkspace, type PublishOptions, type PublishResult } from './publish.js';
 export { isUnbound, readUnbound, type Unbound } from './state/unbound.js';
 export { writeJsonFile } from './state/json-file.js';
+export { branchComments, type CommentLine } from './comments/list.js';
+export { postComment, replyToComment, setCommentResolved, type PostedComment } from './comments/post.js';
+export { locateNode, blockAtLine } from './comments/locate.js';

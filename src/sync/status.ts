@@ -17,6 +17,8 @@ export interface BranchStatus {
   remoteStatus?: string;
   /** `main` only: the change request its commits were pushed to, not merged yet. */
   outbox?: number;
+  /** Open comments on the branch's change request (`main`: on the space, and on its outbox change request). */
+  openComments?: number;
 }
 
 /** Per tracked branch: local changes not yet pushed and remote changes not yet pulled. */
@@ -31,6 +33,8 @@ export async function status(client: Client, dir: string): Promise<BranchStatus[
     const committed = local === null ? [] : await diffTrees(dir, pushedTo.syncedCommit, local);
     const uncommitted = branch === checkedOut ? await workingTreeChanges(dir) : [];
     const remote = await remoteHead(client, state.binding.spaceId, synced);
+    const outboxHead = synced.outbox?.changeRequestId !== undefined ? await remoteHead(client, state.binding.spaceId, synced.outbox) : undefined;
+    const openComments = remote.comments === undefined ? undefined : remote.comments + (outboxHead?.comments ?? 0);
     result.push({
       branch,
       ...(synced.changeRequestNumber !== undefined ? { changeRequest: synced.changeRequestNumber } : {}),
@@ -40,6 +44,7 @@ export async function status(client: Client, dir: string): Promise<BranchStatus[
       ...(remote.revision !== synced.remoteRevision ? { remoteAhead: { from: synced.remoteRevision, to: remote.revision } } : {}),
       ...(remote.status !== undefined && remote.status !== 'open' && remote.status !== 'draft' ? { remoteStatus: remote.status } : {}),
       ...(synced.outbox?.changeRequestNumber !== undefined ? { outbox: synced.outbox.changeRequestNumber } : {}),
+      ...(openComments !== undefined ? { openComments } : {}),
     });
   }
   return result;

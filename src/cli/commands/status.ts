@@ -11,7 +11,9 @@ function branchLine(r: BranchStatus): string {
   if (r.remoteAhead) parts.push(`remote moved ${r.remoteAhead.from} -> ${r.remoteAhead.to}: run docsync pull`);
   if (r.remoteStatus) parts.push(`change request is ${r.remoteStatus}`);
   if (r.outbox !== undefined) parts.push(`commits pushed to change request #${r.outbox}, not merged yet`);
-  return `${r.current ? '*' : ' '} ${r.branch}${r.changeRequest !== undefined ? ` (#${r.changeRequest})` : ''}: ${parts.join('; ') || 'in sync'}`;
+  const state = parts.join('; ') || 'in sync';
+  const comments = r.openComments ? `; ${r.openComments} open comment(s): docsync comments ${r.branch}` : '';
+  return `${r.current ? '*' : ' '} ${r.branch}${r.changeRequest !== undefined ? ` (#${r.changeRequest})` : ''}: ${state}${comments}`;
 }
 
 /**
