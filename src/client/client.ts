@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ClientError } from './errors.js';
 import { withExtensions } from './extensions.js';
+import { withRateBudget } from './rate-budget.js';
 import { createQueue } from './queue.js';
 import { createRequest, systemTiming, withQueue, withRetry, type Request, type RetryTiming } from './request.js';
 import { resolveRetryPolicy, type RetryPolicy } from './retry.js';
@@ -75,7 +76,8 @@ export function createClient(options: ClientOptions) {
   const capabilities: Capabilities = { markdownListing: undefined, extensions: new Set() };
   // Innermost, so every attempt is seen, a retried one too.
   const observed = withExtensions(counted, base, capabilities.extensions);
-  const retried = withRetry(withQueue(observed, queue), policy, {
+  const budgeted = withRateBudget(observed, queue, timing, policy.maxDelay);
+  const retried = withRetry(withQueue(budgeted, queue), policy, {
     ...timing,
     sleep: (ms) => {
       stats.retries += 1;
