@@ -120,9 +120,9 @@ describe.each(testDialects())('spaces: create, read, update (%s)', (dialect) => 
     expect(specHasOperation('GET', '/spaces/{spaceId}/links')).toBe(false);
     const res = await s.request('GET', `/v1/spaces/${space.id}/links`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0 } } });
+    expect(res.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0, changeRequest: 0 } } });
     const filtered = await s.request('GET', `/v1/spaces/${space.id}/links?status=broken&limit=10`);
-    expect(filtered.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0 } } });
+    expect(filtered.body).toEqual({ items: [], count: 0, stats: { total: 0, broken: { total: 0, changeRequest: 0 } } });
     expectError(await s.request('GET', `/v1/spaces/${space.id}/links?status=nope`), 400, /query(string)?\.status/);
     expectError(await s.request('GET', `/v1/spaces/${space.id}/links?page=%25%25garbage`), 400, /page/);
     expectError(await s.request('GET', '/v1/spaces/unknownSpace/links'), 404);
