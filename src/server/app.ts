@@ -32,6 +32,7 @@ import { memberContentRoutes } from './routes/member-content.js';
 import { pingRoutes } from './routes/ping.js';
 import { linkInviteRoutes } from './routes/link-invites.js';
 import { contentPermissionRoutes } from './routes/content-permissions.js';
+import { sitePublishedRoutes } from './routes/site-published.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -128,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(pingRoutes);
       await v1.register(linkInviteRoutes);
       await v1.register(contentPermissionRoutes);
+      await v1.register(sitePublishedRoutes);
     },
     { prefix: '/v1' },
   );
