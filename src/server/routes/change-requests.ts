@@ -58,9 +58,10 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/change-requests',
     {
       schema: { params: SpaceParams, body: CreateChangeRequest, response: { 201: ChangeRequest } },
-      // The seed makes every field optional; a request without a body is an empty one.
+      // The seed makes every field optional; a request without a body is an empty one. A JSON
+      // `null` is a body, and not an object: the schema refuses it (400).
       preValidation: async (request) => {
-        request.body ??= {};
+        if (request.body === undefined) request.body = {};
       },
     },
     async (request, reply) => {

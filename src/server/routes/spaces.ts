@@ -60,9 +60,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orgs/:organizationId/spaces',
     {
       schema: { params: OrgParams, body: CreateSpace, response: { 201: Space } },
-      // The published spec makes the body optional; a request without one is an empty one.
+      // The published spec makes the body optional; a request without one is an empty one. A
+      // JSON `null` is a body, and not an object: the schema refuses it (400).
       preValidation: async (request) => {
-        request.body ??= {};
+        if (request.body === undefined) request.body = {};
       },
     },
     async (request, reply) => {
