@@ -33,6 +33,8 @@ import { pingRoutes } from './routes/ping.js';
 import { linkInviteRoutes } from './routes/link-invites.js';
 import { contentPermissionRoutes } from './routes/content-permissions.js';
 import { sitePublishedRoutes } from './routes/site-published.js';
+import { teamRoutes } from './routes/teams.js';
+import { teamMemberRoutes } from './routes/team-members.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -130,6 +132,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(linkInviteRoutes);
       await v1.register(contentPermissionRoutes);
       await v1.register(sitePublishedRoutes);
+      await v1.register(teamRoutes);
+      await v1.register(teamMemberRoutes);
     },
     { prefix: '/v1' },
   );
