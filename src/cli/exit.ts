@@ -22,7 +22,7 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Codes of the server's own internals, which reach the CLI only through `serve` and `admin`. */
-type ServerInternalCode = 'fetch-failed' | 'change-refused';
+type ServerInternalCode = 'fetch-failed' | 'change-refused' | 'head-moved';
 
 /** Every code a docsync error may carry. */
 export type AnyErrorCode = ErrorCode | GitErrorCode | SyncErrorCode | ClientErrorCode | WorkspaceErrorCode | DaemonErrorCode | ServerInternalCode | 'exit';
@@ -47,6 +47,7 @@ export const EXIT_CODES = {
   internal: EXIT.error,
   'fetch-failed': EXIT.error,
   'change-refused': EXIT.error,
+  'head-moved': EXIT.error,
   // git/errors.ts
   'not-a-repo': EXIT.error,
   'not-found': EXIT.error,

@@ -1,4 +1,5 @@
 export * from './base-error.js';
+export * from './assert-never.js';
 export * from './errors.js';
 export * from './roles.js';
 export * from './common.js';

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '../client/index.js';
 import { slugify, uniqueSlug } from '../content/index.js';
 import { isExpectedError, type Space } from '../model/index.js';
 import { clone } from './clone.js';
 import { SyncError } from './errors.js';
+import { writeJsonFile } from './state/json-file.js';
 import { syncPass, type SyncPass } from './sync-pass.js';
 
 export interface MirrorOptions {
@@ -48,9 +49,7 @@ async function readIndex(dir: string, orgId: string): Promise<MirrorIndex> {
 }
 
 async function writeIndex(dir: string, index: MirrorIndex): Promise<void> {
-  const path = join(dir, INDEX_FILE);
-  await writeFile(`${path}.tmp`, `${JSON.stringify(index, null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
+  await writeJsonFile(join(dir, INDEX_FILE), index);
 }
 
 /**

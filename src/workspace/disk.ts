@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
 import { WorkspaceError } from './errors.js';
 import type { FileMap } from './types.js';
 
@@ -39,13 +39,6 @@ export async function saveFolder(dir: string, files: FileMap): Promise<void> {
       throw new WorkspaceError('path-outside-folder', `saveFolder: path \`${path}\` leaves the folder ${dir}`);
     }
     await mkdir(dirname(target), { recursive: true });
-    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await writeFile(temp, value);
-      await rename(temp, target);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(target, value);
   }
 }

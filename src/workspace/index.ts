@@ -5,6 +5,7 @@ export { formatProblem, type ProblemCode, type WorkspaceProblem } from './proble
 export { readFolder, type ReadOptions, type ReadResult } from './read-folder.js';
 export { renderDocument, writeFolder, type WrittenFolder } from './write-folder.js';
 export { loadFolder, saveFolder } from './disk.js';
+export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { parseSummary, renderSummary, topItems, type Summary, type SummaryItem, type SummaryGroup, type SummaryPart } from './summary.js';
 export { splitFrontMatter, renderFrontMatter } from './front-matter.js';
 export { readPageMeta, renderPageMeta, KEY_ORDER } from './page-meta.js';

@@ -10,6 +10,7 @@ import { EXIT, EXIT_CODES, ExitError, reportFailure } from '../../src/cli/exit.j
 import { GIT_ERROR_CODES, GitError } from '../../src/git/index.js';
 import { BaseError, DocsyncError, ERROR_CODES, type ErrorCode } from '../../src/model/index.js';
 import { FetchError } from '../../src/server/fetch/safe-fetch.js';
+import { HeadMoved } from '../../src/server/revisions/retry-on-head-moved.js';
 import { SYNC_ERROR_CODES, SyncError } from '../../src/sync/index.js';
 import { WORKSPACE_ERROR_CODES, WorkspaceError } from '../../src/workspace/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -38,6 +39,7 @@ const samples: BaseError[] = [
   new WorkspaceBusyError('/w/.git/docsync/sync.lock', holder, 600_000),
   new FetchError('http://x: refused'),
   new ChangeFailure('bad change', 409),
+  new HeadMoved(),
   new ExitError('exit', EXIT.partial),
 ];
 
@@ -75,7 +77,7 @@ describe('error codes and exit codes', () => {
 
   it.each(samples.map((e) => [e.code, e] as const))('%s reaches the user as one line and its exit code, not as an internal error', (code, error) => {
     const { exit, printed } = report(error);
-    if (code === 'internal') {
+    if (code === 'internal' || code === 'head-moved') {
       expect(error.expected).toBe(false);
       expect(printed).toContain('internal error (a bug');
       return;

@@ -1,5 +1,5 @@
 import { PLACEHOLDER } from './resolve-link.js';
-import type { TreePage } from '../../model/index.js';
+import { assertNever, type TreePage } from '../../model/index.js';
 import type { ContentChange, ContentTree } from '../../model/index.js';
 import { indexPages, replacePages } from '../tree/page-tree.js';
 import { deleteFileChange } from './delete-file.js';
@@ -17,9 +17,6 @@ import { updatePageChange } from './update-page.js';
 import { updateReusableContentChange } from './update-reusable-content.js';
 import { ChangeFailure, type ApplyContext, type ApplyResult, type PageOutcome } from './types.js';
 
-function assertNever(value: never): never {
-  throw new Error(`unknown change ${JSON.stringify(value)}`);
-}
 
 function applyOne(state: BatchState, change: ContentChange, index: number): void {
   switch (change.operation) {
@@ -33,7 +30,7 @@ function applyOne(state: BatchState, change: ContentChange, index: number): void
     case 'insert_reusable_content': return insertReusableContentChange(state, change);
     case 'update_reusable_content': return updateReusableContentChange(state, change);
     case 'delete_reusable_content': return deleteReusableContentChange(state, change);
-    default: return assertNever(change);
+    default: return assertNever(change, 'change');
   }
 }
 

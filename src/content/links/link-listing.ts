@@ -1,4 +1,4 @@
-import type { ContentTree, LinkStatus } from '../../model/index.js';
+import { assertNever, type ContentTree, type LinkStatus } from '../../model/index.js';
 import { walkPages } from '../tree/page-tree.js';
 import { indexRevision } from './revision-index.js';
 import { resolveLink, resolveRef, type LinkResolution, type LinkTargetRef } from './resolve-link.js';
@@ -38,7 +38,7 @@ export function targetKey(target: LinkTargetRef): string {
     case 'page': return target.anchor === undefined ? `page:${target.page}` : `page:${target.page}#${target.anchor}`;
     case 'file': return `file:${target.file}`;
     case 'url': return `url:${target.url}`;
-    default: return assertNever(target);
+    default: return assertNever(target, 'target');
   }
 }
 
@@ -75,6 +75,3 @@ export function linkStats(entries: readonly LinkEntry[]): LinkStats {
   return { total: entries.length, broken: entries.filter((e) => e.status === 'broken').length };
 }
 
-function assertNever(value: never): never {
-  throw new Error(`unknown target ${JSON.stringify(value)}`);
-}

@@ -1,4 +1,4 @@
-import type { LinkStatus } from '../../model/index.js';
+import { assertNever, type LinkStatus } from '../../model/index.js';
 import { classifyLink } from '../markdown/links.js';
 import type { RevisionIndex } from './revision-index.js';
 import type { StoredRef } from './stored-ref.js';
@@ -27,7 +27,6 @@ export interface ResolveContext {
 }
 
 const ASSETS = '.gitbook/assets/';
-
 
 function pageTarget(ctx: ResolveContext, pageId: string, anchor: string | undefined, written: string): LinkResolution {
   if (!ctx.index.pageById.has(pageId)) return broken(written);
@@ -84,7 +83,7 @@ export function resolveLink(url: string, ctx: ResolveContext): LinkResolution {
       return path === undefined ? broken(url) : resolveSpacePath(ctx, path, link.anchor, url, false);
     }
     default:
-      return assertNever(link);
+      return assertNever(link, 'link type');
   }
 }
 
@@ -103,6 +102,3 @@ export function resolveRef(ref: StoredRef, ctx: ResolveContext): LinkResolution 
   return { status: ok ? 'ok' : 'broken', target: { kind: 'page', page: ref.id, anchor: ref.anchor } };
 }
 
-function assertNever(value: never): never {
-  throw new Error(`unknown link type ${JSON.stringify(value)}`);
-}

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeThroughTemporary } from '../atomic-write.js';
 import { crc32, deflateSync } from 'node:zlib';
 import type { GitObject } from '../format/object-format.js';
 
@@ -87,13 +88,7 @@ export async function writePack(gitdir: string, objects: readonly GitObject[]): 
   const folder = join(gitdir, 'objects', 'pack');
   await mkdir(folder, { recursive: true });
   for (const [data, extension] of [[pack, 'pack'], [idx, 'idx']] as const) {
-    const temporary = join(folder, `tmp_${randomBytes(6).toString('hex')}_${extension}`);
-    try {
-      await writeFile(temporary, data, { mode: 0o444 });
-      await rename(temporary, join(folder, `${name}.${extension}`));
-    } finally {
-      await rm(temporary, { force: true });
-    }
+    await writeThroughTemporary(join(folder, `tmp_${randomBytes(6).toString('hex')}_${extension}`), join(folder, `${name}.${extension}`), data, { mode: 0o444 });
   }
 }
 

@@ -1,6 +1,7 @@
-import { mkdir, realpath, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { writeThroughTemporary } from '../atomic-write.js';
 import * as git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { FALLBACK, fastCommitWorkingTree } from '../commit/fast-commit.js';
@@ -55,13 +56,7 @@ export async function writeWorkingFiles(dir: string, files: ReadonlyMap<string, 
     if (real !== root && !real.startsWith(root + sep)) {
       throw new GitError('invalid-path', `${path} leads outside ${r.dir} (through a symbolic link)`, { dir: r.dir, path });
     }
-    const temporary = join(real, `.${randomBytes(6).toString('hex')}.docsync-tmp`);
-    try {
-      await writeFile(temporary, content);
-      await rename(temporary, join(real, basename(target)));
-    } finally {
-      await rm(temporary, { force: true });
-    }
+    await writeThroughTemporary(join(real, `.${randomBytes(6).toString('hex')}.docsync-tmp`), join(real, basename(target)), content);
   }
 }
 

@@ -7,6 +7,7 @@ import { findSpace } from '../store/spaces.js';
 import { findChangeRequest } from '../store/change-requests.js';
 import { createRevision, findRevision, revisionTree } from '../store/revisions.js';
 import { inTransaction } from '../store/transaction.js';
+import { HeadMoved, retryOnHeadMoved } from '../revisions/retry-on-head-moved.js';
 import { moveChangeRequestHead, moveSpaceHead } from '../revisions/heads.js';
 import { requireUnlocked } from '../revisions/merge-change-request.js';
 import { newId } from '../util/ids.js';
@@ -14,9 +15,6 @@ import { contentTypeOf } from './content-type.js';
 import type { SourceContent } from './sources.js';
 
 const ATTEMPTS = 5;
-
-/** Thrown inside the write transaction to roll it back and build again on the new head. */
-class HeadMoved extends Error {}
 
 export interface ImportTarget {
   spaceId: string;
@@ -43,33 +41,28 @@ export async function writeImport(db: Kysely<Database>, target: ImportTarget, co
     const blob = await putBlob(db, asset.bytes);
     files.push({ id: newId(), name: asset.name, contentType: contentTypeOf(asset.name), size: asset.bytes.length, blob });
   }
-  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+  return retryOnHeadMoved(ATTEMPTS, async () => {
     const head = await currentHead(db, target);
     const revision = await findRevision(db, head);
     if (!revision) throw new Error(`head revision ${head} is missing`);
     const appended = appendImported(await revisionTree(db, revision), content.pages, files, { newId, now: at, hash: sha256 }, content.includes);
     if (!appended.ok) throw badRequest(`body.url: ${appended.message}`);
     for (const markdown of appended.value.documents.values()) await putBlob(db, markdown);
-    try {
-      const id = await inTransaction(db, async (trx) => {
-        await currentHead(trx, target);
-        const written = await createRevision(
-          trx,
-          { spaceId: target.spaceId, type: 'edits', parents: [head], tree: appended.value.tree, changeRequestId: target.changeRequestId ?? null, createdBy: userId },
-          at,
-        );
-        const moved = target.changeRequestId
-          ? await moveChangeRequestHead(trx, target.changeRequestId, head, written.id, at)
-          : await moveSpaceHead(trx, target.spaceId, head, written.id, at);
-        if (!moved) throw new HeadMoved();
-        return written.id;
-      });
-      return { revision: id, importedResources: appended.value.pages + files.length + appended.value.reusableContents };
-    } catch (error) {
-      if (!(error instanceof HeadMoved)) throw error;
-    }
-  }
-  throw new DocsyncError('conflict', `space ${target.spaceId}: the content kept changing during the import; try again`);
+    const id = await inTransaction(db, async (trx) => {
+      await currentHead(trx, target);
+      const written = await createRevision(
+        trx,
+        { spaceId: target.spaceId, type: 'edits', parents: [head], tree: appended.value.tree, changeRequestId: target.changeRequestId ?? null, createdBy: userId },
+        at,
+      );
+      const moved = target.changeRequestId
+        ? await moveChangeRequestHead(trx, target.changeRequestId, head, written.id, at)
+        : await moveSpaceHead(trx, target.spaceId, head, written.id, at);
+      if (!moved) throw new HeadMoved();
+      return written.id;
+    });
+    return { revision: id, importedResources: appended.value.pages + files.length + appended.value.reusableContents };
+  }, () => new DocsyncError('conflict', `space ${target.spaceId}: the content kept changing during the import; try again`));
 }
 
 /** The head to build on, after checking the target still accepts writes. */

@@ -1,18 +1,16 @@
 import type { Kysely } from 'kysely';
 import { DocsyncError } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
-import { findChangeRequest, withSpaceCounters, type ChangeRequestRow } from '../store/change-requests.js';
+import { findChangeRequest, markChangeRequestMerged, withSpaceCounters, type ChangeRequestRow } from '../store/change-requests.js';
 import { createRevision } from '../store/revisions.js';
 import { findSpace, type SpaceRow } from '../store/spaces.js';
-import { changeRequestBase } from '../views/change-request.js';
+import { changeRequestBase } from './change-request-base.js';
 import { moveSpaceHead } from './heads.js';
 import { mergeRevisions } from './merge-revisions.js';
+import { HeadMoved, retryOnHeadMoved } from './retry-on-head-moved.js';
 
 /** How often a merge is redone on a main that moved meanwhile before answering 409. */
 export const MERGE_ATTEMPTS = 5;
-
-/** Thrown inside the write transaction to roll it back and merge again on the new heads. */
-class HeadMoved extends Error {}
 
 export function requireUnlocked(space: SpaceRow, action: string): void {
   if (space.edit_mode === 'locked') {
@@ -48,7 +46,7 @@ export async function mergeChangeRequest(
   input: { spaceId: string; changeRequestId: string; userId: string },
   now: () => string,
 ): Promise<string> {
-  for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt += 1) {
+  return retryOnHeadMoved(MERGE_ATTEMPTS, async () => {
     const { space, cr } = await load(db, input.spaceId, input.changeRequestId);
     requireUnlocked(space, 'merging a change request');
     requireMergeable(cr);
@@ -57,35 +55,23 @@ export async function mergeChangeRequest(
       { base: changeRequestBase(cr), ours: space.revision_id, theirs: cr.revision_id },
       `change request #${cr.number} cannot be merged into space ${space.id}`,
     );
-    try {
-      return await withSpaceCounters(db, space.id, async (trx) => {
-        const fresh = await findSpace(trx, space.id);
-        if (!fresh) throw new DocsyncError('not_found', `space ${space.id} not found`);
-        requireUnlocked(fresh, 'merging a change request');
-        await merged.flush(trx);
-        const at = now();
-        const revision = await createRevision(
-          trx,
-          {
-            spaceId: space.id, type: 'merge', parents: [space.revision_id, cr.revision_id], tree: merged.tree,
-            changeRequestId: null, mergedFrom: cr.id, createdBy: input.userId,
-          },
-          at,
-        );
-        if (!(await moveSpaceHead(trx, space.id, space.revision_id, revision.id, at))) throw new HeadMoved();
-        const marked = await trx
-          .updateTable('change_requests')
-          .set({ status: 'merged', revision_merged: revision.id, merged_by: input.userId, merged_at: at, updated_at: at })
-          .where('id', '=', cr.id)
-          .where('revision_id', '=', cr.revision_id)
-          .where('status', 'in', ['open', 'draft'])
-          .executeTakeFirst();
-        if (Number(marked.numUpdatedRows) !== 1) throw new HeadMoved();
-        return revision.id;
-      });
-    } catch (error) {
-      if (!(error instanceof HeadMoved)) throw error;
-    }
-  }
-  throw new DocsyncError('conflict', `change request ${input.changeRequestId}: the space or the change request kept changing during the merge; try again`);
+    return withSpaceCounters(db, space.id, async (trx) => {
+      const fresh = await findSpace(trx, space.id);
+      if (!fresh) throw new DocsyncError('not_found', `space ${space.id} not found`);
+      requireUnlocked(fresh, 'merging a change request');
+      await merged.flush(trx);
+      const at = now();
+      const revision = await createRevision(
+        trx,
+        {
+          spaceId: space.id, type: 'merge', parents: [space.revision_id, cr.revision_id], tree: merged.tree,
+          changeRequestId: null, mergedFrom: cr.id, createdBy: input.userId,
+        },
+        at,
+      );
+      if (!(await moveSpaceHead(trx, space.id, space.revision_id, revision.id, at))) throw new HeadMoved();
+      if (!(await markChangeRequestMerged(trx, { id: cr.id, head: cr.revision_id, revision: revision.id, userId: input.userId }, at))) throw new HeadMoved();
+      return revision.id;
+    });
+  }, () => new DocsyncError('conflict', `change request ${input.changeRequestId}: the space or the change request kept changing during the merge; try again`));
 }

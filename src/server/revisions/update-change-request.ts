@@ -1,15 +1,14 @@
 import type { Kysely } from 'kysely';
 import { DocsyncError } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
-import { findChangeRequest } from '../store/change-requests.js';
+import { findChangeRequest, moveUpdatedChangeRequestHead } from '../store/change-requests.js';
 import { createRevision } from '../store/revisions.js';
 import { findSpace } from '../store/spaces.js';
 import { inTransaction } from '../store/transaction.js';
-import { changeRequestBase } from '../views/change-request.js';
+import { HeadMoved, retryOnHeadMoved } from './retry-on-head-moved.js';
+import { changeRequestBase } from './change-request-base.js';
 import { MERGE_ATTEMPTS, requireUnlocked } from './merge-change-request.js';
 import { mergeRevisions } from './merge-revisions.js';
-
-class HeadMoved extends Error {}
 
 /**
  * Brings main's content into a change request; returns the CR's new head.
@@ -25,7 +24,7 @@ export async function updateChangeRequest(
   input: { spaceId: string; changeRequestId: string; userId: string },
   now: () => string,
 ): Promise<string> {
-  for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt += 1) {
+  return retryOnHeadMoved(MERGE_ATTEMPTS, async () => {
     const space = await findSpace(db, input.spaceId);
     if (!space) throw new DocsyncError('not_found', `space ${input.spaceId} not found`);
     const cr = await findChangeRequest(db, input.spaceId, input.changeRequestId);
@@ -39,28 +38,16 @@ export async function updateChangeRequest(
       { base: changeRequestBase(cr), ours: cr.revision_id, theirs: mainHead },
       `change request #${cr.number} cannot be updated from space ${space.id}`,
     );
-    try {
-      return await inTransaction(db, async (trx) => {
-        await merged.flush(trx);
-        const at = now();
-        const revision = await createRevision(
-          trx,
-          { spaceId: space.id, type: 'update', parents: [cr.revision_id, mainHead], tree: merged.tree, changeRequestId: cr.id, createdBy: input.userId },
-          at,
-        );
-        const moved = await trx
-          .updateTable('change_requests')
-          .set({ revision_id: revision.id, revision_merged_ancestor: mainHead, updated_at: at })
-          .where('id', '=', cr.id)
-          .where('revision_id', '=', cr.revision_id)
-          .where('status', '!=', 'merged')
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) throw new HeadMoved();
-        return revision.id;
-      });
-    } catch (error) {
-      if (!(error instanceof HeadMoved)) throw error;
-    }
-  }
-  throw new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing during the update; try again`);
+    return inTransaction(db, async (trx) => {
+      await merged.flush(trx);
+      const at = now();
+      const revision = await createRevision(
+        trx,
+        { spaceId: space.id, type: 'update', parents: [cr.revision_id, mainHead], tree: merged.tree, changeRequestId: cr.id, createdBy: input.userId },
+        at,
+      );
+      if (!(await moveUpdatedChangeRequestHead(trx, { id: cr.id, from: cr.revision_id, to: revision.id, mainHead }, at))) throw new HeadMoved();
+      return revision.id;
+    });
+  }, () => new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing during the update; try again`));
 }

@@ -7,16 +7,15 @@ import { findChangeRequest, type ChangeRequestRow } from '../store/change-reques
 import { createRevision, findRevision, findSpaceRevision, revisionTree, type RevisionRow } from '../store/revisions.js';
 import { findSpace } from '../store/spaces.js';
 import { inTransaction } from '../store/transaction.js';
+import { HeadMoved, retryOnHeadMoved } from './retry-on-head-moved.js';
 import { newId } from '../util/ids.js';
-import { changeRequestBase } from '../views/change-request.js';
+import { changeRequestBase } from './change-request-base.js';
 import { moveChangeRequestHead } from './heads.js';
 import { requireUnlocked } from './merge-change-request.js';
 import { checkFileItems, loadFiles, type UploadedFile } from './apply-batch.js';
 
 /** How often a batch is re-applied on a head another writer moved before answering 409. */
 export const WRITE_ATTEMPTS = 8;
-
-class HeadMoved extends Error {}
 
 export interface WriteContentInput {
   spaceId: string;
@@ -89,7 +88,7 @@ export async function writeContent(db: Kysely<Database>, input: WriteContentInpu
   await load(db, input.spaceId, input.changeRequestId);
   checkFileItems(input.changes);
   const files = await loadFiles(input.changes, input.allowPrivateFetch);
-  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt += 1) {
+  return retryOnHeadMoved(WRITE_ATTEMPTS, async () => {
     const { cr } = await load(db, input.spaceId, input.changeRequestId);
     const head = await findRevision(db, cr.revision_id);
     if (!head) throw new Error(`head revision ${cr.revision_id} of change request ${cr.id} is missing`);
@@ -102,24 +101,19 @@ export async function writeContent(db: Kysely<Database>, input: WriteContentInpu
       readDocument: (sha) => blobs.get(sha)?.toString('utf8'),
     });
     if (!result.ok) throw new DocsyncError(result.status === 409 ? 'conflict' : 'invalid_request', result.message);
-    try {
-      return await inTransaction(db, async (trx) => {
-        const fresh = await load(trx, input.spaceId, cr.id);
-        if (fresh.cr.revision_id !== cr.revision_id) throw new HeadMoved();
-        await store(trx, result, files);
-        const revision = await createRevision(
-          trx,
-          { spaceId: input.spaceId, type: 'edits', parents: [cr.revision_id], tree: result.tree, changeRequestId: cr.id, createdBy: input.userId },
-          at,
-        );
-        if (!(await moveChangeRequestHead(trx, cr.id, cr.revision_id, revision.id, at))) throw new HeadMoved();
-        // Re-read under the row lock the move took: a merge or archive that won the race is seen here.
-        const after = await load(trx, input.spaceId, cr.id);
-        return { changeRequest: after.cr, revision, result };
-      });
-    } catch (error) {
-      if (!(error instanceof HeadMoved)) throw error;
-    }
-  }
-  throw new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing while the batch was applied; send it again`);
+    return inTransaction(db, async (trx) => {
+      const fresh = await load(trx, input.spaceId, cr.id);
+      if (fresh.cr.revision_id !== cr.revision_id) throw new HeadMoved();
+      await store(trx, result, files);
+      const revision = await createRevision(
+        trx,
+        { spaceId: input.spaceId, type: 'edits', parents: [cr.revision_id], tree: result.tree, changeRequestId: cr.id, createdBy: input.userId },
+        at,
+      );
+      if (!(await moveChangeRequestHead(trx, cr.id, cr.revision_id, revision.id, at))) throw new HeadMoved();
+      // Re-read under the row lock the move took: a merge or archive that won the race is seen here.
+      const after = await load(trx, input.spaceId, cr.id);
+      return { changeRequest: after.cr, revision, result };
+    });
+  }, () => new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing while the batch was applied; send it again`));
 }

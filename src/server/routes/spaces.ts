@@ -7,7 +7,7 @@ import {
 } from '../../model/index.js';
 import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver, requireCreateUnder } from '../auth/access.js';
 import { findCollection } from '../store/collections.js';
-import { findSpace, listSpacesOfOrganization, type SpaceRow } from '../store/spaces.js';
+import { findSpace, listSpacesOfOrganization, updateSpace, type SpaceRow } from '../store/spaces.js';
 import { addSpace, changeSpace, copySpace, moveSpace, restoreSpace, transferSpace } from '../store/space-tree.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { PURGE_SPACE, purgeDeadline } from '../jobs/purge-space.js';
@@ -142,7 +142,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.delete');
     const deletedAt = now();
     await inTransaction(db, async (trx) => {
-      await trx.updateTable('spaces').set({ deleted_at: deletedAt, updated_at: deletedAt }).where('id', '=', space.id).execute();
+      await updateSpace(trx, space.id, { deleted_at: deletedAt, updated_at: deletedAt });
       await enqueueJob(trx, { kind: PURGE_SPACE, payload: { spaceId: space.id }, runAt: purgeDeadline(deletedAt).toISOString() }, deletedAt);
     });
     return reply.status(205).send();

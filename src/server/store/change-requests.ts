@@ -156,3 +156,42 @@ export function patchChangeRequest(
     return trx.selectFrom('change_requests').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   });
 }
+
+/**
+ * Marks the change request merged as `revision`, by compare-and-swap: only while its head is
+ * still `head` (the one merged) and it is open or draft. False when it moved or closed meanwhile.
+ */
+export async function markChangeRequestMerged(
+  db: Kysely<Database>,
+  input: { id: string; head: string; revision: string; userId: string },
+  now: string,
+): Promise<boolean> {
+  const marked = await db
+    .updateTable('change_requests')
+    .set({ status: 'merged', revision_merged: input.revision, merged_by: input.userId, merged_at: now, updated_at: now })
+    .where('id', '=', input.id)
+    .where('revision_id', '=', input.head)
+    .where('status', 'in', ['open', 'draft'])
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) === 1;
+}
+
+/**
+ * Moves an update's result onto the change request, by compare-and-swap: the head goes from
+ * `from` to `to` and main's `mainHead` becomes the revision it last took in, only while the head
+ * is still `from` and the change request is not merged. False when it moved or merged meanwhile.
+ */
+export async function moveUpdatedChangeRequestHead(
+  db: Kysely<Database>,
+  input: { id: string; from: string; to: string; mainHead: string },
+  now: string,
+): Promise<boolean> {
+  const moved = await db
+    .updateTable('change_requests')
+    .set({ revision_id: input.to, revision_merged_ancestor: input.mainHead, updated_at: now })
+    .where('id', '=', input.id)
+    .where('revision_id', '=', input.from)
+    .where('status', '!=', 'merged')
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}

@@ -1,4 +1,5 @@
 import type { ChangeRequest, ChangeRequestStatus } from '../../model/index.js';
+import { changeRequestBase } from '../revisions/change-request-base.js';
 import type { ChangeRequestRow } from '../store/change-requests.js';
 import type { UserRow } from '../store/users.js';
 import { apiUrl, appUrl } from '../urls.js';
@@ -9,14 +10,6 @@ export interface ChangeRequestContext {
   mergedBy?: UserRow | undefined;
   /** The space's current head revision. */
   spaceHead: string;
-}
-
-/**
- * The revision of main the change request last took in: where it started, or the main head
- * it was last updated from. Merge and update both use it as the three-way base.
- */
-export function changeRequestBase(row: ChangeRequestRow): string {
-  return row.revision_merged_ancestor ?? row.revision_initial;
 }
 
 /** Main moved since the change request last took it in. A merged change request is never outdated. */

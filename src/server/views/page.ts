@@ -1,5 +1,5 @@
 import {
-  DEFAULT_PAGE_LAYOUT, type PageCover, type RevisionPage, type TreePage,
+  assertNever, DEFAULT_PAGE_LAYOUT, type PageCover, type RevisionPage, type TreePage,
 } from '../../model/index.js';
 import type { JsonDocument, PagePaths } from '../../content/index.js';
 
@@ -87,7 +87,7 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
       return { ...common(page), type: 'link', kind: 'link', target: { kind: 'url', url }, href: url, hidden: page.hidden ?? false } as RevisionPage;
     }
     default:
-      return assertNever(page.type);
+      return assertNever(page.type, 'page type');
   }
 }
 
@@ -95,6 +95,3 @@ export function pagesView(pages: readonly TreePage[], ctx: PageViewContext): Rev
   return pages.map((page) => pageView(page, ctx));
 }
 
-function assertNever(value: never): never {
-  throw new Error(`unknown page type ${String(value)}`);
-}

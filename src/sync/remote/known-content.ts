@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readBlob } from '../../git/index.js';
+import { writeFileAtomic } from '../../workspace/index.js';
 import { stateDir } from '../state/state.js';
 
 /**
@@ -32,10 +32,8 @@ export function knownContent(dir: string): KnownContent {
       if (!OID.test(oid)) return;
       const path = bodyPath(oid);
       await mkdir(dirname(path), { recursive: true });
-      // A unique temporary name: two commands filling the cache at once never mix their writes.
-      const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(temporary, markdown);
-      await rename(temporary, path);
+      // Two commands filling the cache at once never mix their writes: each has its own temporary file.
+      await writeFileAtomic(path, markdown);
     },
     async fileBytes(oid) {
       if (!OID.test(oid)) return undefined;

@@ -1,4 +1,4 @@
-import { chmod, rename, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../workspace/index.js';
 
 /**
  * Writes `value` as JSON to `path` through a temporary file renamed over it: a crash or a reader
@@ -7,9 +7,6 @@ import { chmod, rename, writeFile } from 'node:fs/promises';
  * file whatever the umask.
  */
 export async function writeJsonFile(path: string, value: unknown, options: { pretty?: boolean; flush?: boolean; mode?: number } = {}): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
   const text = `${JSON.stringify(value, null, options.pretty === false ? undefined : 2)}\n`;
-  await writeFile(temporary, text, { encoding: 'utf8', flush: options.flush === true, ...(options.mode !== undefined ? { mode: options.mode } : {}) });
-  if (options.mode !== undefined) await chmod(temporary, options.mode);
-  await rename(temporary, path);
+  await writeFileAtomic(path, text, { ...(options.flush === true ? { flush: true } : {}), ...(options.mode !== undefined ? { mode: options.mode } : {}) });
 }
