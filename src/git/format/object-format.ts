@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { comparePaths } from './paths.js';
 
 /** The object types docsync writes itself. */
 export type ObjectType = 'blob' | 'tree' | 'commit';
@@ -42,21 +43,44 @@ export function blobObject(content: Uint8Array): GitObject {
   return gitObject('blob', content);
 }
 
-/**
- * A tree object holding `items`, in git's tree order: byte order of the UTF-8 names, where a
- * folder's name counts as if it ended in `/` (so `a-b/` < `a.md` < `a/` < `a0`). Writing the
- * order ourselves is what makes the oid the one `git write-tree` gives.
- */
-export function treeObject(items: Iterable<TreeItem>): GitObject {
-  const keyed = [...items].map((item) => {
-    const name = Buffer.from(item.name, 'utf8');
-    return { item, name, key: item.mode === FOLDER_MODE ? Buffer.concat([name, SLASH]) : name };
-  });
-  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
-  const parts: Buffer[] = [];
-  for (const { item, name } of keyed) parts.push(Buffer.from(`${item.mode} `), name, NUL, Buffer.from(item.oid, 'hex'));
-  return gitObject('tree', Buffer.concat(parts));
+/** A tree entry as the encoder takes it: the mode as git writes it (octal, no leading zero). */
+export interface TreeEntryText {
+  mode: string;
+  name: string;
+  oid: string;
 }
 
-const SLASH = Buffer.from('/');
-const NUL = Buffer.alloc(1);
+/**
+ * `items` in git's tree order: byte order of the UTF-8 names, where a folder's name counts as if
+ * it ended in `/` (so `a-b/` < `a.md` < `a/` < `a0`). Writing the order ourselves is what makes
+ * the oid the one `git write-tree` gives.
+ */
+export function sortTreeItems<T extends TreeEntryText>(items: Iterable<T>): T[] {
+  const keyed = [...items].map((item) => ({ item, key: item.mode === FOLDER_MODE ? `${item.name}/` : item.name }));
+  keyed.sort((a, b) => comparePaths(a.key, b.key));
+  return keyed.map(({ item }) => item);
+}
+
+/**
+ * The one encoder of tree objects (what `treeObject`, the HEAD tree hashing and the index's
+ * would-be trees share): `<mode> <name>\0<20 bytes of oid>` per item, `items` already in tree order.
+ */
+export function treeContent(items: readonly TreeEntryText[]): Buffer {
+  let size = 0;
+  for (const item of items) size += item.mode.length + 1 + Buffer.byteLength(item.name) + 1 + 20;
+  const content = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const item of items) {
+    at += content.write(item.mode, at, 'latin1');
+    content[at++] = 0x20;
+    at += content.write(item.name, at, 'utf8');
+    content[at++] = 0;
+    at += content.write(item.oid, at, 'hex');
+  }
+  return content;
+}
+
+/** A tree object holding `items`, in git's tree order. */
+export function treeObject(items: Iterable<TreeItem>): GitObject {
+  return gitObject('tree', treeContent(sortTreeItems(items)));
+}

@@ -25,12 +25,22 @@ function pathProblem(path: string): string | undefined {
 }
 
 /**
- * The ordering of `git diff` and of tree walks: byte order of the UTF-8 paths. (JavaScript's `<`
- * compares UTF-16 code units, which differs for characters beyond U+FFFF.)
+ * The one UTF-8 path order: that of `git diff`, of tree walks and of tree objects, byte order of
+ * the UTF-8 paths. It is code point order, computed without encoding: JavaScript's `<` compares
+ * UTF-16 code units, which differs only where a surrogate (a character beyond U+FFFF) meets
+ * U+E000 to U+FFFF, so surrogates rank above those.
  */
 export function comparePaths(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
 }
+
+const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
 
 export function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);

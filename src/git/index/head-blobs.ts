@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import * as git from 'isomorphic-git';
 import type { StoredIndexEntry } from '../format/index-read.js';
+import { FOLDER_MODE, objectOid, sortTreeItems, treeContent, type TreeEntryText } from '../format/object-format.js';
 import type { Repo } from '../repo.js';
 
 /** The index seen as folders, each with the oid its tree object would have (what `git write-tree` writes). */
@@ -41,43 +41,14 @@ export async function headCommit(r: Repo): Promise<string | null> {
  * byte order of the UTF-8 names, a folder's name counting as if it ended in `/`.
  */
 function hashFolder(folder: Folder): void {
-  const items: { key: string; name: string; mode: string; oid: string }[] = [];
+  const items: TreeEntryText[] = [];
   for (const [name, sub] of folder.folders) {
     hashFolder(sub);
-    items.push({ key: `${name}/`, name, mode: '40000', oid: sub.oid });
+    items.push({ name, mode: FOLDER_MODE, oid: sub.oid });
   }
-  for (const [name, entry] of folder.files) items.push({ key: name, name, mode: entry.mode.toString(8), oid: entry.oid });
-  items.sort((a, b) => compareUtf8(a.key, b.key));
-  let size = 0;
-  for (const item of items) size += item.mode.length + 1 + Buffer.byteLength(item.name) + 1 + 20;
-  const content = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const item of items) {
-    at += content.write(item.mode, at, 'latin1');
-    content[at++] = 0x20;
-    at += content.write(item.name, at, 'utf8');
-    content[at++] = 0;
-    at += content.write(item.oid, at, 'hex');
-  }
-  folder.oid = createHash('sha1').update(`tree ${size}\0`).update(content).digest('hex');
+  for (const [name, entry] of folder.files) items.push({ name, mode: entry.mode.toString(8), oid: entry.oid });
+  folder.oid = objectOid('tree', treeContent(sortTreeItems(items)));
 }
-
-/**
- * Byte order of the UTF-8 encodings, without encoding: that is code point order, which differs
- * from JavaScript's UTF-16 order only where a surrogate (a character beyond U+FFFF) meets
- * U+E000 to U+FFFF, so surrogates are moved above those.
- */
-function compareUtf8(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
 
 function addAll(found: Map<string, string>, folder: Folder, prefix: string): void {
   for (const [name, entry] of folder.files) found.set(prefix + name, entry.oid);

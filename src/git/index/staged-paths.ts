@@ -1,6 +1,6 @@
 import type { StoredIndexEntry } from '../format/index-read.js';
 import { readTreeItems } from '../objects/loose-objects.js';
-import { FOLDER_MODE, objectOid } from '../format/object-format.js';
+import { FOLDER_MODE, objectOid, treeContent, type TreeEntryText } from '../format/object-format.js';
 import type { Repo } from '../repo.js';
 
 /** The index seen as folders, each with the oid its tree object would have (what `git write-tree` writes). */
@@ -17,8 +17,8 @@ interface IndexFolder {
  */
 function build(entries: readonly StoredIndexEntry[], start: number, end: number, prefix: string): IndexFolder {
   const folder: IndexFolder = { oid: '', files: new Map(), folders: new Map() };
-  const parts: Buffer[] = [];
-  const item = (mode: string, name: string, oid: string) => parts.push(Buffer.from(`${mode} ${name}\0`, 'utf8'), Buffer.from(oid, 'hex'));
+  const items: TreeEntryText[] = [];
+  const item = (mode: string, name: string, oid: string) => items.push({ mode, name, oid });
   for (let i = start; i < end;) {
     const entry = entries[i]!;
     const slash = entry.path.indexOf('/', prefix.length);
@@ -38,8 +38,7 @@ function build(entries: readonly StoredIndexEntry[], start: number, end: number,
     item(FOLDER_MODE, name, child.oid);
     i = next;
   }
-  const content = Buffer.concat(parts);
-  folder.oid = objectOid('tree', content);
+  folder.oid = objectOid('tree', treeContent(items));
   return folder;
 }
 

@@ -1,6 +1,6 @@
 import * as git from 'isomorphic-git';
 import { GitError } from '../errors.js';
-import { checkBranchName } from '../format/paths.js';
+import { checkBranchName, comparePaths } from '../format/paths.js';
 import { notFoundAs, repo } from '../repo.js';
 import { fullRef, readRef, updateRef } from './update-ref.js';
 
@@ -16,7 +16,7 @@ export async function branchOid(dir: string, branch: string): Promise<string | n
 export async function listBranches(dir: string): Promise<string[]> {
   const r = await repo(dir);
   const names = await git.listBranches({ fs: r.fs, gitdir: r.gitdir });
-  return names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return names.sort(comparePaths);
 }
 
 /** The branch HEAD names (even one without commits yet), or null when HEAD is detached. */
