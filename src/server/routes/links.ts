@@ -12,7 +12,7 @@ import { appUrl, baseUrl } from '../urls.js';
 import { findFile, renderFiles, type ContentScope } from '../revisions/read-content.js';
 import { readLinks } from '../revisions/read-links.js';
 import { changeRequestScope, loadChangeRequest, loadReadableSpace, revisionScope, spaceScope } from '../revisions/content-scope.js';
-import { changeRequestBase } from '../views/change-request.js';
+import { changeRequestBase } from '../revisions/change-request-base.js';
 import { renderChangeRequest } from '../views/change-request-render.js';
 import { pageView } from '../views/page.js';
 import { linkItemView, pageLocation, type LocationContext } from '../views/links.js';
