@@ -59,6 +59,7 @@ export const EXIT_CODES = {
   'invalid-path': EXIT.error,
   'invalid-ref': EXIT.error,
   'detached-head': EXIT.error,
+  'unsupported-repository': EXIT.error,
   // sync/errors.ts
   'remote-ahead': EXIT.refused,
   'mass-delete': EXIT.refused,

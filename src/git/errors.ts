@@ -25,6 +25,8 @@ export const GIT_ERROR_CODES = [
   'invalid-ref',
   /** HEAD is detached where a branch is needed (committing the working tree). */
   'detached-head',
+  /** The repository's objects are not sha1 (`objectFormat=sha256`) or its refs are not files (reftable). */
+  'unsupported-repository',
 ] as const;
 
 export type GitErrorCode = (typeof GIT_ERROR_CODES)[number];

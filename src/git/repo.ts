@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as git from 'isomorphic-git';
 import { GitError } from './errors.js';
@@ -16,12 +16,17 @@ export interface Repo {
   cache: object;
 }
 
-/** The repository whose working tree is `dir`; throws `not-a-repo` naming `dir` when `.git` is missing. */
+/**
+ * The repository whose working tree is `dir`; throws `not-a-repo` naming `dir` when `.git` is
+ * missing, and `unsupported-repository` for a format neither docsync's fast paths nor
+ * isomorphic-git can read or write (see checkRepositoryFormat).
+ */
 export async function repo(dir: string): Promise<Repo> {
   const root = resolve(dir);
   const gitdir = join(root, '.git');
   const info = await stat(gitdir).catch(() => undefined);
   if (!info?.isDirectory()) throw new GitError('not-a-repo', `not a git repository: ${root} (no .git folder)`, { dir: root });
+  await checkRepositoryFormat(root, gitdir);
   return { fs, dir: root, gitdir, cache: {} };
 }
 
@@ -82,4 +87,38 @@ export async function notFoundAs<T>(r: Repo, what: string, call: () => Promise<T
     }
     throw error;
   }
+}
+
+/**
+ * Refuses, with a clear error, a repository whose objects are not sha1 (`extensions.objectFormat
+ * = sha256`) or whose refs are not files (`extensions.refStorage = reftable`): docsync's fast
+ * paths hash with sha1 and write ref files, and isomorphic-git, the other path, supports neither,
+ * so going on would write objects and refs such a repository cannot read.
+ */
+async function checkRepositoryFormat(root: string, gitdir: string): Promise<void> {
+  const config = await readFile(join(gitdir, 'config'), 'utf8').catch(() => '');
+  const objectFormat = extension(config, 'objectformat') ?? 'sha1';
+  const refStorage = extension(config, 'refstorage') ?? 'files';
+  if (objectFormat !== 'sha1') {
+    throw new GitError('unsupported-repository', `${root} stores its objects with ${objectFormat} (extensions.objectFormat); docsync works with sha1 repositories only: clone into a new folder with git init --object-format=sha1`, { dir: root, objectFormat });
+  }
+  if (refStorage !== 'files') {
+    throw new GitError('unsupported-repository', `${root} stores its refs in ${refStorage} (extensions.refStorage); docsync works with the files ref storage only: convert it with git refs migrate --ref-format=files`, { dir: root, refStorage });
+  }
+}
+
+/** The value of `[extensions] name` in a git config text (keys are case-insensitive), if set. */
+function extension(config: string, name: string): string | undefined {
+  let inExtensions = false;
+  for (const raw of config.split('\n')) {
+    const line = raw.trim();
+    const section = /^\[\s*([^\]\s]+)[^\]]*\]/.exec(line);
+    if (section) {
+      inExtensions = section[1]!.toLowerCase() === 'extensions';
+      continue;
+    }
+    const entry = /^([A-Za-z0-9-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (inExtensions && entry && entry[1]!.toLowerCase() === name) return entry[2]!.toLowerCase();
+  }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
+import { fastPathsEnabled } from '../fast-paths.js';
 import type { Person } from './commit-files.js';
 import { commitObject } from '../format/commit-object.js';
 import { editTree, type TreeBlob } from '../objects/edit-tree.js';
@@ -63,7 +64,7 @@ async function readIndex(r: Repo): Promise<{ data: Buffer; parsed: ParsedIndex }
  *   index stage of an unresolved merge, or an index locked by another process.
  */
 export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | null, options: FastCommitOptions): Promise<string | null | typeof FALLBACK> {
-  if (tip === null) return FALLBACK;
+  if (tip === null || !fastPathsEnabled()) return FALLBACK;
   const config = (path: string) => git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path });
   if ((await config('core.autocrlf')) === 'true') return FALLBACK;
   const filemode = (await config('core.filemode')) !== false;

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import * as git from 'isomorphic-git';
+import { fastPathsEnabled } from '../fast-paths.js';
 import { join } from 'node:path';
 import { parseIndex, type StoredIndexEntry } from '../format/index-read.js';
 import { checkPath } from '../format/paths.js';
@@ -76,6 +77,7 @@ export interface StatusInputs {
  * this setting alone), an index our reader does not take, or entries `plainEntries` refuses.
  */
 export async function fastStatusInputs(r: Repo): Promise<StatusInputs | null> {
+  if (!fastPathsEnabled()) return null;
   if ((await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.autocrlf' })) === 'true') return null;
   const options: StatOptions = {
     filemode: (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'core.filemode' })) !== false,
