@@ -71,7 +71,7 @@ describe('publishWorkspace', () => {
     expect(await loadFolder(dir)).toEqual(await loadFolder(TEMPLATE));
     expect(git(dir, 'status', '--porcelain')).toBe('');
     expect(git(dir, 'diff', '--stat', init.commit, 'HEAD')).toBe('');
-    expect(await status(client, dir)).toEqual([{ branch: 'main', current: true, committed: [], uncommitted: [] }]);
+    expect(await status(client, dir)).toEqual([{ branch: 'main', current: true, committed: [], uncommitted: [], openComments: 0 }]);
     const again = await push(client, dir);
     expect(again.changes).toEqual([]);
     expect(again.changeRequest).toBeUndefined();
@@ -104,7 +104,7 @@ describe('publishWorkspace', () => {
     expect(result.title).toBe('Edited before publishing');
     const readmeId = (await readState(dir)).branches.main!.index.pages['README.md']!;
     expect(await remoteMarkdown(s, result.spaceId, readmeId)).toBe('Our own first page.\n');
-    expect(await status(client, dir)).toEqual([{ branch: 'main', current: true, committed: [], uncommitted: [] }]);
+    expect(await status(client, dir)).toEqual([{ branch: 'main', current: true, committed: [], uncommitted: [], openComments: 0 }]);
   });
 
   describe('choosing the organization', () => {
