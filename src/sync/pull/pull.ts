@@ -9,6 +9,7 @@ import {
 import { sameBytes } from '../bytes.js';
 import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
+import { readJournal } from '../push/journal.js';
 import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
 import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
@@ -85,7 +86,10 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
   // Main's outbox: its change request may have been merged or closed, or edited, on the platform.
   const outboxHead = synced.outbox?.changeRequestId !== undefined ? await remoteHead(client, spaceId, synced.outbox) : undefined;
   const outboxClosed = closedBy(outboxHead?.status);
-  const outboxMoved = outboxHead !== undefined && outboxClosed === undefined && outboxHead.revision !== synced.outbox!.remoteRevision;
+  // A push in flight to the outbox (its journal still there: killed mid-push) moved it itself;
+  // resuming that push brings it in line, so it is not a reviewer's edit to merge.
+  const pushInFlight = (await readJournal(dir, branch))?.changeRequestId === synced.outbox?.changeRequestId;
+  const outboxMoved = outboxHead !== undefined && outboxClosed === undefined && outboxHead.revision !== synced.outbox!.remoteRevision && !pushInFlight;
   const done = async (next: BranchState, result: BranchPull): Promise<BranchPull> => {
     state.branches[branch] = closed ? { ...next, closed } : next;
     if (closed || next !== synced) await writeState(dir, state);
