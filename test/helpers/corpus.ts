@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 
 /**
  * Real Git Sync folders (GitBook exports) live outside the repository, in the folder
- * DOCSYNC_CORPUS_DIR names (`.ci/run` sets `../shared/corpus`). Test files that read them have
+ * DOCSYNC_CORPUS_DIR names (`.ci/run` sets it to the corpus beside the repository). Test files that read them have
  * `corpus` in their name: vitest.config.ts leaves them out of `npm test` when the variable is
  * unset, so they never skip or pass silently; set, a missing folder fails them loudly here.
  */
