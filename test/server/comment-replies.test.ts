@@ -133,4 +133,20 @@ describe.each(testDialects())('comment replies, reactions, commenters (%s)', (di
     expect(onCr.body.items).toEqual([expect.objectContaining({ object: 'member', id: users[2]!.id, role: 'comment', user: expect.objectContaining({ id: users[2]!.id }) })]);
     expectError(await s.request('GET', `${space.prefix}/commenters?limit=0`), 400, 'query.limit');
   });
+
+  it('a commenter is the same member object as the members listing, counts included', async () => {
+    const space = await commentedSpace(s);
+    const writer = await s.user({ org: s.orgId, role: 'comment' });
+    const team = await s.request('PUT', `/v1/orgs/${s.orgId}/teams`, { body: { title: `Reviewers ${writer.id}`, members: [writer.id] } });
+    expect(team.status).toBe(201);
+    await postComment(s, space.prefix, { body: { markdown: 'counted' } }, writer.token);
+    const listed = await s.request('GET', `${space.prefix}/commenters`);
+    expectSpec(listed, 'GET', '/spaces/{spaceId}/commenters', 200);
+    const member = await s.request('GET', `/v1/orgs/${s.orgId}/members/${writer.id}`);
+    expect(member.status).toBe(200);
+    const commenter = listed.body.items.find((m: { id: string }) => m.id === writer.id);
+    expect(commenter).toMatchObject({ teams: 1 });
+    expect(commenter.spaces).toBeGreaterThan(0);
+    expect(commenter).toEqual(member.body);
+  });
 });

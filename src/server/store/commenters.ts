@@ -1,11 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database, MembersTable, UsersTable } from './schema.js';
+import type { Database } from './schema.js';
 import type { SortKey } from '../util/cursor.js';
-
-export interface CommenterRow {
-  member: MembersTable;
-  user: UsersTable;
-}
+import type { MemberWithUser } from './members.js';
 
 /**
  * One page of the organization members who posted a comment or a reply in a space (all of its
@@ -17,7 +13,7 @@ export async function listCommenters(
   place: { orgId: string; spaceId: string; changeRequestId?: string },
   after: SortKey | undefined,
   n: number,
-): Promise<CommenterRow[]> {
+): Promise<MemberWithUser[]> {
   const inPlace = (eb: Kysely<Database>) => {
     let comments = eb.selectFrom('comments').select('id').where('space_id', '=', place.spaceId);
     if (place.changeRequestId !== undefined) comments = comments.where('change_request_id', '=', place.changeRequestId);
@@ -32,13 +28,9 @@ export async function listCommenters(
     .selectFrom('members')
     .innerJoin('users', 'users.id', 'members.user_id')
     .selectAll('members')
-    .select(['users.id as u_id', 'users.email', 'users.display_name', 'users.photo_url', 'users.created_at'])
+    .select(['users.email', 'users.display_name', 'users.photo_url', 'users.created_at'])
     .where('members.org_id', '=', place.orgId)
     .where('members.user_id', 'in', commented);
   if (after) query = query.where('members.user_id', '>', after[1]);
-  const rows = await query.orderBy('members.user_id').limit(n).execute();
-  return rows.map((r) => ({
-    member: { org_id: r.org_id, user_id: r.user_id, role: r.role, joined_at: r.joined_at, last_seen_at: r.last_seen_at, disabled: r.disabled, sso: r.sso },
-    user: { id: r.u_id, email: r.email, display_name: r.display_name, photo_url: r.photo_url, created_at: r.created_at },
-  }));
+  return query.orderBy('members.user_id').limit(n).execute();
 }
