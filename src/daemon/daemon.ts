@@ -7,7 +7,7 @@ import { ApiError, ConnectionError, type Client } from '../client/index.js';
 import {
   branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, isGitError, workingTreeChanges, workingTreeChangesAt,
 } from '../git/index.js';
-import { DOCSYNC_AUTHOR, branchesToPush, isPushRefusal, isSyncError, pull, push, type BranchPull } from '../sync/index.js';
+import { DOCSYNC_AUTHOR, arrivedComments, branchesToPush, isPushRefusal, isSyncError, newCommentFeed, pull, push, type BranchPull } from '../sync/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Debouncer } from './debounce.js';
 import { fileList } from './file-list.js';
@@ -29,6 +29,8 @@ export interface DaemonOptions {
   /** How often `.git/HEAD` is read to notice a branch switch that changed no file. @default 1000 */
   headCheckMs?: number;
   backoff?: BackoffPolicy;
+  /** Report comments and replies posted on the followed change requests (and the space) at each poll. @default true */
+  comments?: boolean;
   onEvent?: (event: DaemonEvent) => void;
 }
 
@@ -123,6 +125,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   let headText = await readFile(join(dir, '.git', 'HEAD'), 'utf8').catch(() => '');
   /** Branch heads whose push was refused: not tried again until the branch moves. */
   const refusedAt = new Map<string, string>();
+  /** Comments seen so far; the first poll only takes note of what is there. */
+  const commentFeed = options.comments === false ? undefined : newCommentFeed();
 
   /** Paths the settled saves touched; a save-only cycle looks at these alone. */
   const savedPaths = new Set<string>();
@@ -276,6 +280,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     if (poll) {
       setActivity('pulling');
       reportPulls(await pull(client, dir), conflicted);
+      if (commentFeed) for (const comment of await arrivedComments(client, dir, commentFeed)) emit({ type: 'comment', ...comment });
     }
     const toPush = await branchesToPush(dir);
     status.unpushed = toPush;

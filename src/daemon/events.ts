@@ -1,4 +1,4 @@
-import type { SyncErrorCode } from '../sync/index.js';
+import type { ArrivedComment, SyncErrorCode } from '../sync/index.js';
 
 /** What the daemon tells its caller, one event per thing that happened (the CLI prints each). */
 export type DaemonEvent =
@@ -14,6 +14,8 @@ export type DaemonEvent =
   }
   /** Remote changes arrived in a branch. */
   | { type: 'pulled'; branch: string; from: string; to: string; files: string[]; created: boolean; closed: 'merged' | 'archived' | undefined }
+  /** A comment or a reply arrived on a followed change request (or the space) since the last poll. */
+  | ({ type: 'comment' } & ArrivedComment)
   /** A pull left conflict markers (or kept our side of a binary file) in these files. */
   | { type: 'conflict'; branch: string; files: string[] }
   /** The checked-out branch changed under the daemon; it follows. */

@@ -23,3 +23,4 @@ export { writeJsonFile } from './state/json-file.js';
 export { branchComments, type CommentLine } from './comments/list.js';
 export { postComment, replyToComment, setCommentResolved, type PostedComment } from './comments/post.js';
 export { locateNode, blockAtLine } from './comments/locate.js';
+export { arrivedComments, newCommentFeed, type ArrivedComment, type CommentFeed } from './comments/feed.js';

@@ -49,6 +49,12 @@ const lines: { [T in DaemonEvent['type']]: [Extract<DaemonEvent, { type: T }>, s
     [{ type: 'pulled', branch: 'fix', from: 'r1', to: 'r2', files: [], created: false, closed: 'merged' }, 'fix: change request merged; no longer followed'],
     [{ type: 'pulled', branch: 'fix', from: 'r1', to: 'r2', files: ['a.md'], created: false, closed: 'archived' }, 'fix: change request archived; no longer followed'],
   ],
+  comment: [
+    [{ type: 'comment', branch: 'fix', place: '#7', id: 'c1', path: 'guide/setup.md', line: 14, author: 'Ada', text: 'Is this step\nstill needed?\n' },
+      'guide/setup.md:14: Ada: Is this step ⏎ still needed? [c1; commented on #7, branch fix]'],
+    [{ type: 'comment', branch: 'main', place: 'space', id: 'r9', replyTo: 'c1', path: null, line: 1, author: 'Bo', text: 'Yes' },
+      '(space): Bo: Yes [r9; replied to c1, branch main]'],
+  ],
   conflict: [
     [{ type: 'conflict', branch: 'main', files: ['a.md', 'b.md'] }, 'main: CONFLICT in a.md, b.md; resolve the markers and save'],
     [{ type: 'conflict', branch: 'main', files: names(20) }, `main: CONFLICT in ${names(20).join(', ')}; resolve the markers and save`],

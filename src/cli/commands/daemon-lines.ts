@@ -19,6 +19,12 @@ export function daemonLine(event: DaemonEvent): string | undefined {
       if (event.closed) return `${event.branch}: change request ${event.closed}; no longer followed`;
       if (event.created) return `${event.branch}: new change request, branch created`;
       return `${event.branch}: pulled ${event.files.length === 0 ? 'a new revision' : fileList(event.files)}`;
+    case 'comment': {
+      // `path:line: author: text`, as `docsync comments` prints it: editors jump to it.
+      const where = event.path === null ? `(${event.place})` : `${event.path}:${event.line}`;
+      const what = event.replyTo !== undefined ? `replied to ${event.replyTo}` : `commented on ${event.place}`;
+      return `${where}: ${event.author}: ${event.text.trim().replace(/\s*\n\s*/g, ' ⏎ ')} [${event.id}; ${what}, branch ${event.branch}]`;
+    }
     case 'conflict':
       return `${event.branch}: CONFLICT in ${fileList(event.files, 20)}; resolve the markers and save`;
     case 'branch':
