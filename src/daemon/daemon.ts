@@ -334,6 +334,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
           created: result.created === true, closed: result.closed,
         });
       }
+      if (result.kept !== undefined) emit({ type: 'kept', branch: result.branch, files: result.kept });
       if (result.conflicts.length > 0) {
         conflicted.add(result.branch);
         emit({ type: 'conflict', branch: result.branch, files: result.conflicts });

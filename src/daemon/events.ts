@@ -1,4 +1,4 @@
-import type { ArrivedComment, SyncErrorCode } from '../sync/index.js';
+import type { ArrivedComment, KeptFile, SyncErrorCode } from '../sync/index.js';
 
 /** What the daemon tells its caller, one event per thing that happened (the CLI prints each). */
 export type DaemonEvent =
@@ -16,8 +16,10 @@ export type DaemonEvent =
   | { type: 'pulled'; branch: string; from: string; to: string; files: string[]; created: boolean; closed: 'merged' | 'archived' | undefined }
   /** A comment or a reply arrived on a followed change request (or the space) since the last poll. */
   | ({ type: 'comment' } & ArrivedComment)
-  /** A pull left conflict markers (or kept our side of a binary file) in these files. */
+  /** A pull left conflict markers in these files. */
   | { type: 'conflict'; branch: string; files: string[] }
+  /** A pull kept both sides of a delete against an edit (or ours of a binary file both changed), without markers. */
+  | { type: 'kept'; branch: string; files: KeptFile[] }
   /** The checked-out branch changed under the daemon; it follows. */
   | { type: 'branch'; from: string | null; to: string | null }
   /** A push was refused (pull first, mass delete, unreadable page tree, ...); tried again once the branch changes. */

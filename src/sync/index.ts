@@ -5,6 +5,7 @@ export { readState, writeState, stateDir, isFollowed, type WorkspaceState, type 
 export { loadCredentials, saveCredentials, credentialsPath, type Credentials } from './state/credentials.js';
 export { fetchContent, toWorkspacePage, type RemoteContent } from './remote/content.js';
 export { mergeFiles, type FileMerge } from './pull/merge-files.js';
+export { keepDeletedEdited, type KeptFile } from './pull/deleted-edited.js';
 export { changeRequestBranch } from './change-requests/branch-names.js';
 export { merge, mergePushed, type BranchMerge } from './change-requests/merge.js';
 export { update, type BranchUpdate } from './change-requests/update.js';

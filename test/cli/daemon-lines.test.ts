@@ -55,6 +55,13 @@ const lines: { [T in DaemonEvent['type']]: [Extract<DaemonEvent, { type: T }>, s
     [{ type: 'comment', branch: 'main', place: 'space', id: 'r9', replyTo: 'c1', path: null, line: 1, author: 'Bo', text: 'Yes' },
       '(space): Bo: Yes [r9; replied to c1, branch main]'],
   ],
+  kept: [
+    [{ type: 'kept', branch: 'main', files: [{ path: 'beta.md', what: 'deleted-remotely' }] },
+      'main:beta.md: deleted on the platform, edited here: your text is kept in beta.md, still listed in SUMMARY.md; the next push sends it as a new page (delete the file to agree with the deletion)'],
+    [{ type: 'kept', branch: 'b', files: [{ path: 'x.md', what: 'deleted-locally' }, { path: 'i.png', what: 'binary-both-changed' }] },
+      "b:x.md: deleted here, edited on the platform: the platform's version is back in x.md and listed in SUMMARY.md; delete it again to delete the page\n"
+      + "b:i.png: changed on both sides (not text): your version is kept; the platform's is in refs/docsync/remote/b"],
+  ],
   conflict: [
     [{ type: 'conflict', branch: 'main', files: ['a.md', 'b.md'] }, 'main: CONFLICT in a.md, b.md; resolve the markers and save'],
     [{ type: 'conflict', branch: 'main', files: names(20) }, `main: CONFLICT in ${names(20).join(', ')}; resolve the markers and save`],
@@ -94,9 +101,10 @@ describe('daemonLine', () => {
     expect(daemonLine(event)).toBe(line);
   });
 
-  it('gives one line per event, except the details of a refused push on lines of their own', () => {
+  it('gives one line per event, except the details of a refused push and each kept file on lines of their own', () => {
     for (const [, event, line] of table) {
-      expect(daemonLine(event)!.split('\n')).toHaveLength(event.type === 'refused' ? 1 + event.details.length : 1);
+      const lines = event.type === 'refused' ? 1 + event.details.length : event.type === 'kept' ? event.files.length : 1;
+      expect(daemonLine(event)!.split('\n')).toHaveLength(lines);
       expect(line.trim()).not.toBe('');
     }
   });

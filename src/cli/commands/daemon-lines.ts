@@ -1,4 +1,5 @@
 import { fileList, type DaemonEvent } from '../../daemon/index.js';
+import { keptLine } from './conflict-report.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
@@ -27,6 +28,8 @@ export function daemonLine(event: DaemonEvent): string | undefined {
     }
     case 'conflict':
       return `${event.branch}: CONFLICT in ${fileList(event.files, 20)}; resolve the markers and save`;
+    case 'kept':
+      return event.files.map((k) => keptLine(event.branch, k)).join('\n');
     case 'branch':
       return `now on ${event.to ?? '(detached HEAD)'} (was ${event.from ?? '(detached HEAD)'})`;
     case 'refused':

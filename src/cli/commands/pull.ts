@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pull } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printRows, type OutputOptions } from '../output.js';
+import { pullLine } from './conflict-report.js';
 import { withWorkspace } from './sync-client.js';
 
 /** `docsync pull`: every tracked branch to its remote head; exit 3 when a file has conflicts. */
@@ -9,13 +10,7 @@ export async function pullCommand(options: OutputOptions & { dir?: string }): Pr
   const dir = resolve(options.dir ?? '.');
   await withWorkspace(dir, async (client) => {
     const results = await pull(client, dir);
-    printRows(options, results, (r) => {
-      if (r.created) return `${r.branch}: new branch for a change request opened on the platform (revision ${r.to})`;
-      if (r.from === r.to) return `${r.branch}: up to date`;
-      const changed = r.changes.map((c) => `${c.status} ${c.path}`).join(', ') || 'no file changes';
-      const conflicts = r.conflicts.length > 0 ? `; CONFLICTS in ${r.conflicts.join(', ')} (resolve the markers, then commit)` : '';
-      return `${r.branch}: ${r.from} -> ${r.to}: ${changed}${conflicts}`;
-    }, 'nothing tracked');
+    printRows(options, results, pullLine, 'nothing tracked');
     const conflicts = results.flatMap((r) => r.conflicts.map((path) => `${r.branch}:${path}`));
     if (conflicts.length > 0) {
       throw new ExitError(`pull left conflict markers in ${conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);

@@ -13,6 +13,7 @@ import { readJournal } from '../push/journal.js';
 import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
 import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
+import { keepDeletedEdited, type KeptFile } from './deleted-edited.js';
 import { remoteHead } from '../remote/heads.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { trackChangeRequest } from '../change-requests/track.js';
@@ -26,8 +27,10 @@ export interface BranchPull {
   to: string;
   /** Files the remote changed, as git names them. */
   changes: TreeChange[];
-  /** Files left with conflict markers (or our version kept, for binary files and edit/delete). */
+  /** Files left with conflict markers. */
   conflicts: string[];
+  /** Files one side deleted and the other edited (the edit kept), or binary files both changed (ours kept): no markers. */
+  kept?: KeptFile[];
   /** The commit that saved uncommitted edits before the pull, when there were any. */
   savedLocalEdits?: string;
   /** A new branch for a change request opened on the platform since the last sync. */
@@ -112,6 +115,7 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
   let next: BranchState = synced;
   const changes: TreeChange[] = [];
   const conflicts: string[] = [];
+  const kept: KeptFile[] = [];
   if (head.revision !== synced.remoteRevision || outboxClosed !== undefined) {
     // Main's outbox merged on the platform: what the push sent is in main now, and the branch
     // holds it, so it is the base (a later local edit of a pushed line is no conflict with it).
@@ -119,6 +123,7 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
     const merged = await mergeRemote(client, dir, branch, head.scope, { synced: synced.syncedCommit, base, places, label: branch });
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts);
+    kept.push(...merged.kept);
     const { outbox: _outbox, ...rest } = synced;
     next = { ...(outboxClosed !== undefined ? rest : synced), remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, index: merged.snapshot.index };
   }
@@ -129,12 +134,13 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
     const merged = await mergeRemote(client, dir, branch, outboxHead.scope, { synced: outbox.syncedCommit, base: outbox.syncedCommit, places, label: `${branch} (change request #${outbox.changeRequestNumber ?? 0})` });
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts.filter((path) => !conflicts.includes(path)));
+    kept.push(...merged.kept.filter((k) => !kept.some((e) => e.path === k.path)));
     next = { ...next, outbox: { ...outbox, remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, index: merged.snapshot.index } };
   }
   if (branch === checkedOut) await checkoutPulled(dir, branch, before, (await branchOid(dir, branch))!);
   return done(next, {
     branch, from: synced.remoteRevision, to: next.remoteRevision, changes, conflicts,
-    ...(savedLocalEdits ? { savedLocalEdits } : {}), ...(outboxClosed !== undefined ? { outboxClosed } : {}),
+    ...(kept.length > 0 ? { kept } : {}), ...(savedLocalEdits ? { savedLocalEdits } : {}), ...(outboxClosed !== undefined ? { outboxClosed } : {}),
   });
 }
 
@@ -143,6 +149,7 @@ interface RemoteMerge {
   remoteCommit: string;
   changes: TreeChange[];
   conflicts: string[];
+  kept: KeptFile[];
 }
 
 /**
@@ -164,15 +171,18 @@ async function mergeRemote(
   const localWork = ours !== options.base && (await diffTrees(dir, options.base, ours, { renames: false })).length > 0;
   if (!localWork) {
     await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: snapshot.files, message: `docsync: pull revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR });
-    return { snapshot, remoteCommit, changes, conflicts: [] };
+    return { snapshot, remoteCommit, changes, conflicts: [], kept: [] };
   }
-  const merged = mergeFiles(await readTreeFiles(dir, options.base), await readTreeFiles(dir, ours), snapshot.files);
-  const conflicts = merged.conflicts;
-  const text = conflicts.length === 0
-    ? `docsync: merge remote revision ${snapshot.revision}`
-    : `docsync: merge remote revision ${snapshot.revision}, with conflicts in ${conflicts.join(', ')}`;
+  const [baseFiles, ourFiles] = [await readTreeFiles(dir, options.base), await readTreeFiles(dir, ours)];
+  const merged = keepDeletedEdited(baseFiles, ourFiles, snapshot.files, mergeFiles(baseFiles, ourFiles, snapshot.files));
+  const { conflicts, kept } = merged;
+  const notes = [
+    ...(conflicts.length > 0 ? [`with conflicts in ${conflicts.join(', ')}`] : []),
+    ...kept.map((k) => `${k.path} ${k.what}, kept`),
+  ];
+  const text = `docsync: merge remote revision ${snapshot.revision}${notes.length > 0 ? `, ${notes.join('; ')}` : ''}`;
   await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: merged.files, message: text, author: DOCSYNC_AUTHOR });
-  return { snapshot, remoteCommit, changes, conflicts };
+  return { snapshot, remoteCommit, changes, conflicts, kept };
 }
 
 /**
