@@ -13,7 +13,7 @@ export type DaemonEvent =
     skipped: { path: string; reason: string }[]; resumed: boolean;
   }
   /** Remote changes arrived in a branch. */
-  | { type: 'pulled'; branch: string; from: string; to: string; files: string[]; created: boolean; closed: 'merged' | 'archived' | undefined }
+  | { type: 'pulled'; branch: string; from: string; to: string; files: string[]; created: boolean; closed: 'merged' | 'archived' | 'deleted' | undefined }
   /** A comment or a reply arrived on a followed change request (or the space) since the last poll. */
   | ({ type: 'comment' } & ArrivedComment)
   /** A pull left conflict markers in these files. */

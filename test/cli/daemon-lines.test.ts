@@ -48,6 +48,7 @@ const lines: { [T in DaemonEvent['type']]: [Extract<DaemonEvent, { type: T }>, s
     [{ type: 'pulled', branch: 'cr-8', from: '', to: 'r2', files: ['a.md'], created: true, closed: undefined }, 'cr-8: new change request, branch created'],
     [{ type: 'pulled', branch: 'fix', from: 'r1', to: 'r2', files: [], created: false, closed: 'merged' }, 'fix: change request merged; no longer followed'],
     [{ type: 'pulled', branch: 'fix', from: 'r1', to: 'r2', files: ['a.md'], created: false, closed: 'archived' }, 'fix: change request archived; no longer followed'],
+    [{ type: 'pulled', branch: 'fix', from: 'r1', to: 'r1', files: [], created: false, closed: 'deleted' }, 'fix: the git branch was deleted; no longer followed (docsync cr open fix makes it again)'],
   ],
   comment: [
     [{ type: 'comment', branch: 'fix', place: '#7', id: 'c1', path: 'guide/setup.md', line: 14, author: 'Ada', text: 'Is this step\nstill needed?\n' },

@@ -25,6 +25,7 @@ export function keptLine(branch: string, kept: KeptFile): string {
 
 /** A pulled branch as `pull` prints it: the revisions, the files that changed, conflicts and kept files (one line each). */
 export function pullLine(r: BranchPull): string {
+  if (r.closed === 'deleted') return `${r.branch}: the git branch was deleted; no longer followed (its change request stays on the platform; docsync cr open ${r.branch} makes the branch again)`;
   if (r.created) return `${r.branch}: new branch for a change request opened on the platform (revision ${r.to})`;
   const kept = (r.kept ?? []).map((k) => `\n  ${keptLine(r.branch, k)}`).join('');
   // Main's change request edited on the platform changes main's files, not main's revision.

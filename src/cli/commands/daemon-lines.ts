@@ -17,6 +17,7 @@ export function daemonLine(event: DaemonEvent): string | undefined {
       return `${event.branch}: pushed to ${where}: ${inserted} added, ${updated} updated, ${deleted} deleted${event.resumed ? ' (finished an interrupted push)' : ''}${skipped}`;
     }
     case 'pulled':
+      if (event.closed === 'deleted') return `${event.branch}: the git branch was deleted; no longer followed (docsync cr open ${event.branch} makes it again)`;
       if (event.closed) return `${event.branch}: change request ${event.closed}; no longer followed`;
       if (event.created) return `${event.branch}: new change request, branch created`;
       return `${event.branch}: pulled ${event.files.length === 0 ? 'a new revision' : fileList(event.files)}`;

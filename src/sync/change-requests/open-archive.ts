@@ -1,5 +1,6 @@
 import type { Client } from '../../client/index.js';
 import type { ChangeRequestStatus } from '../../model/index.js';
+import { branchOid, createBranch } from '../../git/index.js';
 import { SyncError } from '../errors.js';
 import { pull, type BranchPull } from '../pull/pull.js';
 import { readState, writeState, type WorkspaceState } from '../state/state.js';
@@ -46,7 +47,8 @@ async function resolve(client: Client, dir: string, state: WorkspaceState, targe
  * Sets a change request's status through the API (`target`: its branch, or its number).
  * Archiving stops pull from following the branch (state `closed: "archived"`; the git branch
  * stays). Opening follows it again and pulls it, merging what the platform has into local
- * commits; a change request with no branch yet gets one, as for one opened on the platform.
+ * commits (a branch deleted with git is made again first); a change request with no branch yet
+ * gets one, as for one opened on the platform.
  */
 export async function setChangeRequestStatus(client: Client, dir: string, target: string, status: 'open' | 'archived'): Promise<StatusChange> {
   const state = await readState(dir);
@@ -66,6 +68,9 @@ export async function setChangeRequestStatus(client: Client, dir: string, target
   }
   if (branch !== null) {
     const { closed: _closed, ...followed } = state.branches[branch]!;
+    // A branch the writer deleted is made again where it was last synced; the pull then brings
+    // what the change request got since.
+    if ((await branchOid(dir, branch)) === null) await createBranch(dir, branch, followed.syncedCommit);
     state.branches[branch] = followed;
     await writeState(dir, state);
     return { ...result, pulled: await pull(client, dir, { branches: [branch] }) };

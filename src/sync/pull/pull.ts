@@ -35,8 +35,11 @@ export interface BranchPull {
   savedLocalEdits?: string;
   /** A new branch for a change request opened on the platform since the last sync. */
   created?: boolean;
-  /** The change request was merged or archived on the platform: pull stops following the branch. */
-  closed?: 'merged' | 'archived';
+  /**
+   * The change request was merged or archived on the platform, or the git branch was deleted
+   * (`deleted`, said by the one pull that finds it gone): pull stops following the branch.
+   */
+  closed?: 'merged' | 'archived' | 'deleted';
   /** An archived change request opened again on the platform: pull follows its branch again. */
   reopened?: boolean;
   /** `main` only: its outbox change request was merged or archived on the platform and is dropped. */
@@ -83,6 +86,13 @@ export async function pull(client: Client, dir: string, options: PullOptions = {
 
 async function pullBranch(client: Client, dir: string, state: WorkspaceState, branch: string, checkedOut: string | null): Promise<BranchPull> {
   const synced = state.branches[branch]!;
+  if (branch !== 'main' && (await branchOid(dir, branch)) === null) {
+    // The writer deleted the branch (git branch -D): no longer followed, said once; the change
+    // request stays on the platform, and docsync cr open makes the branch again.
+    state.branches[branch] = { ...synced, closed: 'deleted' };
+    await writeState(dir, state);
+    return { branch, from: synced.remoteRevision, to: synced.remoteRevision, changes: [], conflicts: [], closed: 'deleted' };
+  }
   const spaceId = state.binding.spaceId;
   const head = await remoteHead(client, spaceId, synced);
   const closed = closedBy(head.status);
@@ -230,7 +240,8 @@ async function followOpened(client: Client, dir: string, state: WorkspaceState, 
   for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: 'open' })) {
     if (outboxes.has(cr.id)) continue;
     const known = byId.get(cr.id);
-    if (known === undefined || !isFollowed(state.branches[known]!)) open.push(cr);
+    // A branch the writer deleted stays unfollowed until cr open: its change request is still open.
+    if (known === undefined || (!isFollowed(state.branches[known]!) && state.branches[known]!.closed !== 'deleted')) open.push(cr);
   }
   const results: BranchPull[] = [];
   for (const cr of open) {

@@ -21,11 +21,12 @@ export interface BranchState {
   /** Ids by place at that point (workspace `WorkspaceIndex`): how files find their page again. */
   index: { pages: Record<string, string>; files: Record<string, string>; includes: Record<string, string> };
   /**
-   * Set once the change request was merged or archived: pull no longer follows the branch, and
-   * the entry stays so that `docsync cr open` can follow it again from where it was. The git
-   * branch itself is never deleted.
+   * Set once the change request was merged or archived, or the git branch was deleted by the
+   * writer (`deleted`): pull no longer follows the branch, and the entry stays so that
+   * `docsync cr open` can follow it again from where it was (a deleted branch is made again at
+   * its synced commit). docsync itself never deletes a git branch.
    */
-  closed?: 'merged' | 'archived';
+  closed?: 'merged' | 'archived' | 'deleted';
   /**
    * `main` only: the change request that commits made on `main` go to (main itself moves only
    * by merges), with what was last synced with it. Dropped once it is merged or archived.
