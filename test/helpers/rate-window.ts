@@ -16,7 +16,7 @@ export function rateWindow(perSecond: number | undefined, now: () => number = Da
   let used = 0;
   let blockedUntil = 0;
   return {
-    take() {
+    take(): { refused: boolean; headers: Record<string, string> } {
       const t = now();
       const current = Math.floor(t / 1000);
       if (current !== second) [second, used] = [current, 0];
