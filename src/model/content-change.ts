@@ -64,6 +64,15 @@ const PageTypeField = Type.Unsafe<InsertedPageType>({ type: 'string', enum: [...
 /** Where a link page points; checked to be an absolute URL by the content layer, which names the change. */
 const Href = Type.String({ minLength: 1, maxLength: MAX_LINK_HREF });
 
+/** Longest `gitPath`. */
+export const MAX_GIT_PATH = 1024;
+/**
+ * Extension (docs/api.md, `git-path`): the document page's file in the Git Sync folder it was
+ * pushed from, when not the path rules' (the published spec reads it back as `git.path`).
+ * Checked by the content layer (a relative `.md` path outside `.gitbook/`), which names the change.
+ */
+const GitPath = Type.String({ minLength: 1, maxLength: MAX_GIT_PATH });
+
 /**
  * `type` (default `document`) and `href` are docsync extensions (docs/api.md): the published
  * endpoint only makes documents, so groups and link pages could not be written.
@@ -77,6 +86,7 @@ export const InsertPageChange = Type.Object(
     ref: Type.Optional(Type.String({ minLength: 1 })),
     type: Type.Optional(PageTypeField),
     href: Type.Optional(Href),
+    gitPath: Type.Optional(GitPath),
     ...pageMetadata,
   },
   closed,
@@ -91,6 +101,8 @@ export const UpdatePageChange = Type.Object(
     at: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Extension: a link page's new target. A page's type never changes, so there is no `type`. */
     href: Type.Optional(Href),
+    /** Extension: the page's file (see insert_page); null goes back to the path rules' file. */
+    gitPath: Type.Optional(Type.Union([GitPath, Type.Null()])),
     ...pageMetadata,
   },
   closed,
@@ -285,10 +297,12 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `delete-file`: the `delete_file` operation;
  * - `markdown-listing`: `format=markdown` on the pages listing;
  * - `insert-reusable-content`, `update-reusable-content`, `delete-reusable-content`: those operations;
- * - `reusable-content-markdown`: `format=markdown` on reusable content reads.
+ * - `reusable-content-markdown`: `format=markdown` on reusable content reads;
+ * - `git-path`: `gitPath` on insert_page and update_page, read back as the page's `git.path`.
  */
 export const DOCSYNC_EXTENSIONS = [
   'page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing',
   'insert-reusable-content', 'update-reusable-content', 'delete-reusable-content', 'reusable-content-markdown',
+  'git-path',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

@@ -48,6 +48,12 @@ export interface PageMeta {
   linkTitle?: string;
   /** Link pages: where they point. */
   href?: string;
+  /**
+   * Document pages: the page's file in a Git Sync folder (`misc/note.md`, `guides.md` beside
+   * `guides/`) when the folder it was pushed from did not follow the path rules (`pagePaths`).
+   * Absent: the rule's path. Honoured while no other page holds that file.
+   */
+  gitPath?: string;
 }
 
 export interface TreePage extends PageMeta {
@@ -92,5 +98,5 @@ export interface ContentTree {
 
 export const PAGE_META_KEYS = [
   'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover',
-  'variables', 'condition', 'linkTitle', 'href',
+  'variables', 'condition', 'linkTitle', 'href', 'gitPath',
 ] as const satisfies readonly (keyof PageMeta)[];

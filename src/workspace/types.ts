@@ -17,7 +17,7 @@ interface PageBase {
  * body as the API stores it: without the title heading, possibly opened by a front matter
  * block of keys the API has no field for (`tags`, `metaLinks`, keys docsync does not know).
  */
-export interface WorkspaceDocument extends PageBase, Omit<PageMeta, 'href'> {
+export interface WorkspaceDocument extends PageBase, Omit<PageMeta, 'href' | 'gitPath'> {
   type: 'document';
   /** GitBook's page link title: the sidebar label, `"..."` after the path in SUMMARY.md. */
   linkTitle?: string;

@@ -35,6 +35,7 @@ export function insertPageChange(state: BatchState, change: InsertPageChange, in
   const now = state.ctx.now;
   const bare: TreePage = { id, type, title, slug, createdAt: now, updatedAt: now, pages: [] };
   if (change.href !== undefined) bare.href = change.href;
+  if (change.gitPath !== undefined) bare.gitPath = change.gitPath;
   const page = withMeta(bare, change, doc?.meta ?? {});
   state.tree = { ...state.tree, pages: insertPage(state.tree.pages, page, parentId, change.at)! };
   state.touched.add(id);

@@ -1,5 +1,6 @@
 import type { ChangeDocument, ContentTree, InsertPageChange, PageType, UpdatePageChange } from '../../model/index.js';
 import { findPage } from '../tree/page-tree.js';
+import { isPageGitPath } from '../tree/paths.js';
 import { fail } from './types.js';
 
 /**
@@ -15,6 +16,7 @@ const HELD_BY = {
   noRobotsIndex: ['document', 'group'],
   linkTitle: ['document'],
   href: ['link'],
+  gitPath: ['document'],
 } as const satisfies Record<string, readonly PageType[]>;
 
 const NAMES: Record<PageType, string> = { document: 'document pages', group: 'groups', link: 'link pages' };
@@ -53,6 +55,9 @@ export function checkTypedFields(type: PageType, change: TypedFields): void {
   if (change.href !== undefined) {
     const problem = hrefProblem(change.href);
     if (problem) fail(`href ${problem}`);
+  }
+  if (typeof change.gitPath === 'string' && !isPageGitPath(change.gitPath)) {
+    fail(`gitPath must be a relative path to a .md file outside .gitbook/ (plain segments, no \`..\`), and not SUMMARY.md at the top, got ${JSON.stringify(change.gitPath)}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { UpdatePageChange } from '../../model/index.js';
+import type { TreePage, UpdatePageChange } from '../../model/index.js';
 import { indexPages, isWithin, movePage, updatePage } from '../tree/page-tree.js';
 import { readSubmittedDocument } from './document.js';
 import { checkNoDocument, checkParent, checkTypedFields } from './page-types.js';
@@ -21,6 +21,7 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
   const doc = change.document === undefined || type !== 'document' ? undefined : readSubmittedDocument(change.document);
 
   let parentId = place.parentId;
+  const moved = change.into !== undefined && change.into !== place.parentId;
   if (change.into !== undefined || change.at !== undefined) {
     parentId = change.into === undefined ? place.parentId : change.into;
     checkParent(state.tree, type, parentId);
@@ -35,14 +36,25 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
   const title = doc?.title ?? change.title;
   state.tree = {
     ...state.tree,
-    pages: updatePage(state.tree.pages, id, (page) => ({
+    pages: updatePage(state.tree.pages, id, (page) => withGitPath({
       ...withMeta(page, change, doc?.meta ?? {}),
       slug,
       ...(title !== undefined ? { title } : {}),
       ...(change.href !== undefined ? { href: change.href } : {}),
       updatedAt: state.ctx.now,
-    }))!,
+    }, change.gitPath, moved || slug !== place.page.slug))!,
   };
   state.touched.add(id);
   if (doc) parkDocument(state, id, doc.body);
+}
+
+/**
+ * The page's kept file after an update: the one given (null: none), else none once the page
+ * moved or took another slug without one (an editor that knows no files: the file it had no
+ * longer says where the page is), else the one it had.
+ */
+function withGitPath(page: TreePage, given: string | null | undefined, moved: boolean): TreePage {
+  if (given === undefined && !moved) return page;
+  const { gitPath: _old, ...rest } = page;
+  return typeof given === 'string' ? { ...rest, gitPath: given } : rest;
 }

@@ -120,7 +120,7 @@ export function deriveIndex(from: readonly TreePage[], to: readonly TreePage[]):
         placeSubtree(page.pages, page.id, depth + 1);
         return;
       }
-      if (prior.slug !== page.slug || prior.type !== page.type) sameShape = false;
+      if (prior.slug !== page.slug || prior.type !== page.type || prior.gitPath !== page.gitPath) sameShape = false;
       compare(prior.pages, page.pages, page.id, depth + 1);
     });
     if (was) {

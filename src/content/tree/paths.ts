@@ -12,6 +12,9 @@ export interface PagePaths {
  * Paths of every page, as GitBook's Git Sync lays them out: the first document page of the
  * space is `README.md`; a page with children is `<dirs>/<slug>/README.md`; another page is
  * `<dirs>/<slug>.md`, where `<dirs>` are the slugs of its ancestors (groups included).
+ * A document page that keeps the file its folder had (`gitPath`) is there instead, unless that
+ * file is not one a page can be (see `isPageGitPath`) or is taken: by any page's rule path, or
+ * by a page before it in tree order that keeps the same file.
  * Link pages have an API path but no file.
  */
 export function pagePaths(pages: readonly TreePage[]): ReadonlyMap<string, PagePaths> {
@@ -22,11 +25,23 @@ export function pagePaths(pages: readonly TreePage[]): ReadonlyMap<string, PageP
 }
 
 // Trees are never mutated (the content layer copies on write), and paths depend on the shape
-// alone, so paths computed once serve every tree of that shape (a chain of document edits).
+// alone (page-index.ts counts a kept file as shape), so paths computed once serve every tree of
+// that shape (a chain of document edits).
 const computed = new WeakMap<Shape, ReadonlyMap<string, PagePaths>>();
+
+/**
+ * A file a document page can be kept at: a relative `.md` path of plain segments, outside
+ * `.gitbook/`, and not `SUMMARY.md` at the top (the table of contents).
+ */
+export function isPageGitPath(path: string): boolean {
+  const parts = path.split('/');
+  return /\.md$/i.test(path) && path.length <= 1024 && parts.every((p) => p !== '' && p !== '.' && p !== '..' && !/[\u0000\\]/.test(p))
+    && parts[0] !== '.gitbook' && !/^summary\.md$/i.test(path);
+}
 
 function computePaths(pages: readonly TreePage[]): Map<string, PagePaths> {
   const result = new Map<string, PagePaths>();
+  const kept: [string, string][] = [];
   let firstDocument = true;
   const visit = (list: readonly TreePage[], dirs: string[]) => {
     for (const page of list) {
@@ -37,12 +52,22 @@ function computePaths(pages: readonly TreePage[]): Map<string, PagePaths> {
         else if (page.pages.length > 0) gitPath = `${path}/README.md`;
         else gitPath = `${path}.md`;
         firstDocument = false;
+        if (page.gitPath !== undefined && page.gitPath !== gitPath && isPageGitPath(page.gitPath)) kept.push([page.id, page.gitPath]);
       }
       result.set(page.id, gitPath === undefined ? { path } : { path, gitPath });
       visit(page.pages, page.slug === '' ? dirs : [...dirs, page.slug]);
     }
   };
   visit(pages, []);
+  if (kept.length === 0) return result;
+  // No kept file is any page's rule path, so a page whose kept file is refused always has its own.
+  const taken = new Set<string>();
+  for (const p of result.values()) if (p.gitPath !== undefined) taken.add(p.gitPath);
+  for (const [id, file] of kept) {
+    if (taken.has(file)) continue;
+    taken.add(file);
+    result.set(id, { path: result.get(id)!.path, gitPath: file });
+  }
   return result;
 }
 

@@ -1,7 +1,7 @@
 import type { TreePage } from '../../model/index.js';
 
 /**
- * A token standing for a tree's shape: its pages' ids, slugs, types and nesting, in order. What
+ * A token standing for a tree's shape: its pages' ids, slugs, types, kept files and nesting, in order. What
  * depends on the shape alone (paths, link lookups) is cached by token, so a tree derived from
  * another by edits that keep the shape (a document, a title, metadata) reuses the other's paths
  * instead of walking all its pages again. Tokens are plain objects, so a cache entry lives as

@@ -26,6 +26,17 @@ const INCLUDE_EXTENSION = {
 } as const;
 const INCLUDE_VERB = { insert_reusable_content: 'add', update_reusable_content: 'change', delete_reusable_content: 'delete' } as const;
 
+/**
+ * A change without the page's file (`gitPath`), for a server that does not store it: nothing is
+ * lost, as the folder keeps each page where it is (snapshot.ts `places`). An update that set
+ * only the file is left out (undefined).
+ */
+function withoutGitPath(change: ContentChange): ContentChange | undefined {
+  if ((change.operation !== 'insert_page' && change.operation !== 'update_page') || !('gitPath' in change)) return change;
+  const { gitPath: _gitPath, ...rest } = change;
+  return change.operation === 'update_page' && Object.keys(rest).length <= 2 ? undefined : (rest as ContentChange);
+}
+
 export function adaptPlan(
   plan: PushPlan,
   remote: WorkspaceContent,
@@ -42,7 +53,9 @@ export function adaptPlan(
   const leave = (change: ContentChange) => {
     if (change.operation === 'insert_page' && change.ref !== undefined) left.add(localIdOfRef.get(change.ref) ?? change.ref);
   };
-  for (const change of plan.changes) {
+  for (const planned of plan.changes) {
+    const change = extensions.has('git-path') ? planned : withoutGitPath(planned);
+    if (change === undefined) continue;
     if ((change.operation === 'insert_page' || change.operation === 'update_page') && typeof change.into === 'string' && left.has(change.into)) {
       leave(change);
       skipped.push({ path: paths.summary, reason: `${change.operation === 'insert_page' ? `page "${change.title ?? ''}"` : `page ${change.page}`} goes under a page this server cannot take; it was not sent` });

@@ -21,12 +21,16 @@ function layoutOf(page: RevisionPage): PageLayout | undefined {
   return Object.keys(changed).length === 0 ? undefined : (changed as PageLayout);
 }
 
-/** A page of the API as the workspace format holds it. */
-export function toWorkspacePage(page: RevisionPage): WorkspacePage {
+/**
+ * A page of the API as the workspace format holds it. With `keptFiles` (a server that stores
+ * each page's file: the `git-path` extension), a document page is written at its `git.path`,
+ * where the folder it was pushed from had it; without, where the Git Sync path rules put it.
+ */
+export function toWorkspacePage(page: RevisionPage, keptFiles = false): WorkspacePage {
   if (page.type === 'link') {
     return { type: 'link', id: page.id, title: page.title, href: page.href ?? page.target?.url ?? '' };
   }
-  const children = (page.pages ?? []).map(toWorkspacePage);
+  const children = (page.pages ?? []).map((child) => toWorkspacePage(child, keptFiles));
   if (page.type === 'group') return { type: 'group', id: page.id, title: page.title, slug: page.slug ?? '', pages: children };
   const layout = layoutOf(page);
   return {
@@ -44,6 +48,7 @@ export function toWorkspacePage(page: RevisionPage): WorkspacePage {
     ...(layout ? { layout } : {}),
     ...(page.variables && Object.keys(page.variables).length > 0 ? { variables: page.variables } : {}),
     markdown: page.markdown ?? '',
+    ...(keptFiles && page.git?.path !== undefined ? { path: page.git.path } : {}),
     pages: children,
   };
 }
@@ -113,7 +118,7 @@ export async function fetchContent(client: Client, scope: ContentScope, onProgre
   return {
     revision: revision.id,
     content: {
-      pages: pages.map(toWorkspacePage),
+      pages: pages.map((page) => toWorkspacePage(page, client.capabilities.extensions.has('git-path'))),
       files,
       variables: revision.variables ?? {},
       reusableContents,

@@ -27,6 +27,8 @@ export function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNo
   if (slugNow !== slugOf(local) && local.type !== 'link') fields.slug = slugOf(local);
   if (remote.type === 'link' && local.type === 'link' && remote.href !== local.href) fields.href = local.href;
   if (remote.type === 'document' && local.type === 'document') {
+    // The file the page is kept at, when the path rules would put it elsewhere (see writeFolder).
+    if (remote.path !== local.path) fields.gitPath = local.path ?? null;
     for (const key of CLEARABLE) if (remote[key] !== local[key]) fields[key] = local[key] ?? '';
     for (const flag of FLAGS) if ((remote[flag] ?? false) !== (local[flag] ?? false)) fields[flag] = local[flag] ?? false;
   }
@@ -75,6 +77,7 @@ export function insertChange(page: WorkspacePage, place: { into?: string; at: nu
     title: page.title,
     slug: page.slug,
     ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}),
+    ...(page.path !== undefined ? { gitPath: page.path } : {}),
     document: { markdown: pageDocument(page, undefined, path, files) },
     ...place,
   };
