@@ -35,7 +35,7 @@ const computed = new WeakMap<Shape, ReadonlyMap<string, PagePaths>>();
  */
 export function isPageGitPath(path: string): boolean {
   const parts = path.split('/');
-  return /\.md$/i.test(path) && path.length <= 1024 && parts.every((p) => p !== '' && p !== '.' && p !== '..' && !/[\u0000\\]/.test(p))
+  return /\.md$/i.test(path) && path.length <= 1024 && parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.includes('\u0000') && !p.includes('\\'))
     && parts[0] !== '.gitbook' && !/^summary\.md$/i.test(path);
 }
 
