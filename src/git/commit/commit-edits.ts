@@ -7,6 +7,7 @@ import { blobObject, type GitObject } from '../format/object-format.js';
 import { checkBranchName, checkPath } from '../format/paths.js';
 import { notFoundAs, repo } from '../repo.js';
 import { fullRef, readRef, updateRef } from '../refs/update-ref.js';
+import { commitNote } from '../refs/reflog.js';
 import { writeWorkingFiles } from '../working-tree/working-tree.js';
 
 export interface CommitEditsOptions {
@@ -53,7 +54,7 @@ export async function commitEdits(dir: string, options: CommitEditsOptions): Pro
   const person = { ...options.author, timestamp: options.timestamp ?? Math.floor(Date.now() / 1000) };
   const commit = commitObject({ tree, parents, author: person, committer: person, message: options.message });
   writeLooseObjects(r, [commit]);
-  await updateRef(r, ref, options.parent ?? (await readRef(r, ref)), commit.oid);
+  await updateRef(r, ref, options.parent ?? (await readRef(r, ref)), commit.oid, commitNote(options.message, parents.length, person));
   return commit.oid;
 }
 

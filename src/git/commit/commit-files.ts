@@ -1,6 +1,7 @@
 import * as git from 'isomorphic-git';
 import { notFoundAs, repo } from '../repo.js';
 import { fullRef, readRef, updateRef } from '../refs/update-ref.js';
+import { commitNote } from '../refs/reflog.js';
 import { buildTree, type FileMap } from '../format/write-tree.js';
 import { checkBranchName } from '../format/paths.js';
 import { GitError } from '../errors.js';
@@ -81,7 +82,7 @@ export async function commitFiles(dir: string, options: CommitFilesOptions): Pro
     gitdir: r.gitdir,
     commit: { tree: tree.oid, parent: parents, author, committer, message: options.message },
   });
-  await updateRef(r, ref, expected, oid);
+  await updateRef(r, ref, expected, oid, commitNote(options.message, parents.length, committer));
   if (options.checkout === true) {
     await git.writeRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD', value: ref, symbolic: true, force: true });
     await populateWorkingTree(r, tree.files);

@@ -15,6 +15,7 @@ import type { Repo } from '../repo.js';
 import { stagedPaths } from '../index/staged-paths.js';
 import { fastStatusRows } from '../working-tree/status-matrix.js';
 import { updateRef } from '../refs/update-ref.js';
+import { commitNote } from '../refs/reflog.js';
 import { workingBlobs } from '../working-tree/working-blobs.js';
 
 /** Returned where this path does not apply: commitWorkingTree then does it the general way. */
@@ -113,7 +114,7 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
       const object = commitObject({ tree, parents: [tip], author: person, committer: person, message: options.message });
       writeLooseObjects(r, [object]);
       commit = object.oid;
-      await updateRef(r, ref, tip, commit);
+      await updateRef(r, ref, tip, commit, commitNote(options.message, 1, person));
     }
     lock.replace(next);
     return commit;

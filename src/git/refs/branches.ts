@@ -35,7 +35,7 @@ export async function createBranch(dir: string, name: string, oid: string): Prom
   checkBranchName(name);
   await notFoundAs(r, `commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
   try {
-    await updateRef(r, fullRef(name), null, oid);
+    await updateRef(r, fullRef(name), null, oid, { message: `branch: Created from ${oid}` });
   } catch (error) {
     if (error instanceof GitError && error.code === 'ref-moved') {
       throw new GitError('already-exists', `branch ${name} already exists in ${r.dir}`, { dir: r.dir, branch: name });

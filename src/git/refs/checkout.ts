@@ -2,6 +2,7 @@ import * as git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { repo } from '../repo.js';
 import { fullRef, readRef } from './update-ref.js';
+import { appendReflog } from './reflog.js';
 
 /**
  * Checks out `branch`: HEAD names it, and the working tree and index hold its commit.
@@ -17,9 +18,12 @@ import { fullRef, readRef } from './update-ref.js';
  */
 export async function checkoutBranch(dir: string, branch: string, options: { force?: boolean } = {}): Promise<void> {
   const r = await repo(dir);
-  if ((await readRef(r, fullRef(branch))) === null) {
+  const target = await readRef(r, fullRef(branch));
+  if (target === null) {
     throw new GitError('not-found', `branch ${branch} not found in ${r.dir}`, { dir: r.dir, branch });
   }
+  const from = await git.currentBranch({ fs: r.fs, gitdir: r.gitdir, fullname: false }).catch(() => undefined);
+  const fromOid = await readRef(r, 'HEAD');
   try {
     await git.checkout({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, ref: branch, force: options.force === true, cache: r.cache });
   } catch (error) {
@@ -34,4 +38,6 @@ export async function checkoutBranch(dir: string, branch: string, options: { for
     }
     throw error;
   }
+  // HEAD's log records a switch, as `git checkout` writes it (not a re-checkout of the same branch).
+  if (from !== branch) await appendReflog(r, 'HEAD', fromOid, target, { message: `checkout: moving from ${from ?? fromOid ?? 'nothing'} to ${branch}` });
 }

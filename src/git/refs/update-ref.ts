@@ -5,6 +5,7 @@ import { GitError } from '../errors.js';
 import { withKeyLock } from '../lock.js';
 import { withLockFile } from '../lock-file.js';
 import type { Repo } from '../repo.js';
+import { appendReflog, type RefLogNote } from './reflog.js';
 
 /** `main` → `refs/heads/main`; a name that already starts with `refs/` is kept. */
 export function fullRef(branch: string): string {
@@ -30,9 +31,11 @@ export async function readRef(r: Repo, ref: string): Promise<string | null> {
  * - across processes, `<ref>.lock` is created exclusively before the check and renamed over
  *   the ref after it, the protocol the git CLI uses, so a concurrent `git commit` cannot slip
  *   in between either; the rename makes the new value appear atomically.
- * - on any failure the ref is unchanged and the lock file is gone.
+ * - on any failure the ref is unchanged and the lock file is gone;
+ * - once the ref moved, its reflog (and HEAD's, when HEAD points at it) gets the entry git
+ *   would write, with `note`'s message, so `git reflog` shows and can undo what docsync did.
  */
-export async function updateRef(r: Repo, ref: string, expected: string | null, next: string): Promise<void> {
+export async function updateRef(r: Repo, ref: string, expected: string | null, next: string, note: RefLogNote): Promise<void> {
   const refPath = join(r.gitdir, ref);
   await withKeyLock(refPath, async () => {
     await mkdir(dirname(refPath), { recursive: true });
@@ -46,5 +49,6 @@ export async function updateRef(r: Repo, ref: string, expected: string | null, n
       if (error.code !== 'EEXIST') throw error;
       throw new GitError('ref-locked', `cannot update ${ref} in ${r.dir}: ${refPath}.lock exists (another git process is running, or remove it if one crashed)`, { dir: r.dir, ref });
     });
+    await appendReflog(r, ref, expected, next, note);
   });
 }

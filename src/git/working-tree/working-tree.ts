@@ -10,6 +10,7 @@ import type { Person } from '../commit/commit-files.js';
 import { repo, type Repo } from '../repo.js';
 import { statusRows } from './status-matrix.js';
 import { fullRef, readRef, updateRef } from '../refs/update-ref.js';
+import { commitNote } from '../refs/reflog.js';
 
 export interface WorkingTreeChange {
   path: string;
@@ -127,6 +128,6 @@ async function commitEverything(r: Repo, ref: string, tip: string | null, option
     if (error instanceof git.Errors.EmptyCommitError) return null;
     throw error;
   }
-  await updateRef(r, ref, tip, oid);
+  await updateRef(r, ref, tip, oid, commitNote(options.message, tip === null ? 0 : 1, person));
   return oid;
 }
