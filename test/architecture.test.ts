@@ -33,14 +33,16 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^commander(\/|$)/, ['cli']],
   [/^(undici|p-queue)(\/|$)/, ['client']],
   [/^isomorphic-git(\/|$)/, ['git']],
-  [/^chokidar(\/|$)/, ['daemon']],
+  [/^chokidar(\/|$)/, ['daemon', 'preview']],
+  // The preview's in-memory search over a folder's pages.
+  [/^minisearch(\/|$)/, ['preview']],
   [/^ignore(\/|$)/, ['daemon']],
   [/^(gray-matter|js-yaml)(\/|$)/, ['workspace']],
   // content parses page front matter (the batch endpoint); workspace reads .gitbook.yaml and vars.
   [/^yaml(\/|$)/, ['content', 'workspace']],
   // JWTs: the visitor claims of ping, signed with each organization's key.
   [/^jose(\/|$)/, ['server']],
-  [/^(unified|remark(-[a-z0-9-]+)?|rehype(-[a-z0-9-]+)?|hast(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content']],
+  [/^(unified|remark(-[a-z0-9-]+)?|rehype(-[a-z0-9-]+)?|hast(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content', 'render']],
 ];
 
 /** Node modules that do I/O or read the clock's environment: not for the pure layers. */

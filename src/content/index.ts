@@ -16,3 +16,4 @@ export * from './markdown/text-blocks.js';
 export * from './markdown/block-nodes.js';
 export { jsonDocumentToMarkdown } from './changes/json-to-markdown.js';
 export * from './conditions/index.js';
+export * from './blocks/index.js';
