@@ -227,6 +227,18 @@ describe('link resolution', () => {
     );
   });
 
+  it('writes a link written as a folder (`../guide/`, `./`) as the folder again while its page is a README', () => {
+    expect(write('[g](../guide/) [h](./#top) [r](../) [i](../guide/#x)')).toBe('[g](./) [h](./#top) [r](../) [i](./#x)\n');
+    expect(write('[g](guide/) [s](./)', 'intro')).toBe('[g](guide/) [s](./)\n');
+    // The page loses its children: no folder names it any more, so the link names its file.
+    const r = ok(apply(t(), [
+      { operation: 'update_page', page: 'intro', document: { markdown: 'See [g](guide/#x).' } },
+      { operation: 'update_page', page: 'install', into: null },
+      { operation: 'update_page', page: 'faq', into: null },
+    ]));
+    expect(text(r, 'intro')).toBe('See [g](guide.md#x).\n');
+  });
+
   it('keeps external links and anchors, and turns anything unresolved into text', () => {
     expect(write('[w](https://example.com/x) [m](mailto:a@b.c) [h](#here) <https://auto.link>')).toBe('[w](https://example.com/x) [m](mailto:a@b.c) [h](#here) <https://auto.link>\n');
     expect(write('[**gone**](/pages/nope) ![pic](/files/nope) [x](../../outside.md) [y](/elsewhere) ![d](data:image/png;base64,AA==) [g](/pages/group)')).toBe('**gone** pic x y d g\n');

@@ -13,17 +13,20 @@ import type { LinkDecision } from './link-rewrite.js';
  */
 export const PLACEHOLDER = 'x-docsync-ref:';
 
-export type Target = { kind: 'page'; id: string; anchor?: string } | { kind: 'file'; id: string };
+/** `folder`: the link was written as the page's folder (`../guides/`), GitBook's form for a README. */
+export type Target = { kind: 'page'; id: string; anchor?: string; folder?: true } | { kind: 'file'; id: string };
 
 export const placeholder = (target: Target): string =>
-  `${PLACEHOLDER}${target.kind}/${encodeURIComponent(target.id)}${target.kind === 'page' && target.anchor !== undefined ? `#${encodeURIComponent(target.anchor)}` : ''}`;
+  `${PLACEHOLDER}${target.kind === 'page' && target.folder ? 'folder' : target.kind}/${encodeURIComponent(target.id)}${target.kind === 'page' && target.anchor !== undefined ? `#${encodeURIComponent(target.anchor)}` : ''}`;
 
 export function parsePlaceholder(url: string): Target | undefined {
-  const match = /^x-docsync-ref:(page|file)\/([^#]*)(?:#(.*))?$/.exec(url);
+  const match = /^x-docsync-ref:(page|folder|file)\/([^#]*)(?:#(.*))?$/.exec(url);
   if (!match) return undefined;
   const id = decodeURIComponent(match[2]!);
   if (match[1] === 'file') return { kind: 'file', id };
-  return match[3] === undefined ? { kind: 'page', id } : { kind: 'page', id, anchor: decodeURIComponent(match[3]) };
+  const page: Target = match[3] === undefined ? { kind: 'page', id } : { kind: 'page', id, anchor: decodeURIComponent(match[3]) };
+  if (match[1] === 'folder') page.folder = true;
+  return page;
 }
 
 /** Where links can point, seen from one page at one moment of the batch. */
@@ -123,7 +126,10 @@ export function resolveLink(url: string, fromGitPath: string, scope: LinkScope, 
       const ref = scope.refs.get(bare.endsWith('.md') ? bare.slice(0, -3) : bare) ?? scope.refs.get(bare);
       if (ref) return decide(ref.kind === 'page' && anchor !== undefined ? { ...ref, anchor } : ref);
       const resolved = joinPath(dirOf(fromGitPath), path);
-      return decide(resolved === undefined ? undefined : byFilePath(scope, resolved, anchor));
+      const found = resolved === undefined ? undefined : byFilePath(scope, resolved, anchor);
+      // `../guides/`, `./`: a folder, which names its README; written so again (ref-paths.ts).
+      if (found?.kind === 'page' && (path.endsWith('/') || path === '.' || path === '')) found.folder = true;
+      return decide(found);
     }
   }
 }

@@ -51,6 +51,11 @@ export function refDestination(ref: StoredRef, ownGitPath: string, paths: RefPat
   const dir = ownGitPath.includes('/') ? ownGitPath.slice(0, ownGitPath.lastIndexOf('/')) : '';
   const to = targetGitPath(ref, paths) ?? ref.path;
   const anchor = ref.kind === 'page' && ref.anchor !== undefined ? `#${encodeURIComponent(ref.anchor)}` : '';
+  // Written as a folder (`../guides/`, `./`) and still a README: the folder again, as GitBook does.
+  if (ref.kind === 'page' && ref.folder && /(?:^|\/)README\.md$/.test(to)) {
+    const folder = relativePath(dir, to).slice(0, -'README.md'.length);
+    return formatDestination(`${escapePath(folder === '' ? './' : folder)}${anchor}`);
+  }
   return formatDestination(`${escapePath(relativePath(dir, to))}${anchor}`);
 }
 

@@ -3,8 +3,9 @@
  * path, so moving or renaming the target never touches the documents linking to it. The stored
  * markdown is a template: each link destination naming a page or file is a token
  *
- *   NUL kind ":" id ["#" anchor] "@" last-known-path NUL
+ *   NUL kind ":" id ["#" anchor] "@" last-known-path ["@d"] NUL
  *
+ * (`@d`: a page link written as its folder, `../guides/`, rendered so while the page is a README)
  * (each part percent-encoded). NUL can mark references unambiguously because submitted markdown
  * never holds one: CommonMark replaces it with U+FFFD, and so do we before storing
  * (`withoutNul`). Templates never leave the store: every read renders them (`renderTemplate`).
@@ -12,7 +13,7 @@
  * written) is what a broken reference renders as, so the writer still sees what was meant.
  */
 export type StoredRef =
-  | { kind: 'page'; id: string; anchor?: string; path: string }
+  | { kind: 'page'; id: string; anchor?: string; folder?: true; path: string }
   | { kind: 'file'; id: string; path: string };
 
 const NUL = '\u0000';
@@ -22,10 +23,11 @@ const encode = (text: string) => encodeURIComponent(text).replace(/[()!'*~]/g, (
 
 export function encodeStoredRef(ref: StoredRef): string {
   const anchor = ref.kind === 'page' && ref.anchor !== undefined ? `#${encode(ref.anchor)}` : '';
-  return `${NUL}${ref.kind}:${encode(ref.id)}${anchor}@${encode(ref.path)}${NUL}`;
+  const folder = ref.kind === 'page' && ref.folder ? '@d' : '';
+  return `${NUL}${ref.kind}:${encode(ref.id)}${anchor}@${encode(ref.path)}${folder}${NUL}`;
 }
 
-const TOKEN = /^(page|file):([^#@]*)(?:#([^@]*))?@(.*)$/s;
+const TOKEN = /^(page|file):([^#@]*)(?:#([^@]*))?@([^@]*)(@d)?$/s;
 
 function decodeToken(body: string): StoredRef | undefined {
   const match = TOKEN.exec(body);
@@ -34,7 +36,9 @@ function decodeToken(body: string): StoredRef | undefined {
     const id = decodeURIComponent(match[2]!);
     const path = decodeURIComponent(match[4]!);
     if (match[1] === 'file') return { kind: 'file', id, path };
-    return match[3] === undefined ? { kind: 'page', id, path } : { kind: 'page', id, anchor: decodeURIComponent(match[3]), path };
+    const page: StoredRef = match[3] === undefined ? { kind: 'page', id, path } : { kind: 'page', id, anchor: decodeURIComponent(match[3]), path };
+    if (match[5] !== undefined) page.folder = true;
+    return page;
   } catch {
     return undefined;
   }
