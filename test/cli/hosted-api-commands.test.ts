@@ -1,40 +1,17 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostedProxy, type HostedProxy } from '../helpers/hosted-proxy.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { changeRequestWith, editMain, git } from '../sync/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { changeRequestWith, git } from '../sync/fixture.js';
+import { hostedFixture } from './hosted-fixture.js';
 import { runCli } from './run-cli.js';
 
 /** Commands that must use published operations only, through a proxy answering as the hosted API. */
 describe('docsync against the hosted API', () => {
-  let s: TestServer;
-  let proxy: HostedProxy;
-  let home: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    proxy = await hostedProxy(s.url);
-    home = await mkdtemp(join(tmpdir(), 'docsync-cli-hosted-'));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await s?.close();
-    await rm(home, { recursive: true, force: true });
-  });
-
-  async function clonedVia(apiUrl: string, name: string) {
-    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: name, empty: true } })).body;
-    await editMain(s, space.id, [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }]);
-    const dir = join(home, name);
-    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: apiUrl, DOCSYNC_TOKEN: s.token };
-    const result = await runCli(['clone', space.id, dir], env);
-    expect(result.code, result.stderr).toBe(0);
-    return { spaceId: space.id as string, dir, env };
-  }
+  const h = hostedFixture();
 
   it('cr open and cr archive by number address the change request by its id', async () => {
-    const t = await clonedVia(proxy.url, 'by-number');
+    const { s, proxy } = h;
+    const t = await h.clone('by-number');
     const cr = await changeRequestWith(s, t.spaceId, 'Forgotten', [{ operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n\nx\n' } }]);
     expect((await s.request('PATCH', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`, { body: { status: 'archived' } })).status).toBe(200);
 
@@ -50,7 +27,8 @@ describe('docsync against the hosted API', () => {
   });
 
   it('DOCSYNC_API_URL overrides the API URL a workspace stored', async () => {
-    const t = await clonedVia(s.url, 'override');
+    const { s, proxy } = h;
+    const t = await h.clone('override', { apiUrl: s.url });
     const before = proxy.seen.length;
     const listed = await runCli(['cr', 'list', '--dir', t.dir], { ...t.env, DOCSYNC_API_URL: proxy.url });
     expect(listed.code, listed.stderr).toBe(0);
@@ -59,26 +37,11 @@ describe('docsync against the hosted API', () => {
 });
 
 describe('docsync push to a server answering content writes with the change request alone', () => {
-  let s: TestServer;
-  let proxy: HostedProxy;
-  let home: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    proxy = await hostedProxy(s.url, { compatContentWrites: true });
-    home = await mkdtemp(join(tmpdir(), 'docsync-cli-compat-'));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await s?.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  const h = hostedFixture({ compatContentWrites: true });
 
   it('pushes a new parent page with a new child: the child goes under the page the first batch created', async () => {
-    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'compat', empty: true } })).body;
-    await editMain(s, space.id, [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }]);
-    const dir = join(home, 'compat');
-    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: proxy.url, DOCSYNC_TOKEN: s.token };
-    expect((await runCli(['clone', space.id, dir], env)).code).toBe(0);
+    const { s } = h;
+    const { spaceId, dir, env } = await h.clone('compat');
     git(dir, 'checkout', '-q', '-b', 'guides');
     await mkdir(join(dir, 'guides'));
     await writeFile(join(dir, 'guides', 'README.md'), '# Guides\n\nAll the guides.\n');
@@ -91,8 +54,8 @@ describe('docsync push to a server answering content writes with the change requ
     const pushed = await runCli(['push', '--dir', dir], env);
     expect(pushed.code, pushed.stdout + pushed.stderr).toBe(0);
     expect(pushed.stderr).not.toContain('internal error');
-    const crs = (await s.request('GET', `/v1/spaces/${space.id}/change-requests`)).body.items as { id: string }[];
-    const pages = (await s.request('GET', `/v1/spaces/${space.id}/change-requests/${crs[0]!.id}/content`)).body.pages as { title: string; pages?: { title: string }[] }[];
+    const crs = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests`)).body.items as { id: string }[];
+    const pages = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crs[0]!.id}/content`)).body.pages as { title: string; pages?: { title: string }[] }[];
     const guides = pages.find((p) => p.title === 'Guides');
     expect(guides?.pages?.map((p) => p.title)).toEqual(['Install']);
     expect(pages.filter((p) => p.title === 'Install')).toEqual([]);
@@ -100,26 +63,10 @@ describe('docsync push to a server answering content writes with the change requ
 });
 
 describe('docsync push of what a server without extensions cannot take', () => {
-  let s: TestServer;
-  let proxy: HostedProxy;
-  let home: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    proxy = await hostedProxy(s.url);
-    home = await mkdtemp(join(tmpdir(), 'docsync-cli-partial-'));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await s?.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  const h = hostedFixture();
 
   it('keeps the writer\'s SUMMARY.md (no conflict markers) and can push again', async () => {
-    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'partial', empty: true } })).body;
-    await editMain(s, space.id, [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }]);
-    const dir = join(home, 'partial');
-    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: proxy.url, DOCSYNC_TOKEN: s.token };
-    expect((await runCli(['clone', space.id, dir], env)).code).toBe(0);
+    const { dir, env } = await h.clone('partial');
     git(dir, 'checkout', '-q', '-b', 'more');
     await writeFile(join(dir, 'new.md'), '# New\n\nA new page.\n');
     const summary = `${(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).trimEnd()}\n* [New](new.md)\n* [Website](https://example.com/)\n`;
@@ -142,29 +89,15 @@ describe('docsync push of what a server without extensions cannot take', () => {
 });
 
 describe('docsync push of a link title to a server that cannot set one', () => {
-  let s: TestServer;
-  let proxy: HostedProxy;
-  let home: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    proxy = await hostedProxy(s.url);
-    home = await mkdtemp(join(tmpdir(), 'docsync-cli-link-title-'));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await s?.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  const h = hostedFixture();
 
   it('reports the link title as not sent (exit 4) and keeps it in SUMMARY.md, alone or with another change', async () => {
-    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'labels', empty: true } })).body;
-    await editMain(s, space.id, [
-      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } },
-      { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta\n\ntwo\n' } },
-    ]);
-    const dir = join(home, 'labels');
-    const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: proxy.url, DOCSYNC_TOKEN: s.token };
-    expect((await runCli(['clone', space.id, dir], env)).code).toBe(0);
+    const { dir, env } = await h.clone('labels', {
+      pages: [
+        { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } },
+        { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta\n\ntwo\n' } },
+      ],
+    });
     git(dir, 'checkout', '-q', '-b', 'label');
     const summary = (await readFile(join(dir, 'SUMMARY.md'), 'utf8')).replace('(beta.md)', '(beta.md "Second")');
     await writeFile(join(dir, 'SUMMARY.md'), summary);

@@ -8,7 +8,8 @@ import { withWorkspace } from './sync-client.js';
 /**
  * `docsync merge [BRANCH]`: merges the branch's change request on the platform and pulls main.
  * Exit 3 when the platform refuses for conflicts (the pages are listed) or the pull of main
- * left conflict markers in local commits on main.
+ * left conflict markers in local commits on main; exit 4 when the branch holds what this server
+ * cannot take (named; main goes on without it).
  */
 export async function mergeCommand(branch: string | undefined, options: OutputOptions & { dir?: string }): Promise<void> {
   const dir = resolve(options.dir ?? '.');
@@ -25,9 +26,13 @@ export async function mergeCommand(branch: string | undefined, options: OutputOp
     }
     const what = result.already ? `change request #${result.changeRequest} was merged already` : `merged change request #${result.changeRequest} into main`;
     const after = result.branch === 'main' ? "main's next commits go to a new change request" : `${result.branch} is no longer followed (the git branch stays)`;
-    const lines = [`${what} (revision ${result.revision}); ${after}`, ...result.pulled.map(pullLine)];
+    const notSent = result.notSent.map((s) => `  NOT SENT ${s.path}: ${s.reason} (kept on ${result.branch} only)`);
+    const lines = [`${what} (revision ${result.revision}); ${after}`, ...notSent, ...result.pulled.map(pullLine)];
     printResult(options, lines.join('\n'), result);
     const markers = pulledConflicts(result.pulled);
     if (markers.length > 0) throw new ExitError(`the pull of main left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
+    if (result.notSent.length > 0) {
+      throw new ExitError(`merged without what this server cannot take, kept on ${result.branch} only: ${[...new Set(result.notSent.map((s) => s.path))].join(', ')}`, EXIT.partial);
+    }
   });
 }

@@ -1,6 +1,7 @@
 import { isApiError, type Client } from '../../client/index.js';
 import { locateConflicts, parseConflicts } from './conflicts.js';
 import type { BranchMerge } from './merge.js';
+import type { SkippedFile } from '../push/read.js';
 import { pull } from '../pull/pull.js';
 import { readState, writeState } from '../state/state.js';
 
@@ -8,7 +9,7 @@ import { readState, writeState } from '../state/state.js';
  * Merges main's outbox change request (where commits on `main` go, see `push`), drops it so the
  * next commits on main open a new one, and pulls `main`.
  */
-export async function mergeOutbox(client: Client, dir: string): Promise<BranchMerge> {
+export async function mergeOutbox(client: Client, dir: string, notSent: SkippedFile[] = []): Promise<BranchMerge> {
   const branch = 'main';
   const state = await readState(dir);
   const outbox = state.branches.main?.outbox;
@@ -25,5 +26,5 @@ export async function mergeOutbox(client: Client, dir: string): Promise<BranchMe
   delete state.branches.main!.outbox;
   await writeState(dir, state);
   const pulled = await pull(client, dir, { branches: ['main'] });
-  return { kind: 'merged', ...base, revision, already: false, pulled };
+  return { kind: 'merged', ...base, revision, already: false, pulled, notSent };
 }

@@ -7,6 +7,7 @@ import { readState, writeState } from '../state/state.js';
 import { currentBranch } from '../../git/index.js';
 import { targetBranch } from './target-branch.js';
 import { hasUnpushed, unpushedChanges, type Unpushed } from '../push/unpushed.js';
+import type { SkippedFile } from '../push/read.js';
 
 /** What `merge` did: merged (main pulled), or refused by the platform for conflicts. */
 export type BranchMerge =
@@ -20,6 +21,8 @@ export type BranchMerge =
     already: boolean;
     /** The pull of `main` that followed. */
     pulled: BranchPull[];
+    /** What the branch holds and this server cannot take (push reported it): main goes on without it, the branch keeps it. */
+    notSent: SkippedFile[];
   }
   | { kind: 'conflict'; branch: string; changeRequest: number; message: string; conflicts: RemoteConflict[] };
 
@@ -27,7 +30,9 @@ export type BranchMerge =
  * Merges the change request of `branch` (default: the checked-out branch) into the space's main
  * content through the API, then pulls `main`. The branch is then no longer followed by pull
  * (state `closed: "merged"`); the git branch stays. Refuses, before anything is sent, a branch
- * holding changes not pushed yet, so the platform never merges content older than the branch.
+ * holding changes not pushed yet, so the platform never merges content older than the branch;
+ * what the server cannot take at all (push reported it) does not stop the merge and is named in
+ * `notSent`.
  * A merge the platform refuses for conflicts (409, or the hosted API's `result: "conflicts"`)
  * is a `conflict` value naming the pages, and changes nothing.
  */
@@ -35,9 +40,12 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   const state = await readState(dir);
   const outbox = state.branches.main?.outbox;
   if ((branch ?? (await currentBranch(dir))) === 'main' && outbox?.changeRequestId !== undefined) {
-    // Main's own commits wait in its outbox change request: merging main publishes them.
-    refuseUnpushed('main', outbox.changeRequestNumber ?? 0, await unpushedChanges(dir, 'main', outbox));
-    return mergeOutbox(client, dir);
+    // Main's own commits wait in its outbox change request: merging main publishes them. Read it
+    // first, so the server's extensions are known when what is unpushed is counted.
+    await client.changeRequests.get(state.binding.spaceId, outbox.changeRequestId);
+    const unpushed = await unpushedChanges(dir, 'main', outbox, client.capabilities.extensions);
+    refuseUnpushed('main', outbox.changeRequestNumber ?? 0, unpushed);
+    return mergeOutbox(client, dir, unpushed.unsendable);
   }
   const target = await targetBranch(dir, state, branch, 'merge');
   const { spaceId } = state.binding;
@@ -48,8 +56,11 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   }
   let revision = cr.revisionMerged ?? '';
   const already = cr.status === 'merged';
+  let notSent: SkippedFile[] = [];
   if (!already) {
-    refuseUnpushed(target.branch, cr.number, await unpushedChanges(dir, target.branch, target.synced));
+    const unpushed = await unpushedChanges(dir, target.branch, target.synced, client.capabilities.extensions);
+    refuseUnpushed(target.branch, cr.number, unpushed);
+    notSent = unpushed.unsendable;
     try {
       revision = (await client.changeRequests.merge(spaceId, target.changeRequestId)).revision;
     } catch (error) {
@@ -61,7 +72,7 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   state.branches[target.branch] = { ...target.synced, closed: 'merged' };
   await writeState(dir, state);
   const pulled = await pull(client, dir, { branches: ['main'] });
-  return { kind: 'merged', ...base, revision: revision || (pulled[0]?.to ?? ''), already, pulled };
+  return { kind: 'merged', ...base, revision: revision || (pulled[0]?.to ?? ''), already, pulled, notSent };
 }
 
 /** Refuses, before anything is sent, to merge a change request older than its branch. */

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { branchOid, currentBranch, diffTrees, readTreeFiles, workingTreeChanges } from '../../git/index.js';
+import { folderPaths } from './changed-files.js';
+import { adaptPlan } from './extensions.js';
 import { planPush } from './plan/plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './read.js';
 import type { BranchState } from '../state/state.js';
@@ -14,6 +16,12 @@ export interface Unpushed {
   operations: number;
   /** Files a push would leave out (conflict markers, unreadable front matter, ...) and tree problems that stop it. */
   refused: SkippedFile[];
+  /**
+   * What a push leaves out because this server cannot take it (a group or link page without the
+   * extensions): the push reported it and the branch keeps it; waiting for it would stop the
+   * branch for good. Only known when the server's extensions are given.
+   */
+  unsendable: SkippedFile[];
 }
 
 /** True when the branch holds content its change request does not have. */
@@ -26,7 +34,7 @@ export const hasUnpushed = (u: Unpushed): boolean => u.operations > 0 || u.refus
  * `.gitignore`, notes not listed in SUMMARY.md) is not content to push, while an edited page, a
  * new asset or a file left with conflict markers is.
  */
-export async function unpushedChanges(dir: string, branch: string, synced: BranchState): Promise<Unpushed> {
+export async function unpushedChanges(dir: string, branch: string, synced: BranchState, extensions?: ReadonlySet<string>): Promise<Unpushed> {
   const head = await branchOid(dir, branch);
   const committed = head === null || head === synced.syncedCommit ? [] : await diffTrees(dir, synced.syncedCommit, head);
   const uncommitted = (await currentBranch(dir)) === branch ? await workingTreeChanges(dir) : [];
@@ -35,6 +43,7 @@ export async function unpushedChanges(dir: string, branch: string, synced: Branc
     uncommitted: uncommitted.map((c) => ({ path: c.path, status: c.status })),
     operations: 0,
     refused: [],
+    unsendable: [],
   };
   if (head === null || (committed.length === 0 && uncommitted.length === 0)) return result;
 
@@ -46,6 +55,15 @@ export async function unpushedChanges(dir: string, branch: string, synced: Branc
   }
   const sides = readPushSides(baseFiles, toIndex(synced.index), localFiles, renamedIndex(toIndex(synced.index), committed, folderPrefix(localFiles)));
   result.refused = [...sides.blocking.map((reason) => ({ path: reason.split(':')[0]!, reason })), ...sides.skipped];
-  if (sides.blocking.length === 0) result.operations = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' }).changes.length;
+  if (sides.blocking.length > 0) return result;
+  const planned = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' });
+  if (extensions === undefined) {
+    result.operations = planned.changes.length;
+  } else {
+    // Counted as push sends it to this server: what it cannot take is not waiting to be pushed.
+    const adapted = adaptPlan(planned, sides.remote, sides.local, extensions, folderPaths(localFiles));
+    result.operations = adapted.changes.length;
+    result.unsendable = adapted.skipped;
+  }
   return result;
 }
