@@ -3,7 +3,7 @@ import { locateConflicts, parseConflicts } from './conflicts.js';
 import type { BranchMerge } from './merge.js';
 import type { SkippedFile } from '../push/read.js';
 import { pull } from '../pull/pull.js';
-import { readState, writeState } from '../state/state.js';
+import { readState } from '../state/state.js';
 
 /**
  * Merges main's outbox change request (where commits on `main` go, see `push`), drops it so the
@@ -23,8 +23,8 @@ export async function mergeOutbox(client: Client, dir: string, notSent: SkippedF
     const conflicts = locateConflicts(parseConflicts(error.message), [outbox.index, state.branches.main!.index]);
     return { kind: 'conflict', ...base, message: error.message, conflicts };
   }
-  delete state.branches.main!.outbox;
-  await writeState(dir, state);
+  // The pull finds the outbox merged and drops it itself, after using it: its synced commit is
+  // the merge's base, and its index keeps each page in the file main has it in.
   const pulled = await pull(client, dir, { branches: ['main'] });
   return { kind: 'merged', ...base, revision, already: false, pulled, notSent };
 }

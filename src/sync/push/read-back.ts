@@ -120,7 +120,12 @@ async function checkoutUnedited(dir: string, commit: string, pushed: ReadonlyMap
 export async function readBack(p: Pushed): Promise<ReadBack> {
   const { dir, branch, changeRequest } = p;
   const scope = { space: p.spaceId, changeRequest: changeRequest.id };
-  const onlyPages = p.wholeCompare ? undefined : pageFilesOnly(p.changes);
+  // Only when the branch changed nothing but existing files' content: a file renamed or moved
+  // without a change on the platform (same slug, same place in the tree: update_page of its
+  // document alone) must leave the synced point with the file where the branch has it, SUMMARY.md
+  // included, which only the whole read-back writes.
+  const filesKept = p.localChanges.every((c) => c.status === 'modified');
+  const onlyPages = p.wholeCompare || !filesKept ? undefined : pageFilesOnly(p.changes);
   if (onlyPages !== undefined) {
     const fileNames = new Map(Object.entries(p.base.index.files).map(([name, id]) => [id, name]));
     const serverForm = await readBackPages(p.client, scope, onlyPages, (id) => ({ root: p.prefix, path: p.pathOf(id) }), (id) => fileNames.get(id));
