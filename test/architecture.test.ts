@@ -29,7 +29,7 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
 /** Outside libraries and the only layers that may import them; anything else must be added here. */
 const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^@sinclair\/typebox(\/|$)/, ['model', 'server']],
-  [/^(fastify|@fastify\/.+|kysely|better-sqlite3|pg|ajv|ajv-formats|ipaddr\.js|fflate|pdfkit)(\/|$)/, ['server']],
+  [/^(fastify|@fastify\/.+|kysely|better-sqlite3|pg|ajv|ajv-formats|ipaddr\.js|fflate|pdfkit|piscina)(\/|$)/, ['server']],
   [/^commander(\/|$)/, ['cli']],
   [/^(undici|p-queue)(\/|$)/, ['client']],
   [/^isomorphic-git(\/|$)/, ['git']],

@@ -42,6 +42,7 @@ export const EXIT_CODES = {
   space_locked: EXIT.error,
   restore_window_passed: EXIT.error,
   payload_too_large: EXIT.error,
+  document_too_complex: EXIT.error,
   unsupported_media_type: EXIT.error,
   rate_limited: EXIT.error,
   internal: EXIT.error,

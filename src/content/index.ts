@@ -17,3 +17,4 @@ export * from './markdown/block-nodes.js';
 export { jsonDocumentToMarkdown } from './changes/json-to-markdown.js';
 export * from './conditions/index.js';
 export * from './blocks/index.js';
+export * from './markdown/document-facts.js';

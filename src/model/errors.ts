@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   space_locked: 409,
   restore_window_passed: 409,
   payload_too_large: 413,
+  document_too_complex: 422,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,

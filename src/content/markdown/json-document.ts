@@ -1,4 +1,4 @@
-import type { Heading, List, PhrasingContent, RootContent } from 'mdast';
+import type { Heading, List, PhrasingContent, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { parseMarkdown } from './processor.js';
 import { slugify, uniqueSlug } from '../tree/slugs.js';
@@ -136,7 +136,7 @@ function blocks(nodes: readonly RootContent[], ctx: Ctx, nested = false): JsonBl
 }
 
 /** `refOf` names the links that are references (a stored document's, see parseable-template.ts). */
-export function markdownToJsonDocument(markdown: string, refOf: RefOf = () => undefined): JsonDocument {
-  const root = parseMarkdown(markdown);
+export function markdownToJsonDocument(markdown: string | Root, refOf: RefOf = () => undefined): JsonDocument {
+  const root = typeof markdown === 'string' ? parseMarkdown(markdown) : markdown;
   return { object: 'document', data: {}, nodes: blocks(root.children, { anchors: new Set(), keys: blockIds(root), refOf }) };
 }

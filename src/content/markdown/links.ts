@@ -1,5 +1,6 @@
 import { visit } from 'unist-util-visit';
 import { toString } from 'mdast-util-to-string';
+import type { Root } from 'mdast';
 import { parseMarkdown } from './processor.js';
 
 export type LinkKind = 'link' | 'image' | 'definition' | 'html';
@@ -17,9 +18,9 @@ export interface MarkdownLink {
 const HTML_URL = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 
 /** Every link, image and link definition of a markdown document, in document order. */
-export function extractLinks(markdown: string): MarkdownLink[] {
+export function extractLinks(markdown: string | Root): MarkdownLink[] {
   const links: MarkdownLink[] = [];
-  visit(parseMarkdown(markdown), (node) => {
+  visit(typeof markdown === 'string' ? parseMarkdown(markdown) : markdown, (node) => {
     const line = node.position?.start.line ?? 1;
     switch (node.type) {
       case 'link':

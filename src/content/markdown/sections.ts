@@ -1,4 +1,4 @@
-import type { Heading, RootContent } from 'mdast';
+import type { Heading, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { parseMarkdown } from './processor.js';
 import { slugify, uniqueSlug } from '../tree/slugs.js';
@@ -22,8 +22,8 @@ export interface PageText {
  * Splits a page into sections at its headings: what search indexes and what anchors point at.
  * Anchors are the heading text slugified, made unique within the page by `-2`, `-3`, ...
  */
-export function pageSections(markdown: string): PageText {
-  const root = parseMarkdown(markdown);
+export function pageSections(markdown: string | Root): PageText {
+  const root = typeof markdown === 'string' ? parseMarkdown(markdown) : markdown;
   const sections: Section[] = [];
   const anchors = new Set<string>();
   let title: string | undefined;

@@ -1,4 +1,4 @@
-import type { List, RootContent, Table } from 'mdast';
+import type { List, Root, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { parseMarkdown } from './processor.js';
 
@@ -16,7 +16,7 @@ export type TextBlock =
  * their nesting depth and their marker (`•` or `3.`); a table becomes one line per row with
  * cells joined by ` | `. Front matter, HTML and definitions are left out.
  */
-export function textBlocks(markdown: string): TextBlock[] {
+export function textBlocks(markdown: string | Root): TextBlock[] {
   const blocks: TextBlock[] = [];
   const visit = (node: RootContent, depth: number) => {
     switch (node.type) {
@@ -60,6 +60,6 @@ export function textBlocks(markdown: string): TextBlock[] {
   const tableRows = (table: Table) => {
     for (const row of table.children) blocks.push({ kind: 'paragraph', text: row.children.map((cell) => toString(cell)).join(' | ') });
   };
-  for (const node of parseMarkdown(markdown).children) visit(node, 0);
+  for (const node of (typeof markdown === 'string' ? parseMarkdown(markdown) : markdown).children) visit(node, 0);
   return blocks;
 }

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { blockNodes, findPage, nodePreview, pagePaths, parseableTemplate, splitTemplate } from '../../content/index.js';
+import { findPage, nodePreview, pagePaths } from '../../content/index.js';
 import { badRequest, type CommentTarget, type ContentTree } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import type { CommentRow } from '../store/comments.js';
-import { getText } from '../store/blobs.js';
+import { loadFacts } from '../revisions/facts.js';
 import { revisionTreeOf, type CommentPlace } from './place.js';
 
 export type StoredTarget = Pick<CommentRow, 'page_id' | 'page_document' | 'node_id' | 'node_preview'>;
@@ -26,10 +26,9 @@ export async function resolvePostedTarget(
   if (!page) throw badRequest(`body.page: page ${posted.page} not found in ${where}`);
   const stored = { page_id: page.id, page_document: page.document ?? '', node_id: null, node_preview: null };
   if (posted.node === undefined) return stored;
-  const template = page.document === undefined ? '' : (await getText(db, page.document)) ?? '';
-  // Stored links are references (NUL tokens a parser reads as text); block texts hold no URL, so
-  // the parseable form gives the ids reads and working trees give.
-  const block = blockNodes(parseableTemplate(splitTemplate(template)).text).find((b) => b.id === posted.node);
+  // Block texts hold no URL, so the facts derived at write time give the ids reads and working trees give.
+  const blocks = page.document === undefined ? [] : (await loadFacts(db, [page.document])).get(page.document)?.blockNodes ?? [];
+  const block = blocks.find((b) => b.id === posted.node);
   if (!block) throw badRequest(`body.node: no block ${posted.node} in page ${page.id} of ${where}`);
   return { ...stored, node_id: block.id, node_preview: nodePreview(block.text) };
 }

@@ -1,4 +1,5 @@
-import { folderIncludes, folderPages, type ImportedInclude, type ImportedPage } from '../../content/index.js';
+import type { ImportedInclude, ImportedPage } from '../../content/index.js';
+import { runParse } from '../parse/pool.js';
 import { badRequest } from '../../model/index.js';
 import { decodeText, fetchForImport } from './fetch-source.js';
 import { crawlWebsite } from './website.js';
@@ -49,7 +50,9 @@ export async function readSource(source: ImportSource, url: string, allowPrivate
         if (path.startsWith(ASSETS) && path.length > ASSETS.length) assets.push({ name: path.slice(ASSETS.length), bytes });
         else if (/\.md$/i.test(path)) markdown.set(path, decodeText(bytes));
       }
-      return { pages: folderPages(markdown), assets, includes: folderIncludes(markdown), total: files.size };
+      const { result: folder } = await runParse({ kind: 'folder', files: markdown }, url);
+      if (!folder.ok) throw badRequest(`body.url: ${url}: ${folder.message}`);
+      return { pages: folder.pages, assets, includes: folder.includes, total: files.size };
     }
     case 'docx':
     case 'confluence':

@@ -1,5 +1,6 @@
-import { htmlToMarkdown, type ImportedPage } from '../../content/index.js';
+import type { ImportedPage } from '../../content/index.js';
 import { badRequest } from '../../model/index.js';
+import { runParse } from '../parse/pool.js';
 import { decodeText, fetchForImport, isHtml } from './fetch-source.js';
 import { IMPORT_LIMITS } from './limits.js';
 
@@ -28,8 +29,10 @@ export async function crawlWebsite(start: string, follow: boolean, allowPrivate:
   const pages: ImportedPage[] = [];
   let bytes = 0;
 
-  const take = (url: string, html: string) => {
-    const converted = htmlToMarkdown(html);
+  const take = async (url: string, html: string) => {
+    // HTML is parsed on a worker: a hostile page (deep nesting, pathological markup) holds no request but its own.
+    const { result: converted } = await runParse({ kind: 'html', html }, url);
+    if (!converted.ok) throw badRequest(`body.url: ${url}: ${converted.message}`);
     const name = new URL(url).pathname.split('/').filter(Boolean).at(-1)?.replace(/\.[a-z0-9]+$/i, '');
     const title = converted.title ?? name ?? 'Untitled';
     const page: ImportedPage = { source: url, kind: 'document', title, markdown: converted.markdown, pages: [] };
@@ -46,14 +49,14 @@ export async function crawlWebsite(start: string, follow: boolean, allowPrivate:
   };
 
   bytes += first.bytes.length;
-  take(first.url, decodeText(first.bytes));
+  await take(first.url, decodeText(first.bytes));
   while (queue.length > 0 && pages.length < IMPORT_LIMITS.maxPages && bytes < IMPORT_LIMITS.maxSiteBytes) {
     const next = queue.shift()!;
     try {
       const page = await fetchForImport(next, Math.min(IMPORT_LIMITS.maxPageBytes, IMPORT_LIMITS.maxSiteBytes - bytes), allowPrivate);
       bytes += page.bytes.length;
       // A redirect may leave the site: such a page is not imported.
-      if (isHtml(page.contentType) && inScope(page.url, page.url, scope) !== undefined) take(page.url, decodeText(page.bytes));
+      if (isHtml(page.contentType) && inScope(page.url, page.url, scope) !== undefined) await take(page.url, decodeText(page.bytes));
     } catch {
       // One broken link does not fail the import; it is counted in totalResources only.
     }

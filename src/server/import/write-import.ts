@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { appendImported } from '../../content/index.js';
 import { DocsyncError, badRequest, type TreeFile } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import { putBlob, sha256 } from '../store/blobs.js';
@@ -11,6 +10,9 @@ import { HeadMoved, retryOnHeadMoved } from '../revisions/retry-on-head-moved.js
 import { moveChangeRequestHead, moveSpaceHead } from '../revisions/heads.js';
 import { requireUnlocked } from '../revisions/merge-change-request.js';
 import { newId } from '../util/ids.js';
+import { putFacts } from '../store/document-facts.js';
+import { runParse } from '../parse/pool.js';
+import { checkDocumentSize, checkMadeDocuments } from '../parse/limits.js';
 import { contentTypeOf } from './content-type.js';
 import type { SourceContent } from './sources.js';
 
@@ -36,20 +38,27 @@ export interface WrittenImport {
  */
 export async function writeImport(db: Kysely<Database>, target: ImportTarget, content: SourceContent, userId: string, now: () => string): Promise<WrittenImport> {
   const at = now();
+  checkImportedSizes(content);
   const files: TreeFile[] = [];
+  // Bytes are stored with the revision, in its transaction: a refused import leaves nothing behind.
   for (const asset of content.assets) {
-    const blob = await putBlob(db, asset.bytes);
-    files.push({ id: newId(), name: asset.name, contentType: contentTypeOf(asset.name), size: asset.bytes.length, blob });
+    files.push({ id: newId(), name: asset.name, contentType: contentTypeOf(asset.name), size: asset.bytes.length, blob: sha256(asset.bytes) });
   }
   return retryOnHeadMoved(ATTEMPTS, async () => {
     const head = await currentHead(db, target);
     const revision = await findRevision(db, head);
     if (!revision) throw new Error(`head revision ${head} is missing`);
-    const appended = appendImported(await revisionTree(db, revision), content.pages, files, { newId, now: at, hash: sha256 }, content.includes);
+    const { result: appended, facts } = await runParse(
+      { kind: 'append', tree: await revisionTree(db, revision), pages: content.pages, files, includes: content.includes ?? [], now: at },
+      'the imported content',
+    );
     if (!appended.ok) throw badRequest(`body.url: ${appended.message}`);
-    for (const markdown of appended.value.documents.values()) await putBlob(db, markdown);
+    checkMadeDocuments(appended.value.documents.values(), 'a document of the import');
     const id = await inTransaction(db, async (trx) => {
       await currentHead(trx, target);
+      for (const asset of content.assets) await putBlob(trx, asset.bytes);
+      for (const markdown of appended.value.documents.values()) await putBlob(trx, markdown);
+      await putFacts(trx, facts);
       const written = await createRevision(
         trx,
         { spaceId: target.spaceId, type: 'edits', parents: [head], tree: appended.value.tree, changeRequestId: target.changeRequestId ?? null, createdBy: userId },
@@ -77,4 +86,14 @@ async function currentHead(db: Kysely<Database>, target: ImportTarget): Promise<
     throw new DocsyncError('conflict', `change request #${cr.number} is ${cr.status}: it takes no more content`);
   }
   return cr.revision_id;
+}
+
+/** 413 when an imported page or include is over the per-document limit, naming its source. */
+function checkImportedSizes(content: SourceContent): void {
+  const visit = (pages: SourceContent['pages']) => pages.forEach((page) => {
+    if (page.markdown !== undefined) checkDocumentSize(page.markdown, page.source);
+    visit(page.pages);
+  });
+  visit(content.pages);
+  for (const include of content.includes ?? []) checkDocumentSize(include.markdown, include.source);
 }

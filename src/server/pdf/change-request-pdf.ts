@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { findPage, textBlocks, walkPages } from '../../content/index.js';
+import { findPage, walkPages } from '../../content/index.js';
 import { DocsyncError, type TreePage } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import type { ChangeRequestRow } from '../store/change-requests.js';
 import { putBlob } from '../store/blobs.js';
-import { loadPageMarkdown } from '../revisions/stored-documents.js';
+import { loadFacts } from '../revisions/facts.js';
 import { findRevision, revisionTree } from '../store/revisions.js';
 import { renderPdf, type PdfPage } from './render-pdf.js';
 
@@ -31,10 +31,11 @@ export async function changeRequestPdf(db: Kysely<Database>, cr: ChangeRequestRo
   } else {
     pages = [...walkPages(tree.pages)];
   }
-  const documents = await loadPageMarkdown(db, tree, pages);
+  // Text blocks hold no link destination, so the facts derived at write time are what it lays out.
+  const facts = await loadFacts(db, pages.flatMap((p) => (p.document === undefined ? [] : [p.document])));
   const rendered: PdfPage[] = pages.map((page) => {
     if (page.type === 'link') return { title: page.title, blocks: [{ kind: 'paragraph', text: page.href ?? '' }] };
-    return { title: page.title, blocks: textBlocks(documents.markdown(page)) };
+    return { title: page.title, blocks: page.document === undefined ? [] : facts.get(page.document)?.textBlocks ?? [] };
   });
   const title = cr.subject.trim() === '' ? `Change request #${cr.number}` : cr.subject;
   // Dated by the revision, so the same content renders to the same bytes and is stored once.

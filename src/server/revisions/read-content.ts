@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { includeNames, pagePaths, templateToJsonDocument, walkPages, type JsonDocument, type TemplateParts } from '../../content/index.js';
+import { includeNames, pagePaths, walkPages, type JsonDocument } from '../../content/index.js';
 import {
   DocsyncError, type ContentTree, type PageFormat, type RevisionFile, type RevisionPage, type RevisionReusableContent, type TreeFile, type TreePage,
   type TreeReusableContent,
@@ -10,6 +10,7 @@ import type { SpaceRow } from '../store/spaces.js';
 import { getBlobs } from '../store/blobs.js';
 import { EMPTY_GIT_OID, gitBlobOid, gitOids } from '../store/git-oids.js';
 import { loadPageMarkdown } from './stored-documents.js';
+import { loadFacts } from './facts.js';
 import { pageView, type PageBody } from '../views/page.js';
 import { fileView } from '../views/file.js';
 import { reusableContentView } from '../views/reusable-content.js';
@@ -34,21 +35,7 @@ export interface RenderOptions {
   format?: PageFormat | undefined;
 }
 
-// Rendering a JSON document parses markdown; a document is immutable per sha, so it is reused.
-const DOCUMENT_CACHE = 10_000;
-const documents = new Map<string, JsonDocument>();
 const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };
-
-/** A stored document as JSON: its references stay references by id, so it does not depend on paths. */
-function jsonDocument(sha: string, parts: TemplateParts): JsonDocument {
-  let doc = documents.get(sha);
-  if (!doc) {
-    doc = templateToJsonDocument(parts);
-    documents.set(sha, doc);
-    if (documents.size > DOCUMENT_CACHE) documents.delete(documents.keys().next().value as string);
-  }
-  return doc;
-}
 
 /**
  * Renders pages (each with its whole subtree) as RevisionPages: reads every document of the
@@ -66,9 +53,11 @@ export async function renderPages(db: Kysely<Database>, scope: ContentScope, pag
     if (page.document === undefined) return EMPTY_GIT_OID;
     return documents.hasRefs(page) ? gitBlobOid(Buffer.from(documents.markdown(page), 'utf8')) : oids.get(page.document) ?? EMPTY_GIT_OID;
   };
+  // The JSON document was derived when the document was written: a read parses nothing.
+  const facts = options.format === 'markdown' ? new Map() : await loadFacts(db, all.flatMap((p) => (p.document === undefined ? [] : [p.document])));
   const body = (page: TreePage): PageBody => {
     if (options.format === 'markdown') return { markdown: documents.markdown(page) };
-    return { document: page.document === undefined ? EMPTY_DOCUMENT : jsonDocument(page.document, documents.parts(page)) };
+    return { document: page.document === undefined ? EMPTY_DOCUMENT : facts.get(page.document)?.document ?? EMPTY_DOCUMENT };
   };
   const ctx = {
     paths: pagePaths(scope.tree.pages),
@@ -131,5 +120,5 @@ export async function renderReusableContent(
 /** A reusable content's body as the published JSON document. */
 export async function reusableContentDocument(db: Kysely<Database>, content: TreeReusableContent): Promise<JsonDocument> {
   if (content.document === undefined) return EMPTY_DOCUMENT;
-  return jsonDocument(content.document, [(await includeText(db, content)).text]);
+  return (await loadFacts(db, [content.document])).get(content.document)?.document ?? EMPTY_DOCUMENT;
 }

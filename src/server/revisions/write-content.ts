@@ -1,14 +1,17 @@
 import type { Kysely } from 'kysely';
 import { DocsyncError, type ContentChange, type ContentTree } from '../../model/index.js';
-import { applyChanges, type ApplySuccess } from '../../content/index.js';
+import type { ApplySuccess } from '../../content/index.js';
 import type { Database } from '../store/schema.js';
-import { getBlobs, putBlob, sha256 } from '../store/blobs.js';
+import { getBlobs, putBlob } from '../store/blobs.js';
 import { findChangeRequest, type ChangeRequestRow } from '../store/change-requests.js';
 import { createRevision, findRevision, findSpaceRevision, revisionTree, type RevisionRow } from '../store/revisions.js';
 import { findSpace } from '../store/spaces.js';
 import { inTransaction } from '../store/transaction.js';
 import { HeadMoved, retryOnHeadMoved } from './retry-on-head-moved.js';
-import { newId } from '../util/ids.js';
+import { putFacts } from '../store/document-facts.js';
+import { runParse } from '../parse/pool.js';
+import { checkBatchDocuments, checkMadeDocuments } from '../parse/limits.js';
+import type { FactsBySha } from '../parse/tasks.js';
 import { changeRequestBase } from './change-request-base.js';
 import { moveChangeRequestHead } from './heads.js';
 import { requireUnlocked } from './merge-change-request.js';
@@ -71,8 +74,9 @@ async function revertDocuments(db: Kysely<Database>, trees: ContentTree[], chang
   return getBlobs(db, shas);
 }
 
-async function store(trx: Kysely<Database>, result: ApplySuccess, files: Map<string, UploadedFile>): Promise<void> {
+async function store(trx: Kysely<Database>, result: ApplySuccess, facts: FactsBySha, files: Map<string, UploadedFile>): Promise<void> {
   for (const text of result.documents.values()) await putBlob(trx, text);
+  await putFacts(trx, facts);
   const used = new Set(result.insertedFiles.map((f) => f.blob));
   for (const file of files.values()) if (used.has(file.blob)) await putBlob(trx, file.bytes);
 }
@@ -87,6 +91,7 @@ async function store(trx: Kysely<Database>, result: ApplySuccess, files: Map<str
 export async function writeContent(db: Kysely<Database>, input: WriteContentInput, now: () => string): Promise<WrittenContent> {
   await load(db, input.spaceId, input.changeRequestId);
   checkFileItems(input.changes);
+  checkBatchDocuments(input.changes);
   const files = await loadFiles(input.changes, input.allowPrivateFetch);
   return retryOnHeadMoved(WRITE_ATTEMPTS, async () => {
     const { cr } = await load(db, input.spaceId, input.changeRequestId);
@@ -96,15 +101,19 @@ export async function writeContent(db: Kysely<Database>, input: WriteContentInpu
     const revisions = await revertTargets(db, input.spaceId, cr, input.changes);
     const blobs = await revertDocuments(db, [tree, ...revisions.values()], input.changes);
     const at = now();
-    const result = applyChanges(tree, input.changes, {
-      newId, now: at, hash: sha256, revisions, defaultRevision: changeRequestBase(cr), files,
-      readDocument: (sha) => blobs.get(sha)?.toString('utf8'),
-    });
+    const documents = new Map([...blobs].map(([sha, bytes]) => [sha, bytes.toString('utf8')]));
+    // Only what the worker needs of the files: their bytes stay here.
+    const prepared = new Map([...files].map(([key, { blob, size, contentType }]) => [key, { blob, size, contentType }]));
+    const { result, facts } = await runParse(
+      { kind: 'apply', tree, changes: input.changes, now: at, revisions, defaultRevision: changeRequestBase(cr), files: prepared, documents },
+      'the batch',
+    );
     if (!result.ok) throw new DocsyncError(result.status === 409 ? 'conflict' : 'invalid_request', result.message);
+    checkMadeDocuments(result.documents.values(), 'a document of the batch');
     return inTransaction(db, async (trx) => {
       const fresh = await load(trx, input.spaceId, cr.id);
       if (fresh.cr.revision_id !== cr.revision_id) throw new HeadMoved();
-      await store(trx, result, files);
+      await store(trx, result, facts, files);
       const revision = await createRevision(
         trx,
         { spaceId: input.spaceId, type: 'edits', parents: [cr.revision_id], tree: result.tree, changeRequestId: cr.id, createdBy: input.userId },

@@ -1,13 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Dialect } from '../store/db.js';
-import { getBlobs } from '../store/blobs.js';
 import { findRevision, revisionTree } from '../store/revisions.js';
 import { inTransaction } from '../store/transaction.js';
 import { indexablePages, sectionRows, type IndexablePage, type SectionRow } from './page-rows.js';
 import { searchDb } from './tables.js';
-import { refPaths, renderPageMarkdown, type RefPaths } from '../../content/index.js';
-import { templateOf } from '../revisions/stored-documents.js';
+import { loadFacts } from '../revisions/facts.js';
 
 const CHUNK = 200;
 
@@ -47,20 +45,17 @@ export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, spac
       await tdb.deleteFrom('search_sections').where('space_id', '=', space.id).where('page_id', 'in', ids).execute();
       await tdb.deleteFrom('search_pages').where('space_id', '=', space.id).where('page_id', 'in', ids).execute();
     }
-    for (let i = 0; i < fresh.length; i += CHUNK) await insertPages(trx, space.id, fresh.slice(i, i + CHUNK), refPaths(tree));
+    for (let i = 0; i < fresh.length; i += CHUNK) await insertPages(trx, space.id, fresh.slice(i, i + CHUNK));
     await tdb.updateTable('search_spaces').set({ revision_id: space.revision_id }).where('space_id', '=', space.id).execute();
   });
 }
 
-/** Rows of `pages`, from their markdown as read (references rendered, though text holds no URL). */
-async function insertPages(trx: Kysely<Database>, spaceId: string, pages: IndexablePage[], paths: RefPaths): Promise<void> {
+/** Rows of `pages`, from their documents' sections (facts derived when written: text holds no URL). */
+async function insertPages(trx: Kysely<Database>, spaceId: string, pages: IndexablePage[]): Promise<void> {
   const db = searchDb(trx);
-  const documents = await getBlobs(trx, pages.flatMap((p) => (p.document ? [p.document] : [])));
-  const markdown = (page: IndexablePage) => {
-    const text = page.document ? documents.get(page.document)?.toString('utf8') : undefined;
-    return text === undefined ? '' : renderPageMarkdown(templateOf(page.document!, text), page.pageId, paths);
-  };
-  const rows: SectionRow[] = pages.flatMap((page) => sectionRows(page, markdown(page)));
+  const facts = await loadFacts(trx, pages.flatMap((p) => (p.document ? [p.document] : [])));
+  const text = (page: IndexablePage) => (page.document ? facts.get(page.document)?.text : undefined) ?? { sections: [] };
+  const rows: SectionRow[] = pages.flatMap((page) => sectionRows(page, text(page)));
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insertInto('search_sections').values(rows.slice(i, i + CHUNK).map((row) => ({ ...row, space_id: spaceId }))).execute();
   }

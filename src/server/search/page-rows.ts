@@ -1,5 +1,5 @@
 import type { ContentTree } from '../../model/index.js';
-import { pagePaths, pageSections, walkPages } from '../../content/index.js';
+import { pagePaths, walkPages, type PageText } from '../../content/index.js';
 import { sha256 } from '../store/blobs.js';
 
 /** What a page's index rows are built from; equal digests mean equal rows. */
@@ -43,8 +43,8 @@ export function indexablePages(tree: ContentTree): Map<string, IndexablePage> {
  * per heading. The page title and path are repeated on every row so that a query whose words
  * are split between the title and a section still matches that section.
  */
-export function sectionRows(page: IndexablePage, markdown: string): SectionRow[] {
-  const { sections } = pageSections(markdown);
+export function sectionRows(page: IndexablePage, text: PageText): SectionRow[] {
+  const sections = [...text.sections];
   const intro = sections[0]?.anchor === '' ? sections.shift()?.body ?? '' : '';
   const base = { page_id: page.pageId, page_title: page.title, page_path: page.path };
   const rows: SectionRow[] = [

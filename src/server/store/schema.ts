@@ -220,7 +220,24 @@ export interface OrgKeysTable {
   created_at: string;
 }
 
+/** Facts of a stored document (content/markdown/document-facts.ts) as JSON, by the blob's sha256. */
+export interface DocumentFactsTable {
+  sha256: string;
+  /** `FACTS_VERSION` when derived: rows of another version are derived again. */
+  version: number;
+  facts: string;
+}
+
+/** A rendered PDF (a blob) per revision and scope (`all`, `page:<id>`, `only:<id>`). */
+export interface PdfRendersTable {
+  revision_id: string;
+  scope: string;
+  blob: string;
+}
+
 export interface Database {
+  document_facts: DocumentFactsTable;
+  pdf_renders: PdfRendersTable;
   users: UsersTable;
   tokens: TokensTable;
   organizations: OrganizationsTable;

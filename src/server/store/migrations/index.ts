@@ -5,6 +5,7 @@ import * as search from './0003-search.js';
 import * as sites from './0006-sites.js';
 import * as comments from './0004-comments.js';
 import * as membersTeams from './0005-members-teams.js';
+import * as documentFacts from './0008-document-facts.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-sites': sites,
   '0004-comments': comments,
   '0005-members-teams': membersTeams,
+  '0008-document-facts': documentFacts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,33 @@
+import { expect } from 'vitest';
+import type { TestServer } from './server.js';
+
+/** The issue's bound: while an attack runs, the server answers another request within 1 s. */
+export const LIVENESS_MS = 1_000;
+
+/**
+ * Runs `attack` while polling `GET /v1/user` back to back, and returns the attack's answer and
+ * the slowest poll. A parse on the event loop would hold every poll for its whole length.
+ */
+export async function whileAttacked<T>(s: TestServer, attack: () => Promise<T>): Promise<{ result: T; slowest: number; polls: number }> {
+  let done = false;
+  let slowest = 0;
+  let polls = 0;
+  const poller = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const res = await s.request('GET', '/v1/user');
+      expect(res.status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - started);
+      polls += 1;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    const result = await attack();
+    return { result, slowest, polls };
+  } finally {
+    done = true;
+    await poller;
+  }
+}
+
