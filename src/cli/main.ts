@@ -134,6 +134,16 @@ function addSyncCommands(program: Command): void {
       await statusCommand(options);
     });
 
+  program
+    .command('doctor')
+    .description('which server the workspace talks to, whether it answers and to whom, its extensions, and what cannot round-trip there')
+    .option('--dir <dir>', 'the workspace (outside one: the login alone)', '.')
+    .option('--json', 'print the result as JSON')
+    .action(async (options) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      await doctorCommand(options);
+    });
+
   addChangeRequestCommands(program);
   addPushCommands(program);
 }

@@ -25,3 +25,4 @@ export { branchComments, type CommentLine } from './comments/list.js';
 export { postComment, replyToComment, setCommentResolved, type PostedComment } from './comments/post.js';
 export { locateNode, blockAtLine } from './comments/locate.js';
 export { arrivedComments, newCommentFeed, type ArrivedComment, type CommentFeed } from './comments/feed.js';
+export { serverLimits, WITHOUT_EXTENSION, type ServerLimit } from './server-limits.js';

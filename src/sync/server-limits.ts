@@ -1,0 +1,35 @@
+import type { DocsyncExtension } from '../model/index.js';
+
+/**
+ * What the sync tool cannot round-trip on a server without each of docsync's extensions (the
+ * hosted API has none), as the code degrades it: push/extensions.ts leaves the change out and
+ * reports it, remote/content.ts skips the read, the pages listing falls back to one request per
+ * page. A Record over every extension, so a new one breaks the build until it says what its
+ * absence costs. `docsync doctor` prints it.
+ */
+export const WITHOUT_EXTENSION: Readonly<Record<DocsyncExtension, string>> = {
+  'page-types': 'group and link pages (SUMMARY.md `## Group` headings, `[Title](https://...)` entries) are not created and links not re-pointed: push names them NOT SENT (exit 4), the branch keeps them, merge goes on without them',
+  'link-title': 'a link title (the quoted label of a SUMMARY.md entry, `[Title](page.md "Label")`) is not set: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
+  'set-variables': '.gitbook/vars.yaml (space variables) is not sent: push names it NOT SENT (exit 4)',
+  'replace-files': 'an asset replaced under the same name is not sent (the server would add a second file of that name): push names it NOT SENT (exit 4)',
+  'delete-file': 'a deleted asset stays on the platform: push says "kept on the platform"',
+  'markdown-listing': 'each page body is read with a request of its own: a clone costs one request per distinct page and file, a pull or read-back only the pages and files whose content changed',
+  'insert-reusable-content': 'a new file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
+  'update-reusable-content': 'a changed file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
+  'delete-reusable-content': 'a deleted file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
+  'reusable-content-markdown': 'reusable content is not read: clone and pull write no .gitbook/includes/',
+  'git-path': 'a page file is not kept where the writer put it: clone and pull write each page where the Git Sync path rules put it',
+};
+
+export interface ServerLimit {
+  extension: DocsyncExtension;
+  /** What the tool cannot do on this server for want of `extension`. */
+  without: string;
+}
+
+/** The limits of a server offering `extensions`, in the order of {@link WITHOUT_EXTENSION}. */
+export function serverLimits(extensions: ReadonlySet<string>): ServerLimit[] {
+  return (Object.keys(WITHOUT_EXTENSION) as DocsyncExtension[])
+    .filter((extension) => !extensions.has(extension))
+    .map((extension) => ({ extension, without: WITHOUT_EXTENSION[extension] }));
+}
