@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { initRepo } from '../../src/git/index.js';
 
 const run = promisify(execFile);
@@ -49,3 +49,20 @@ export const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 
 /** A Map of path → utf8 text, for readable comparisons. */
 export const asText = (map: Map<string, Uint8Array>) => Object.fromEntries([...map].map(([k, v]) => [k, text(v)]));
+
+/**
+ * For a test file about docsync's own git fast paths: turns them on for the file even when the
+ * suite runs with `DOCSYNC_GIT_FAST_PATHS=off` (the run that checks everything else through
+ * isomorphic-git), so these tests keep testing the fast paths.
+ */
+export function withFastPaths(): void {
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.DOCSYNC_GIT_FAST_PATHS;
+    process.env.DOCSYNC_GIT_FAST_PATHS = 'on';
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.DOCSYNC_GIT_FAST_PATHS;
+    else process.env.DOCSYNC_GIT_FAST_PATHS = saved;
+  });
+}

@@ -2,7 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { commitFiles, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
-import { author, tempRepo } from './helpers.js';
+import { author, tempRepo, withFastPaths } from './helpers.js';
+
+// These tests are about the fast paths themselves: on even in the suite's DOCSYNC_GIT_FAST_PATHS=off run.
+withFastPaths();
 
 /** Every readdir and lstat the git layer makes, by path relative to the working tree. */
 const seen = vi.hoisted(() => ({ root: '', readdir: [] as string[], lstat: [] as string[] }));

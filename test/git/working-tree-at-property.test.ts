@@ -7,7 +7,10 @@ import { writeReplacing } from './write-replacing.js';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { commitFiles, type WorkingTreeChange, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
-import { author, files, tempRepo } from './helpers.js';
+import { author, files, tempRepo, withFastPaths } from './helpers.js';
+
+// These tests are about the fast paths themselves: on even in the suite's DOCSYNC_GIT_FAST_PATHS=off run.
+withFastPaths();
 
 const FILES = ['a.md', 'b.md', 'd.md', 'd/c.md', 'd/e/f.md', 'd/e/g.md', 'd/x.log', 'x.log', 'ign/g.md', 'ign/h.md', 'é/ü.md', 'n/o/p.md'];
 // Written later only: a file where HEAD has a file (a.md) or a folder (d/e) becomes a folder or a file.

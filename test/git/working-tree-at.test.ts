@@ -7,7 +7,10 @@ import { commitFiles, isGitError, workingTreeChanges, workingTreeChangesAt } fro
 import { parseIndex, type ParsedIndex } from '../../src/git/format/index-read.js';
 import { repo } from '../../src/git/repo.js';
 import { fastStatusRows } from '../../src/git/working-tree/status-matrix.js';
-import { author, files, gitCli, tempRepo } from './helpers.js';
+import { author, files, gitCli, tempRepo, withFastPaths } from './helpers.js';
+
+// These tests are about the fast paths themselves: on even in the suite's DOCSYNC_GIT_FAST_PATHS=off run.
+withFastPaths();
 
 const put = async (dir: string, path: string, data: string) => {
   await mkdir(join(dir, path, '..'), { recursive: true });

@@ -7,7 +7,10 @@ import { branchOid, commitFiles, commitWorkingTree, workingTreeChanges } from '.
 import { commitObject } from '../../src/git/format/commit-object.js';
 import { FALLBACK, fastCommitWorkingTree } from '../../src/git/commit/fast-commit.js';
 import { repo } from '../../src/git/repo.js';
-import { author, files, gitCli, tempDir, tempRepo } from './helpers.js';
+import { author, files, gitCli, tempDir, tempRepo, withFastPaths } from './helpers.js';
+
+// These tests are about the fast paths themselves: on even in the suite's DOCSYNC_GIT_FAST_PATHS=off run.
+withFastPaths();
 
 const put = async (dir: string, path: string, data: string) => {
   await mkdir(join(dir, path, '..'), { recursive: true });

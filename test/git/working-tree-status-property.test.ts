@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src/git/index.js';
 import { repo } from '../../src/git/repo.js';
 import { fastStatusRows, type StatusRow } from '../../src/git/working-tree/status-matrix.js';
-import { author, files, tempRepo } from './helpers.js';
+import { author, files, tempRepo, withFastPaths } from './helpers.js';
+
+// These tests are about the fast paths themselves: on even in the suite's DOCSYNC_GIT_FAST_PATHS=off run.
+withFastPaths();
 
 const PATHS = ['a.md', 'b.md', 'd/c.md', 'd/e/f.md', 'x.log', 'ign/g.md', 'é/ü.md', 'a.md/inner.md'];
 const CONTENTS = ['one\n', 'two\n', 'three\n', ''];

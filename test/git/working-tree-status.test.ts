@@ -9,7 +9,10 @@ import { patchStatData } from '../../src/git/index/index-refresh.js';
 import { repo } from '../../src/git/repo.js';
 import { fastStatusRows, type StatusRow } from '../../src/git/working-tree/status-matrix.js';
 import { cliChanges, cliStatus } from './cli-status.js';
-import { asText, author, files, gitCli, tempRepo } from './helpers.js';
+import { asText, author, files, gitCli, tempRepo, withFastPaths } from './helpers.js';
+
+// These tests are about the fast paths themselves: on even in the suite's DOCSYNC_GIT_FAST_PATHS=off run.
+withFastPaths();
 
 const put = async (dir: string, path: string, data: string) => {
   await mkdir(join(dir, path, '..'), { recursive: true });
