@@ -126,7 +126,8 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.delete');
     // Nothing inside is lost: child collections and spaces move up to the deleted collection's
     // parent, after its existing children. A space left at the organization's root cannot be
-    // `in-collection`, so it becomes private (never more visible than before).
+    // `in-collection`, so it becomes private; children that inherited the collection's level get
+    // it as their own (never more visible than before).
     await inTransaction(db, async (trx) => {
       await lockContentTree(trx, collection.org_id);
       const fresh = await findCollection(trx, collection.id);
@@ -146,6 +147,14 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .where('parent_id', '=', collection.id)
           .where('visibility', '=', 'in-collection')
           .execute();
+      }
+      // What inherited the deleted collection's own level keeps it, so nothing becomes more
+      // visible by inheriting from further up (a hidden collection's spaces stay hidden).
+      if (fresh.default_level !== 'inherit') {
+        for (const table of ['spaces', 'collections'] as const) {
+          await trx.updateTable(table).set({ default_level: fresh.default_level })
+            .where('parent_id', '=', collection.id).where('default_level', '=', 'inherit').execute();
+        }
       }
       for (const child of children) {
         const table = child.type === 'collection' ? 'collections' : 'spaces';
@@ -213,6 +222,9 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.transfer');
+      if ((await memberRole(db, collection.org_id, request.caller.id))?.role !== 'admin') {
+        throw new DocsyncError('forbidden', `transferring collection ${collection.id} needs the admin role in its organization ${collection.org_id}`);
+      }
       const { organization } = request.body;
       const target = await memberRole(db, organization, request.caller.id);
       if (!target || target.role !== 'admin') {

@@ -37,10 +37,10 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { ...written, totalResources: Math.max(content.total, written.importedResources) };
   }
 
-  async function loadSpace(spaceId: string, userId: string) {
+  async function loadSpace(spaceId: string, userId: string, action: 'space.edit' | 'space.merge') {
     const space = await findSpace(db, spaceId);
     if (!space) throw new DocsyncError('not_found', `space ${spaceId} not found`);
-    requireRole(await contentRole(db, userId, space), 'space.edit', `space ${spaceId}`);
+    requireRole(await contentRole(db, userId, space), action, `space ${spaceId}`);
     return space;
   }
 
@@ -48,7 +48,8 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/content/import',
     { schema: { params: Type.Object({ spaceId: Id }), body: ImportBody, response: { 201: ImportResult } } },
     async (request, reply) => {
-      const space = await loadSpace(request.params.spaceId, request.caller.id);
+      // Live content moves only as a merge does: the import needs the role a merge needs.
+      const space = await loadSpace(request.params.spaceId, request.caller.id, 'space.merge');
       const result = await runImport({ spaceId: space.id }, request.body, request.caller.id);
       void reply.status(201).header('location', apiUrl(baseUrl(request), `/spaces/${space.id}/revisions/${result.revision}`));
       return result;
@@ -60,7 +61,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: Type.Object({ spaceId: Id, changeRequestId: Id }), body: ImportBody, response: { 201: ImportResult } } },
     async (request, reply) => {
       const { spaceId, changeRequestId } = request.params;
-      const space = await loadSpace(spaceId, request.caller.id);
+      const space = await loadSpace(spaceId, request.caller.id, 'space.edit');
       const cr = await findChangeRequest(db, space.id, changeRequestId);
       if (!cr) throw new DocsyncError('not_found', `change request ${changeRequestId} not found in space ${spaceId}`);
       const result = await runImport({ spaceId: space.id, changeRequestId: cr.id }, request.body, request.caller.id);

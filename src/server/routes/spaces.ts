@@ -183,6 +183,11 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: SpaceParams, body: TransferContent, response: { 200: Space } } },
     async (request) => {
       const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.transfer');
+      // Moving content out of an organization is the organization's decision: a content `admin`
+      // granted by a default level or a share is not enough.
+      if ((await memberRole(db, space.org_id, request.caller.id))?.role !== 'admin') {
+        throw new DocsyncError('forbidden', `transferring space ${space.id} needs the admin role in its organization ${space.org_id}`);
+      }
       const { organization, collection } = request.body;
       const target = await memberRole(db, organization, request.caller.id);
       if (!target || target.role !== 'admin') {
