@@ -276,6 +276,17 @@ export function buildProgram(): Command {
     .showHelpAfterError();
 
   program
+    .command('preview')
+    .description('serve the workspace as readers will see it, on 127.0.0.1, updated live as you save')
+    .argument('[dir]', 'the workspace folder', '.')
+    .option('--port <port>', 'port to listen on (a free one when it is taken; 0 picks a free one)', '4000')
+    .option('--open', 'open the preview in the default browser')
+    .action(async (dir: string, options) => {
+      const { previewCommand } = await import('./commands/preview.js');
+      await previewCommand(dir, options);
+    });
+
+  program
     .command('serve')
     .description('run the documentation platform API server')
     .option('--host <host>', 'address to listen on', '127.0.0.1')

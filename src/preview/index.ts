@@ -1,0 +1,4 @@
+export { startPreview, type Preview, type PreviewOptions } from './server.js';
+export { PreviewState, type PreviewChange } from './state.js';
+export { previewSite, urlOfPath, type PreviewSite } from './site.js';
+export { problemLine, type PreviewProblem } from './overlay.js';
