@@ -66,6 +66,7 @@ export const EXIT_CODES = {
   'mass-delete': EXIT.refused,
   'unreadable-tree': EXIT.refused,
   'not-based-on-main': EXIT.refused,
+  'would-undo-remote': EXIT.refused,
   'change-request-closed': EXIT.refused,
   'no-branch': EXIT.error,
   'not-a-workspace': EXIT.error,

@@ -158,6 +158,7 @@ function addPushCommands(program: Command): void {
     .option('--merge', 'merge the change request right after the push, then pull main')
     .option('--dry-run', 'print the page operations the push would send, and send nothing')
     .option('--allow-mass-delete', 'allow a push that deletes more than half of the pages, or all of them')
+    .option('--force', "push even when the branch no longer holds the platform's changes a pull brought in (after a git reset): the push undoes them")
     .option('--org <id>', 'first push of a workspace docsync init made: the organization to create its space in (default: your only one)')
     .option('--dir <dir>', 'the workspace', '.')
     .option('--json', 'print the result as JSON')

@@ -14,6 +14,8 @@ export const SYNC_ERROR_CODES = [
   'unreadable-tree',
   /** A new branch that does not contain main's last synced commit. */
   'not-based-on-main',
+  /** The branch lost the platform's changes a pull brought into it (git reset): pushing would undo them (`--force`). */
+  'would-undo-remote',
   /** The branch's change request was merged or archived. */
   'change-request-closed',
   /** HEAD is detached, the branch is missing, or the branch is not tracked. */
@@ -74,7 +76,7 @@ export const isSyncError = (error: unknown, ...codes: SyncErrorCode[]): error is
  * The codes a push refuses with, before sending anything, for one branch: `sync` and the daemon
  * report them for that branch and go on with the others. Any other failure stops the pass.
  */
-const PUSH_REFUSALS: ReadonlySet<SyncErrorCode> = new Set(['remote-ahead', 'mass-delete', 'unreadable-tree', 'not-based-on-main', 'change-request-closed', 'no-branch']);
+const PUSH_REFUSALS: ReadonlySet<SyncErrorCode> = new Set(['remote-ahead', 'mass-delete', 'unreadable-tree', 'not-based-on-main', 'would-undo-remote', 'change-request-closed', 'no-branch']);
 
 /** True for a SyncError a push refuses one branch with (see {@link PUSH_REFUSALS}). */
 export const isPushRefusal = (error: unknown): error is SyncError => error instanceof SyncError && PUSH_REFUSALS.has(error.code);

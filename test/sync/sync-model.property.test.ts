@@ -18,7 +18,7 @@ import { platformPages, tokensOf } from './model/observe.js';
 // (docs/sync.md, "Invariants"). `npm test` runs a few fixed sequences; FC_SEED=random (with
 // FC_RUNS=N, default 30) explores. Each sequence it ever failed on is a regression test below.
 const exploring = process.env.FC_SEED === 'random';
-const numRuns = exploring ? Number(process.env.FC_RUNS ?? 30) : 3;
+const numRuns = exploring ? Number(process.env.FC_RUNS ?? 30) : 12;
 
 describe('the writer and the platform, at random (sqlite)', () => {
   let s: TestServer;
@@ -70,9 +70,14 @@ describe('the writer and the platform, at random (sqlite)', () => {
     ]);
   });
 
+  // Issue 13, item 9, as the model sees it: a reset past a pull, then a sync.
+  it('regression: a platform edit pulled, main reset past the pull, then sync', async () => {
+    await replay([new step.PlatformAppend(1), new step.Pull(), new step.WriterReset(), new step.SyncAndMerge(), new step.SyncAndMerge()]);
+  });
+
   it('keeps every line either side wrote, every page id, and agrees after a clean sync', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.commands(steps, { maxCommands: exploring ? 25 : 12 }), (cmds) => fc.asyncModelRun(setup, cmds)),
+      fc.asyncProperty(fc.commands(steps, { maxCommands: exploring ? 25 : 15 }), (cmds) => fc.asyncModelRun(setup, cmds)),
       { numRuns, endOnFailure: true },
     );
   }, exploring ? 3_600_000 : 120_000);

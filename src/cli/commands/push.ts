@@ -13,6 +13,7 @@ export interface PushCommandOptions extends OutputOptions {
   merge?: boolean;
   dryRun?: boolean;
   allowMassDelete?: boolean;
+  force?: boolean;
   /** Only for a workspace without a space yet: the organization to create it in. */
   org?: string;
 }
@@ -36,6 +37,7 @@ export async function pushCommand(branch: string | undefined, options: PushComma
       ...(options.subject !== undefined ? { subject: options.subject } : {}),
       dryRun: options.dryRun === true,
       allowMassDelete: options.allowMassDelete === true,
+      force: options.force === true,
       ...(progress ? { onProgress: ({ stage, done, total }: { stage: string; done: number; total: number }) => process.stderr.write(`\r${stage}: ${done}/${total}   `) } : {}),
     });
     if (progress && result.batches > 0 && !result.dryRun) process.stderr.write('\n');

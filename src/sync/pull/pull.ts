@@ -135,7 +135,10 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
     conflicts.push(...merged.conflicts);
     kept.push(...merged.kept);
     const { outbox: _outbox, ...rest } = synced;
-    next = { ...(outboxClosed !== undefined ? rest : synced), remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, index: merged.snapshot.index };
+    next = {
+      ...(outboxClosed !== undefined ? rest : synced),
+      remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, pulledCommit: merged.remoteCommit, index: merged.snapshot.index,
+    };
   }
   if (outboxMoved) {
     // Main's change request was edited on the platform (a reviewer): its edits come into main,
@@ -145,7 +148,7 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts.filter((path) => !conflicts.includes(path)));
     kept.push(...merged.kept.filter((k) => !kept.some((e) => e.path === k.path)));
-    next = { ...next, outbox: { ...outbox, remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, index: merged.snapshot.index } };
+    next = { ...next, outbox: { ...outbox, remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, pulledCommit: merged.remoteCommit, index: merged.snapshot.index } };
   }
   if (branch === checkedOut) await checkoutPulled(dir, branch, before, (await branchOid(dir, branch))!);
   return done(next, {

@@ -15,6 +15,7 @@ import { pageEditSides } from './page-edits.js';
 import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
 import { readBack } from './read-back.js';
+import { refuseUndoingRemote } from './undo-check.js';
 import type { UnsentLink } from './lost-links.js';
 import { batchesOf, sendBatches } from './send-batches.js';
 import { placesOf, snapshotOf } from '../remote/snapshot.js';
@@ -36,6 +37,8 @@ export interface PushOptions {
   commitWorkingTree?: boolean;
   /** Allow a push that deletes more than half of the pages, or all of them. */
   allowMassDelete?: boolean;
+  /** Push even when the branch no longer holds platform changes a pull brought in (after a git reset): the push undoes them. */
+  force?: boolean;
   onProgress?: (event: { stage: string; done: number; total: number }) => void;
 }
 
@@ -161,6 +164,11 @@ export async function push(client: Client, dir: string, options: PushOptions = {
       if (branch !== 'main' && (await mergeBase(dir, head, target.base.syncedCommit)) !== target.base.syncedCommit) {
         throw new SyncError('not-based-on-main', `${branch} does not contain main's last synced commit; merge main into it (git merge main), then push`);
       }
+    }
+    if (!options.force) {
+      const main = state.branches.main;
+      const pulled = branch === 'main' ? [main?.pulledCommit, main?.outbox?.pulledCommit] : [target.entry?.pulledCommit ?? (target.entry ? undefined : main?.pulledCommit)];
+      await refuseUndoingRemote(dir, branch, head, pulled);
     }
   }
 

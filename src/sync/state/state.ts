@@ -18,6 +18,12 @@ export interface BranchState {
   remoteRevision: string;
   /** Local commit holding exactly that remote revision's content. */
   syncedCommit: string;
+  /**
+   * The last remote commit a pull merged into the branch: the branch contains it for as long as
+   * it holds the platform's changes. A push refuses a branch that does not (a `git reset` undid
+   * the pull), since it would undo those changes. Absent before the first pull.
+   */
+  pulledCommit?: string;
   /** Ids by place at that point (workspace `WorkspaceIndex`): how files find their page again. */
   index: { pages: Record<string, string>; files: Record<string, string>; includes: Record<string, string> };
   /**

@@ -260,6 +260,18 @@ export class WriterDeleteBranch extends Step {
   }
 }
 
+/** `git reset --hard HEAD~1` on main: the writer's own text in the commit dropped is the writer's deletion. */
+export class WriterReset extends Step {
+  toString() { return 'writer resets main by one commit (git reset --hard HEAD~1)'; }
+  async act(m: Model, r: Real) {
+    if (git(r.dir, 'rev-list', '--count', 'HEAD').trim() === '1') return;
+    const before = new Set([...(await workingTree(r.dir)).values()].flatMap(tokensOf));
+    git(r.dir, 'reset', '-q', '--hard', 'HEAD~1');
+    const after = new Set([...(await workingTree(r.dir)).values()].flatMap(tokensOf));
+    for (const t of before) if (t.startsWith('w') && !after.has(t)) m.live.delete(t);
+  }
+}
+
 // ----- the platform: the API, on main (a change request merged at once) -----
 
 async function platformPage(r: Real, at: number, skipFirst: boolean) {
@@ -326,8 +338,18 @@ export class Pull extends Step {
 /** `docsync sync`, then main's change request merged: with no conflict and nothing left out, folder and platform must agree. */
 export class SyncAndMerge extends Step {
   toString() { return 'sync, then merge main\'s change request'; }
-  async act(_m: Model, r: Real) {
+  async act(m: Model, r: Real) {
     const pass = await syncPass(r.client, r.dir);
+    // A branch reset past a pull is refused (it would undo the platform's changes): the writer
+    // does what the message says and merges them back; a conflict there is resolved later.
+    if (pass.failed.some((f) => f.code === 'would-undo-remote')) {
+      try {
+        git(r.dir, 'merge', '-q', '--no-edit', 'refs/docsync/remote/main');
+      } catch {
+        await new WriterResolve().act(m, r);
+      }
+      return;
+    }
     let clean = pass.failed.length === 0 && pass.conflicts.length === 0 && pass.pulled.every((p) => (p.kept ?? []).length === 0)
       && pass.pushed.every((p) => p.skipped.length === 0 && p.unsentLinks.length === 0 && p.undeletableFiles.length === 0);
     if ((await readState(r.dir)).branches.main?.outbox !== undefined) {
@@ -353,6 +375,7 @@ export const steps: fc.Arbitrary<Cmd>[] = [
   fc.constant(new WriterResolve()),
   at.map((i) => new WriterBranch(i)),
   at.map((i) => new WriterDeleteBranch(i)),
+  fc.constant(new WriterReset()),
   at.map((i) => new PlatformAppend(i)),
   fc.tuple(at, at).map(([i, j]) => new PlatformReplace(i, j)),
   fc.constant(new PlatformAdd()),
