@@ -67,6 +67,7 @@ export const EXIT_CODES = {
   'unreadable-tree': EXIT.refused,
   'not-based-on-main': EXIT.refused,
   'would-undo-remote': EXIT.refused,
+  'behind-main-conflicts': EXIT.conflict,
   'change-request-closed': EXIT.refused,
   'no-branch': EXIT.error,
   'not-a-workspace': EXIT.error,

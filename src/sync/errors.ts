@@ -16,6 +16,8 @@ export const SYNC_ERROR_CODES = [
   'not-based-on-main',
   /** The branch lost the platform's changes a pull brought into it (git reset): pushing would undo them (`--force`). */
   'would-undo-remote',
+  /** A new branch made from an older main changed lines main changed on the platform since. */
+  'behind-main-conflicts',
   /** The branch's change request was merged or archived. */
   'change-request-closed',
   /** HEAD is detached, the branch is missing, or the branch is not tracked. */

@@ -107,7 +107,8 @@ describe('push', () => {
     await writeFile(join(t.dir, 'SUMMARY.md'), '# Table of contents\n\n* [Alpha](README.md)\n* [Guides](guides/README.md)\n');
     git(t.dir, 'commit', '-qam', 'Drop beta');
     const dropped = await push(client, t.dir);
-    expect(dropped.changes).toEqual([{ operation: 'delete_page', page: t.beta }]);
+    // Guides has no child left, yet stays in guides/README.md: the server is told its file (git-path).
+    expect(dropped.changes).toEqual([{ operation: 'delete_page', page: t.beta }, { operation: 'update_page', page: guides, gitPath: 'guides/README.md' }]);
     await expectRemoteIsFolder(t.dir, t.spaceId, crId);
   });
 
@@ -202,10 +203,9 @@ describe('push', () => {
     await expectRemoteIsFolder(t.dir, t.spaceId, crId);
   });
 
-  it('refuses to push over remote changes it has not pulled', async () => {
+  it('refuses to push main over remote changes it has not pulled (a branch catches up: push-behind-main.test.ts)', async () => {
     const t = await clonedSpace(s, client, work, 'behind');
     await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\nserver\n' } }]);
-    git(t.dir, 'checkout', '-qb', 'late');
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nlocal\n');
     git(t.dir, 'commit', '-qam', 'late edit');
     await expect(push(client, t.dir)).rejects.toMatchObject({ code: 'remote-ahead' });

@@ -6,6 +6,7 @@ import {
 } from '../../git/index.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { SyncError } from '../errors.js';
+import { catchUpWithMain } from './catch-up.js';
 import { clearJournal, readJournal, type PushJournal } from './journal.js';
 import { planPush, type PushPlan } from './plan/plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './read.js';
@@ -131,7 +132,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     const changed = uncommitted.map((c) => c.path);
     savedLocalEdits = (await commitWorkingTree(dir, { message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`, author: DOCSYNC_AUTHOR })) ?? undefined;
   }
-  const head = (await branchOid(dir, branch))!;
+  let head = (await branchOid(dir, branch))!;
 
   let target = targetOf(state, branch);
   const journal = await readJournal(dir, branch);
@@ -157,12 +158,16 @@ export async function push(client: Client, dir: string, options: PushOptions = {
       throw new SyncError('remote-ahead', `change request #${changeRequest.number} has changes made since ${branch} was last synced; run docsync pull, then push`);
     }
     if (changeRequest === undefined) {
-      const space = await client.spaces.get(spaceId);
-      if (space.revision !== target.base.remoteRevision) {
-        throw new SyncError('remote-ahead', `the space changed since main was last synced; run docsync pull${branch === 'main' ? '' : `, merge main into ${branch}`}, then push`);
-      }
       if (branch !== 'main' && (await mergeBase(dir, head, target.base.syncedCommit)) !== target.base.syncedCommit) {
         throw new SyncError('not-based-on-main', `${branch} does not contain main's last synced commit; merge main into it (git merge main), then push`);
+      }
+      const space = await client.spaces.get(spaceId);
+      if (space.revision !== target.base.remoteRevision) {
+        if (branch === 'main' || options.dryRun) {
+          throw new SyncError('remote-ahead', `the space changed since main was last synced; run docsync pull${branch === 'main' ? '' : `, merge main into ${branch}`}, then push`);
+        }
+        // A new change request starts from main as it is now: the branch catches up with it first.
+        ({ base: target.base, head } = await catchUpWithMain(client, dir, spaceId, branch, target.base, head, branch === checkedOut));
       }
     }
     if (!options.force) {
