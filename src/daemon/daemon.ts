@@ -7,7 +7,7 @@ import { ApiError, ConnectionError, type Client } from '../client/index.js';
 import {
   branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, isGitError, workingTreeChanges, workingTreeChangesAt,
 } from '../git/index.js';
-import { DOCSYNC_AUTHOR, arrivedComments, branchesToPush, isPushRefusal, isSyncError, newCommentFeed, pull, push, type BranchPull } from '../sync/index.js';
+import { DOCSYNC_AUTHOR, arrivedComments, branchesToPush, isPushRefusal, isSyncError, newCommentFeed, pull, push, skippedPlace, type BranchPull } from '../sync/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Debouncer } from './debounce.js';
 import { fileList } from './file-list.js';
@@ -316,7 +316,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
         type: 'pushed', branch, revision: result.revision, resumed: result.resumed,
         changeRequest: result.changeRequest && { number: result.changeRequest.number, url: result.changeRequest.url, opened: result.changeRequest.opened },
         pages: { inserted: result.counts.inserted, updated: result.counts.updated, deleted: result.counts.deleted },
-        skipped: result.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+        skipped: result.skipped.map((s) => ({ path: skippedPlace(s), reason: s.reason })),
       });
     } catch (error) {
       if (!isPushRefusal(error) || error.code === 'remote-ahead') throw error;

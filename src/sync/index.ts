@@ -14,6 +14,7 @@ export { setChangeRequestStatus, type StatusChange } from './change-requests/ope
 export { parseConflicts, locateConflicts, type RemoteConflict } from './change-requests/conflicts.js';
 export { unpushedChanges, hasUnpushed, type Unpushed } from './push/unpushed.js';
 export { push, type PushOptions, type PushResult } from './push/push.js';
+export { skippedPlace, type SkippedFile } from './push/read.js';
 export { branchesToPush, syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
 export { mirror, type MirrorOptions, type MirroredSpace } from './mirror.js';
 export { SYNC_ERROR_CODES, SyncError, isPushRefusal, isSyncError, type SyncErrorCode } from './errors.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isUnbound, mergePushed, push, readState } from '../../sync/index.js';
+import { isUnbound, mergePushed, push, readState, skippedPlace } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printResult, type OutputOptions } from '../output.js';
 import { conflictLines, conflictNames, pullLine, pulledConflicts } from './conflict-report.js';
@@ -55,7 +55,7 @@ export async function pushCommand(branch: string | undefined, options: PushComma
     if (merged?.kind === 'merged' && pulledConflicts(merged.pulled).length > 0) {
       throw new ExitError(`the pull of main left conflict markers in ${pulledConflicts(merged.pulled).join(', ')}; resolve them and commit`, EXIT.conflict);
     }
-    if (result.skipped.length > 0) throw new ExitError(`${result.skipped.length} file(s) were not sent: ${result.skipped.map((s) => s.path).join(', ')}`, EXIT.partial);
+    if (result.skipped.length > 0) throw new ExitError(`${result.skipped.length} file(s) were not sent: ${result.skipped.map(skippedPlace).join(', ')}`, EXIT.partial);
     if (result.unsentLinks.length > 0) {
       throw new ExitError(`${result.unsentLinks.length} link(s) do not resolve on the platform: ${result.unsentLinks.map((l) => `${l.path}:${l.line}`).join(', ')}`, EXIT.partial);
     }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { syncPass } from '../../sync/index.js';
+import { skippedPlace, syncPass } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { printResult, type OutputOptions } from '../output.js';
 import { pullLine } from './conflict-report.js';
@@ -23,7 +23,7 @@ export async function syncCommand(options: OutputOptions & { dir?: string; dryRu
     printResult(options, lines.join('\n'), pass);
     if (pass.conflicts.length > 0) throw new ExitError(`conflict markers in ${pass.conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);
     if (pass.failed.length > 0) throw new ExitError(`not pushed: ${pass.failed.map((f) => f.branch).join(', ')}`, EXIT.refused);
-    const skipped = pass.pushed.flatMap((p) => [...p.skipped.map((s) => `${p.branch}:${s.path}`), ...p.unsentLinks.map((l) => `${p.branch}:${l.path}:${l.line} (link)`)]);
+    const skipped = pass.pushed.flatMap((p) => [...p.skipped.map((s) => `${p.branch}:${skippedPlace(s)}`), ...p.unsentLinks.map((l) => `${p.branch}:${l.path}:${l.line} (link)`)]);
     if (skipped.length > 0) throw new ExitError(`not sent: ${skipped.join(', ')}`, EXIT.partial);
   });
 }

@@ -1,5 +1,5 @@
 import { diffTrees, isGitError, readBlob, readFileAt, type TreeChange } from '../../git/index.js';
-import { GITBOOK_YAML, parseGitbookYaml, rootPrefix, structurePath } from '../../workspace/index.js';
+import { GITBOOK_YAML, parseGitbookYaml, parseSummary, rootPrefix, structurePath, type SummaryItem } from '../../workspace/index.js';
 
 /** Two sides of a push as files, possibly partial. */
 export interface ChangedFiles {
@@ -49,6 +49,28 @@ export function folderPaths(files: ReadonlyMap<string, Uint8Array>): {
   };
 }
 
+function flatTargets(items: readonly SummaryItem[], into: string[] = []): string[] {
+  for (const item of items) {
+    into.push(item.target);
+    flatTargets(item.items, into);
+  }
+  return into;
+}
+
+/** The files a SUMMARY.md lists (paths from the folder's root, decoded; no URLs). */
+function listedFiles(summary: Uint8Array | undefined, summaryPath: string): string[] {
+  if (summary === undefined) return [];
+  const folder = summaryPath.slice(0, summaryPath.lastIndexOf('/') + 1);
+  return flatTargets(parseSummary(decoder.decode(summary)).summary.parts.flatMap((part) => part.items)).flatMap((target) => {
+    if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target)) return [];
+    try {
+      return [folder + decodeURI(target.split('#')[0]!)];
+    } catch {
+      return [folder + target];
+    }
+  });
+}
+
 /**
  * The files of `base` and `head` a push has to read: the ones that differ between them (both
  * paths of a rename) and the folder's own files. Everything else is the same on both sides, so
@@ -71,5 +93,14 @@ export async function readChangedFiles(dir: string, base: string, head: string, 
     baseFiles.set(path, bytes);
     localFiles.set(path, bytes);
   }
-  return { base: baseFiles, local: localFiles, unloaded: (path) => !changed.has(path) && !own.has(path) };
+  // A page SUMMARY.md lists now and did not before, whose file the diff does not add, may be a
+  // typo: only a file the head really has reads as unchanged; a missing one is reported.
+  const missing = new Set<string>();
+  const { summary } = folderPaths(localFiles);
+  const listedNow = listedFiles(localFiles.get(summary), summary);
+  const listedBefore = new Set(listedFiles(baseFiles.get(summary), summary));
+  const candidates = listedNow.filter((path) => !listedBefore.has(path) && !changed.has(path));
+  const present = await readSome(dir, head, candidates);
+  for (const path of candidates) if (!present.has(path)) missing.add(path);
+  return { base: baseFiles, local: localFiles, unloaded: (path) => !changed.has(path) && !own.has(path) && !missing.has(path) };
 }

@@ -5,13 +5,19 @@ import {
   type ReadResult, type WorkspaceContent, type WorkspaceDocument, type WorkspaceIndex, type WorkspacePage,
 } from '../../workspace/index.js';
 import type { BranchState } from '../state/state.js';
-import { hasConflictMarkers } from '../bytes.js';
+import { hasConflictMarkers, sameBytes } from '../bytes.js';
+import { folderPaths } from './changed-files.js';
 
 /** A file push leaves out, and why: the command names each and exits non-zero. */
 export interface SkippedFile {
   path: string;
+  /** The line at fault, when there is one (a SUMMARY.md entry whose file is missing). */
+  line?: number;
   reason: string;
 }
+
+/** `path:line` (or `path`) of a skipped file, as people read it. */
+export const skippedPlace = (s: SkippedFile): string => (s.line === undefined ? s.path : `${s.path}:${s.line}`);
 
 /** Both sides of a push as contents with ids, and what cannot be sent. */
 export interface PushSides {
@@ -26,7 +32,7 @@ export interface PushSides {
 
 const decoder = new TextDecoder();
 /** Problems that leave the tree unknown; the rest belong to one file. */
-const TREE_PROBLEMS = new Set(['summary-syntax', 'summary-missing', 'missing-file', 'listed-twice', 'duplicate-slug', 'duplicate-path', 'gitbook-yaml']);
+const TREE_PROBLEMS = new Set(['summary-syntax', 'summary-missing', 'listed-twice', 'duplicate-slug', 'duplicate-path', 'gitbook-yaml']);
 /** Problems that are warnings: the content read is still right. */
 const WARNINGS = new Set(['missing-asset', 'not-in-summary', 'unrepresentable']);
 
@@ -110,7 +116,18 @@ export function readPushSides(
     if (summaryPath(path)) blocking.push(`${path}: it has conflict markers (resolve them, then commit)`);
     else badFiles.set(path, 'it has conflict markers (resolve them, then commit)');
   }
+  const missing: SkippedFile[] = [];
   for (const found of read.problems) {
+    // A SUMMARY.md entry whose file is missing (a typo) waits, named by its line; the rest is sent.
+    if (found.code === 'missing-file') {
+      missing.push({ path: found.file, ...(found.line !== undefined ? { line: found.line } : {}), reason: `${found.message}; the entry is not sent until the file exists` });
+      continue;
+    }
+    // A page file not listed in SUMMARY.md that the branch added or changed: the writer meant a page.
+    if (found.code === 'not-in-summary' && !sameBytes(remoteFiles.get(found.file), localFiles.get(found.file))) {
+      skipped.push({ path: found.file, line: 1, reason: `not listed in ${folderPaths(localFiles).summary}, so it is not a page and is not sent; list it there to send it` });
+      continue;
+    }
     if (WARNINGS.has(found.code)) continue;
     if (TREE_PROBLEMS.has(found.code)) blocking.push(formatProblem(found));
     else if (!badFiles.has(found.file)) badFiles.set(found.file, formatProblem(found));
@@ -118,6 +135,16 @@ export function readPushSides(
 
   let pages = read.content.pages;
   let reusableContents = read.content.reusableContents;
+  if (missing.length > 0) {
+    skipped.push(...missing);
+    for (const [path, page] of read.pages) {
+      if (localFiles.has(path) || unloaded?.(path)) continue;
+      // Never an empty page for a file that is not there: a page the platform has keeps its version.
+      const before = findDocument(remote.pages, page.id);
+      if (before) Object.assign(page, { ...before, pages: page.pages, id: page.id });
+      else pages = withoutPage(pages, page.id);
+    }
+  }
   for (const [path, reason] of badFiles) {
     const page = read.pages.get(path);
     skipped.push({ path, reason });
