@@ -19,3 +19,4 @@ export * from './comment.js';
 export * from './member.js';
 export * from './team.js';
 export * from './permission.js';
+export * from './openapi-spec.js';

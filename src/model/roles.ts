@@ -65,5 +65,7 @@ export const REQUIRED_ROLE = {
   'space.managePermissions': 'admin',
   'collection.listPermissions': 'read',
   'collection.managePermissions': 'admin',
+  'openapi.view': 'read',
+  'openapi.manage': 'create',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof REQUIRED_ROLE;

@@ -35,6 +35,8 @@ import { contentPermissionRoutes } from './routes/content-permissions.js';
 import { sitePublishedRoutes } from './routes/site-published.js';
 import { teamRoutes } from './routes/teams.js';
 import { teamMemberRoutes } from './routes/team-members.js';
+import { openApiSpecRoutes } from './routes/openapi-specs.js';
+import { openApiSpecVersionRoutes } from './routes/openapi-spec-versions.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -134,6 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(sitePublishedRoutes);
       await v1.register(teamRoutes);
       await v1.register(teamMemberRoutes);
+      await v1.register(openApiSpecRoutes);
+      await v1.register(openApiSpecVersionRoutes);
     },
     { prefix: '/v1' },
   );

@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { PURGE_SPACE, purgeSpace } from './purge-space.js';
+import { PROCESS_OPENAPI_SPEC, processSpec } from '../openapi/process-spec.js';
 
 type Handler = (db: Kysely<Database>, payload: never, now: Date) => Promise<void>;
 
 const HANDLERS: Record<string, Handler> = {
   [PURGE_SPACE]: purgeSpace as Handler,
+  [PROCESS_OPENAPI_SPEC]: processSpec as Handler,
 };
 
 /** A claimed job is someone else's for this long; after that a crashed runner's job is retried. */

@@ -1,4 +1,8 @@
 import type { Generated } from 'kysely';
+import type {
+  IntegrationInstallationsTable, IntegrationsTable, OpenApiSpecVersionsTable, OpenApiSpecsTable, SamlAssertionsTable,
+  SamlProvidersTable, SamlRequestsTable, TranslationSettingsTable,
+} from './part2-tables.js';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are ISO 8601 UTC strings (sortable as text on both
@@ -236,6 +240,14 @@ export interface PdfRendersTable {
 }
 
 export interface Database {
+  openapi_specs: OpenApiSpecsTable;
+  openapi_spec_versions: OpenApiSpecVersionsTable;
+  translation_settings: TranslationSettingsTable;
+  saml_providers: SamlProvidersTable;
+  saml_requests: SamlRequestsTable;
+  saml_assertions: SamlAssertionsTable;
+  integrations: IntegrationsTable;
+  integration_installations: IntegrationInstallationsTable;
   document_facts: DocumentFactsTable;
   pdf_renders: PdfRendersTable;
   users: UsersTable;

@@ -6,6 +6,7 @@ import * as sites from './0006-sites.js';
 import * as comments from './0004-comments.js';
 import * as membersTeams from './0005-members-teams.js';
 import * as documentFacts from './0008-document-facts.js';
+import * as part2Rest from './0010-specs-sso-translations-integrations.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-comments': comments,
   '0005-members-teams': membersTeams,
   '0008-document-facts': documentFacts,
+  '0010-specs-sso-translations-integrations': part2Rest,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { dropPostgresSchema } from '../../src/server/store/db.js';
+import { testDialects } from '../helpers/server.js';
+import { TestClock } from '../helpers/clock.js';
+import { startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
+
+const TOKEN = 'test_openapi_restart_token_0123456789';
+const LEASE_MS = 5 * 60 * 1000;
+
+describe.each(testDialects())('OpenAPI processing survives a restart (%s)', (dialect) => {
+  let fixture: SpecFixture;
+  const dataDir = mkdtempSync(join(tmpdir(), 'docsync-openapi-restart-'));
+  const schema = `t_openapi_restart_${process.pid}_${Date.now().toString(36)}`;
+  const store = dialect === 'postgres' ? { databaseUrl: process.env.DOCSYNC_TEST_DATABASE_URL!, schema } : { dataDir };
+  const start = (clock: TestClock) =>
+    serve({ host: '127.0.0.1', port: 0, clock, bootstrapToken: TOKEN, jobIntervalMs: 3_600_000, allowPrivateFetch: true, ...store });
+
+  beforeAll(async () => {
+    fixture = await startSpecFixture();
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    if (dialect === 'postgres') await dropPostgresSchema(process.env.DOCSYNC_TEST_DATABASE_URL!, schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function api(server: RunningServer, method: string, path: string, body?: unknown) {
+    const res = await fetch(`${server.url}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+
+  it('a server stopped mid-processing leaves the job; another one finishes it, once', async () => {
+    const first = await start(new TestClock());
+    const org = (await first.db.kysely.selectFrom('organizations').select('id').executeTakeFirstOrThrow()).id;
+    const made = await api(first, 'POST', `/orgs/${org}/openapi`, { slug: 'pets', source: { url: `${fixture.url}/api/slow.yaml` } });
+    expect(made.status).toBe(201);
+    let state = made.body.processingState;
+    for (let i = 0; i < 100 && state !== 'progress'; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      state = (await api(first, 'GET', `/orgs/${org}/openapi/pets`)).body.processingState;
+    }
+    expect(state).toBe('progress');
+    await first.close();
+
+    // The slow answer never came; the file now answers at once.
+    fixture.slow.path = '/none';
+    const clock = new TestClock();
+    clock.advance(LEASE_MS + 1000);
+    const second = await start(clock);
+    const third = await start(clock);
+    try {
+      // Each process looks for due jobs when it starts, and both again at once here: the claim
+      // lets only one of them run the job.
+      await Promise.all([second.jobs.runNow(), third.jobs.runNow()]);
+      const done = await api(third, 'GET', `/orgs/${org}/openapi/pets`);
+      expect(done.body).toMatchObject({ processingState: 'complete', lastVersion: expect.any(String) });
+      expect(done.body.lastProcessErrorCode).toBeUndefined();
+      expect((await api(second, 'GET', `/orgs/${org}/openapi/pets/versions`)).body.items).toHaveLength(1);
+      expect(await second.db.kysely.selectFrom('jobs').selectAll().execute()).toEqual([]);
+    } finally {
+      await second.close();
+      await third.close();
+    }
+  });
+});
