@@ -14,6 +14,8 @@ export * from './file.js';
 export * from './page.js';
 export * from './revision.js';
 export * from './content-change.js';
+export * from './file-name.js';
+export * from './url-scheme.js';
 export * from './site.js';
 export * from './comment.js';
 export * from './member.js';

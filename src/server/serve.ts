@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { openDatabase, type Db, type StoreOptions } from './store/db.js';
-import { bootstrapStore } from './bootstrap.js';
+import { bootstrapStore, checkBootstrapToken } from './bootstrap.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { startJobRunner, type JobRunner } from './jobs/runner.js';
 
@@ -28,6 +28,7 @@ export interface RunningServer {
 /** Opens the store, applies migrations, bootstraps, starts the job runner and listens. */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
+  if (options.bootstrapToken !== undefined) checkBootstrapToken(options.bootstrapToken);
   const db = await openDatabase(options);
   try {
     if (options.bootstrapToken) await bootstrapStore(db.kysely, options.bootstrapToken, clock.now().toISOString());

@@ -12,7 +12,7 @@ import { benchDaemon } from './daemon.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const SPACES = 1000;
-const TOKEN = 'bench-token';
+const TOKEN = 'bench-token-0123456789';
 
 async function timed(url: string, rounds: number): Promise<number> {
   const headers = { authorization: `Bearer ${TOKEN}` };

@@ -67,6 +67,12 @@ describe('safeFetch', () => {
     await expect(safeFetch('http://localhost:1/x', { ...open, allowPrivate: false })).rejects.toThrow(/loopback/);
   });
 
+  it('refuses IPv4-compatible IPv6 literals, which some stacks route to the IPv4 address they carry', async () => {
+    for (const host of ['[::127.0.0.1]', '[::a9fe:a9fe]', '[::7f00:1]', '[::10.0.0.1]']) {
+      await expect(safeFetch(`http://${host}:1/x`, { ...open, allowPrivate: false })).rejects.toThrow(/IPv4-compatible IPv6/);
+    }
+  });
+
   it('caps the size while streaming', async () => {
     await expect(safeFetch(`${base}/big`, open)).rejects.toThrow(/larger than 1000 bytes/);
   });

@@ -1,4 +1,5 @@
 import type { ChangeDocument, ContentTree, InsertPageChange, PageType, UpdatePageChange } from '../../model/index.js';
+import { scriptUrlProblem } from '../../model/index.js';
 import { findPage } from '../tree/page-tree.js';
 import { isPageGitPath } from '../tree/paths.js';
 import { fail } from './types.js';
@@ -36,6 +37,8 @@ const PAGE_ANCHOR = /^(?![a-z][a-z0-9+.-]*:|\/)[^#\s]+\.md#\S*$/i;
 export function hrefProblem(href: string): string | undefined {
   if (CONTROL.test(href)) return 'must not contain control characters';
   if (PAGE_ANCHOR.test(href)) return undefined;
+  const script = scriptUrlProblem(href);
+  if (script) return script;
   let ok = /^[a-z][a-z0-9+.-]*:/i.test(href);
   try {
     new URL(href);

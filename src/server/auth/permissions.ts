@@ -30,8 +30,10 @@ export function collectionPermissions(role: Role | null): CollectionPermissions 
 /** `member` is true for any member, guests included; `role` is null for a guest. */
 export function organizationPermissions(member: boolean, role: Role | null): OrganizationPermissions {
   return {
-    view: member,
-    access: member,
+    // A guest lists the organization (its shared content is there) but may not read it
+    // (`GET /orgs/{id}` is 403): the flags say what the organization's own routes answer.
+    view: member && roleAtLeast(role, 'read'),
+    access: member && roleAtLeast(role, 'read'),
     admin: roleAtLeast(role, 'admin'),
     ownTeam: roleAtLeast(role, 'admin'),
     createContent: roleAtLeast(role, 'create'),

@@ -1,6 +1,6 @@
 import type { ImportedInclude, ImportedPage } from '../../content/index.js';
 import { runParse } from '../parse/pool.js';
-import { badRequest } from '../../model/index.js';
+import { badRequest, fileNameProblem } from '../../model/index.js';
 import { decodeText, fetchForImport } from './fetch-source.js';
 import { crawlWebsite } from './website.js';
 import { readZip } from './zip.js';
@@ -47,7 +47,12 @@ export async function readSource(source: ImportSource, url: string, allowPrivate
       const markdown = new Map<string, string>();
       const assets: ImportAsset[] = [];
       for (const [path, bytes] of files) {
-        if (path.startsWith(ASSETS) && path.length > ASSETS.length) assets.push({ name: path.slice(ASSETS.length), bytes });
+        if (path.startsWith(ASSETS) && path.length > ASSETS.length) {
+          const name = path.slice(ASSETS.length);
+          const problem = fileNameProblem(name);
+          if (problem) throw badRequest(`body.url: zip entry ${JSON.stringify(path)}: the file name ${problem}`);
+          assets.push({ name, bytes });
+        }
         else if (/\.md$/i.test(path)) markdown.set(path, decodeText(bytes));
       }
       const { result: folder } = await runParse({ kind: 'folder', files: markdown }, url);

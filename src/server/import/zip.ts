@@ -1,5 +1,5 @@
 import { unzipSync } from 'fflate';
-import { badRequest } from '../../model/index.js';
+import { badRequest, fileNameProblem } from '../../model/index.js';
 import { IMPORT_LIMITS } from './limits.js';
 
 export interface ZipFolder {
@@ -44,9 +44,10 @@ export function readZip(bytes: Uint8Array, url: string): ZipFolder {
   return { files };
 }
 
+/** Longest path of an entry: a file's name is at most 256 characters, under a few folders. */
+const MAX_ENTRY_PATH = 1024;
+
+/** Every entry's path follows the rules of a file name (the assets' own names are checked as such by the import). */
 function unsafePath(name: string): string | undefined {
-  if (name.includes('\\') || name.includes('\u0000')) return 'has a backslash or NUL in its path';
-  if (name.startsWith('/') || /^[a-z]:/i.test(name)) return 'has an absolute path';
-  if (name.split('/').includes('..')) return 'climbs out of the folder with `..`';
-  return undefined;
+  return fileNameProblem(name, MAX_ENTRY_PATH);
 }

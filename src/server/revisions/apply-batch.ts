@@ -1,4 +1,4 @@
-import { MAX_BASE64_BYTES, badRequest, type ContentChange } from '../../model/index.js';
+import { MAX_BASE64_BYTES, badRequest, fileNameProblem, type ContentChange } from '../../model/index.js';
 import type { PreparedFile } from '../../content/index.js';
 import { sha256 } from '../store/blobs.js';
 import { FetchError, safeFetch } from '../fetch/safe-fetch.js';
@@ -17,7 +17,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 const mimeOf = (value: string | undefined) => value?.split(';')[0]?.trim().toLowerCase() || undefined;
 
 /**
- * Checks every `insert_files` item's shape (exactly one source; `contentType` with `base64`;
+ * Checks every `insert_files` item's shape (a safe name, see `fileNameProblem`; exactly one source; `contentType` with `base64`;
  * at most 1 MB decoded), naming the change and item, before anything is fetched or applied.
  */
 export function checkFileItems(changes: readonly ContentChange[]): void {
@@ -25,6 +25,8 @@ export function checkFileItems(changes: readonly ContentChange[]): void {
     if (change.operation !== 'insert_files') return;
     change.files.forEach((item, j) => {
       const where = `changes[${i}].files[${j}]`;
+      const nameProblem = fileNameProblem(item.name);
+      if (nameProblem) throw badRequest(`${where}.name ${nameProblem}: ${JSON.stringify(item.name)}`);
       if ((item.url === undefined) === (item.base64 === undefined)) throw badRequest(`${where} must have exactly one of \`url\` or \`base64\``);
       if (item.base64 === undefined) return;
       if (item.contentType === undefined) throw badRequest(`${where}.contentType is required with \`base64\``);

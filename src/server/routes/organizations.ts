@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, Organization, UpdateOrganization,
+  DEFAULT_LIST_LIMIT, DocsyncError, badRequest, scriptUrlProblem, Id, ListOf, ListQuery, Organization, UpdateOrganization,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import {
@@ -54,7 +54,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (body.hostname !== undefined) changes.hostname = body.hostname;
       if (body.defaultRole !== undefined) changes.default_role = body.defaultRole;
       if (body.defaultContent !== undefined) changes.default_content = body.defaultContent === null ? null : JSON.stringify(body.defaultContent);
-      if (body.logo !== undefined) changes.logo = body.logo;
+      if (body.logo !== undefined) {
+        // A logo is an image shown in pages: only a web URL, never one a browser would run.
+        if (body.logo !== null && !/^https?:\/\//i.test(body.logo)) throw badRequest(`body.logo must be an http or https URL${scriptUrlProblem(body.logo) ? ` (${scriptUrlProblem(body.logo)})` : ''}`);
+        changes.logo = body.logo;
+      }
       if (body.sso !== undefined) changes.sso = body.sso ? 1 : 0;
       if (body.ai !== undefined) changes.ai = body.ai ? 1 : 0;
       if (body.inviteLinks !== undefined) changes.invite_links = body.inviteLinks ? 1 : 0;

@@ -66,7 +66,7 @@ export const pdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (problem) throw new DocsyncError('forbidden', problem);
       const bytes = await getBlob(db, blob);
       if (!bytes) throw new DocsyncError('not_found', `PDF ${blob} not found`);
-      return reply.type('application/pdf').header('cache-control', 'private, max-age=3600').send(bytes);
+      return reply.type('application/pdf').header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=3600').send(bytes);
     },
   );
 };

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -32,8 +32,13 @@ export async function openDatabase(options: StoreOptions): Promise<Db> {
 }
 
 function openSqlite(dataDir = './.docsync-data'): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const database = new BetterSqlite3(join(dataDir, SQLITE_FILE));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // The store holds token hashes and the PDF signing secret: readable by its owner alone. SQLite
+  // gives the -wal and -shm files the database file's mode, so setting it here covers them.
+  const file = join(dataDir, SQLITE_FILE);
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+  const database = new BetterSqlite3(file);
   database.pragma('journal_mode = WAL');
   // Another process (a second server, `docsync admin`) may hold the write lock briefly.
   database.pragma('busy_timeout = 5000');
