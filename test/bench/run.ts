@@ -9,6 +9,7 @@ import { serve } from '../../src/server/serve.js';
 import { dropPostgresSchema } from '../../src/server/store/db.js';
 import { benchContent } from './content.js';
 import { benchDaemon } from './daemon.js';
+import { benchRequestCounts } from './request-counts.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const SPACES = 1000;
@@ -71,3 +72,5 @@ if (process.env.DOCSYNC_TEST_DATABASE_URL) {
   console.log(`\npostgres baseline / sqlite baseline: ${(pgBase / sqliteBase).toFixed(2)}x`);
 }
 await benchDaemon();
+// BENCH_REQUESTS=0 skips the request counts of the sync commands (issue 16).
+if (process.env.BENCH_REQUESTS !== '0') await benchRequestCounts();
