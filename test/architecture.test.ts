@@ -44,6 +44,8 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^jose(\/|$)/, ['server']],
   // OpenAPI specs: parsing, $ref resolution and validation (server/openapi).
   [/^@apidevtools\/swagger-parser(\/|$)/, ['server']],
+  // Language tags of translation settings.
+  [/^bcp-47(\/|$)/, ['server']],
   [/^(unified|remark(-[a-z0-9-]+)?|rehype(-[a-z0-9-]+)?|hast(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content', 'render']],
 ];
 

@@ -22,3 +22,4 @@ export * from './member.js';
 export * from './team.js';
 export * from './permission.js';
 export * from './openapi-spec.js';
+export * from './translation.js';

@@ -67,5 +67,7 @@ export const REQUIRED_ROLE = {
   'collection.managePermissions': 'admin',
   'openapi.view': 'read',
   'openapi.manage': 'create',
+  'translation.view': 'read',
+  'translation.manage': 'create',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof REQUIRED_ROLE;

@@ -37,6 +37,7 @@ import { teamRoutes } from './routes/teams.js';
 import { teamMemberRoutes } from './routes/team-members.js';
 import { openApiSpecRoutes } from './routes/openapi-specs.js';
 import { openApiSpecVersionRoutes } from './routes/openapi-spec-versions.js';
+import { translationRoutes } from './routes/translations.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -138,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(teamMemberRoutes);
       await v1.register(openApiSpecRoutes);
       await v1.register(openApiSpecVersionRoutes);
+      await v1.register(translationRoutes);
     },
     { prefix: '/v1' },
   );
