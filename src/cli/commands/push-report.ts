@@ -51,6 +51,7 @@ export function pushLines(result: PushResult): string[] {
   if (result.savedLocalEdits) lines.push(`  committed uncommitted edits first (${result.savedLocalEdits.slice(0, 8)})`);
   if (result.normalised.length > 0) lines.push(`  committed the server's form of ${result.normalised.join(', ')}`);
   for (const skipped of result.skipped) lines.push(`  NOT SENT ${skippedPlace(skipped)}: ${skipped.reason}`);
+  for (const unlisted of result.unlisted) lines.push(`  NOT A PAGE ${skippedPlace(unlisted)}: ${unlisted.reason}`);
   for (const link of result.unsentLinks) lines.push(`  LINK NOT STORED ${link.path}:${link.line}: ${link.url} does not resolve on the platform (kept in the file; the platform shows its text)`);
   if (result.undeletableFiles.length > 0) lines.push(`  kept on the platform (the API cannot delete files): ${result.undeletableFiles.join(', ')}`);
   return lines;

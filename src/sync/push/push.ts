@@ -17,6 +17,7 @@ import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
 import { readBack } from './read-back.js';
 import { refuseUndoingRemote } from './undo-check.js';
+import { adoptMain } from './adopt-main.js';
 import type { UnsentLink } from './lost-links.js';
 import { batchesOf, sendBatches } from './send-batches.js';
 import { placesOf, snapshotOf } from '../remote/snapshot.js';
@@ -56,6 +57,8 @@ export interface PushResult {
   normalised: string[];
   /** Files not sent, and why. */
   skipped: SkippedFile[];
+  /** `.md` files the branch added or changed that SUMMARY.md does not list: not pages, so not sent (a warning, not an error). */
+  unlisted: SkippedFile[];
   /** Links and images the platform did not store (a page not written yet, a missing or unsent asset): kept in the writer's file. */
   unsentLinks: UnsentLink[];
   /** Assets deleted locally that the API cannot delete. */
@@ -153,8 +156,15 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   if (journal !== undefined && (changeRequest === undefined || journal.changeRequestId !== changeRequest.id)) await clearJournal(dir, branch);
   const resuming = journal !== undefined && changeRequest !== undefined && journal.changeRequestId === changeRequest.id ? journal : undefined;
 
+  // main merged into the branch the git way: main comes into the change request first, so that
+  // the branch's resolution is what the change request holds, and it can be merged.
+  let adopted = false;
+  if (!resuming && !options.dryRun && branch !== 'main' && changeRequest !== undefined && changeRequest.revision === target.base.remoteRevision) {
+    adopted = await adoptMain(client, dir, spaceId, state.branches.main, head, changeRequest);
+    if (adopted) changeRequest = await client.changeRequests.get(spaceId, changeRequest.id);
+  }
   if (!resuming) {
-    if (changeRequest !== undefined && changeRequest.revision !== target.base.remoteRevision) {
+    if (changeRequest !== undefined && !adopted && changeRequest.revision !== target.base.remoteRevision) {
       throw new SyncError('remote-ahead', `change request #${changeRequest.number} has changes made since ${branch} was last synced; run docsync pull, then push`);
     }
     if (changeRequest === undefined) {
@@ -181,7 +191,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   let journalToSend: PushJournal | undefined;
   let remoteIndex = toIndex(target.base.index);
   let read: ChangedFiles;
-  const moved = resuming !== undefined && changeRequest!.revision !== resuming.revision;
+  const moved = adopted || (resuming !== undefined && changeRequest!.revision !== resuming.revision);
   if (resuming && !moved) journalToSend = resuming;
   if (moved) {
     // The batch in flight landed (or someone else wrote): compare all of the branch with what
@@ -215,7 +225,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   }
 
   const result: PushResult = {
-    branch, changes: plan.changes, counts: plan.counts, batches: 0, normalised: [], skipped: sides.skipped, unsentLinks: [],
+    branch, changes: plan.changes, counts: plan.counts, batches: 0, normalised: [], skipped: sides.skipped, unlisted: sides.unlisted ?? [], unsentLinks: [],
     undeletableFiles: plan.undeletableFiles, resumed: resuming !== undefined, dryRun: options.dryRun === true,
     ...(savedLocalEdits ? { savedLocalEdits } : {}),
   };
@@ -223,7 +233,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     result.batches = batchesOf(plan.changes, plan.refs).length;
     return result;
   }
-  if (plan.changes.length === 0 && journalToSend === undefined && resuming === undefined) {
+  if (plan.changes.length === 0 && journalToSend === undefined && resuming === undefined && !adopted) {
     if (changeRequest !== undefined) result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
     return result;
   }

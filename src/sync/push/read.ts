@@ -26,6 +26,8 @@ export interface PushSides {
   /** Local file of each local document page. */
   paths: Map<string, string>;
   skipped: SkippedFile[];
+  /** Page files (`.md`) the branch added or changed that SUMMARY.md does not list: not pages, so not sent; said, never an error. */
+  unlisted?: SkippedFile[];
   /** Problems that make the page tree itself unknown (SUMMARY.md): nothing can be sent. */
   blocking: string[];
 }
@@ -117,15 +119,16 @@ export function readPushSides(
     else badFiles.set(path, 'it has conflict markers (resolve them, then commit)');
   }
   const missing: SkippedFile[] = [];
+  const unlisted: SkippedFile[] = [];
   for (const found of read.problems) {
     // A SUMMARY.md entry whose file is missing (a typo) waits, named by its line; the rest is sent.
     if (found.code === 'missing-file') {
       missing.push({ path: found.file, ...(found.line !== undefined ? { line: found.line } : {}), reason: `${found.message}; the entry is not sent until the file exists` });
       continue;
     }
-    // A page file not listed in SUMMARY.md that the branch added or changed: the writer meant a page.
+    // A page file not listed in SUMMARY.md that the branch added or changed: said, in case the writer meant a page.
     if (found.code === 'not-in-summary' && !sameBytes(remoteFiles.get(found.file), localFiles.get(found.file))) {
-      skipped.push({ path: found.file, line: 1, reason: `not listed in ${folderPaths(localFiles).summary}, so it is not a page and is not sent; list it there to send it` });
+      unlisted.push({ path: found.file, line: 1, reason: `not listed in ${folderPaths(localFiles).summary}, so it is not a page and is not sent (list it there to make it one)` });
       continue;
     }
     if (WARNINGS.has(found.code)) continue;
@@ -174,5 +177,5 @@ export function readPushSides(
 
   const paths = new Map<string, string>();
   for (const [path, page] of read.pages) paths.set(page.id, path.slice(prefix.length));
-  return { remote, local: { ...read.content, pages, files, reusableContents }, paths, skipped, blocking };
+  return { remote, local: { ...read.content, pages, files, reusableContents }, paths, skipped, unlisted, blocking };
 }

@@ -1,0 +1,42 @@
+import { isApiError, type Client } from '../../client/index.js';
+import { isAncestor } from '../../git/index.js';
+import type { ChangeRequest } from '../../model/index.js';
+import { parseConflicts } from '../change-requests/conflicts.js';
+import { SyncError } from '../errors.js';
+import type { BranchState } from '../state/state.js';
+
+/**
+ * A branch whose writer merged main into it the git way (`git merge main`, conflicts resolved,
+ * committed) holds main's content with the resolution; its change request still starts from an
+ * older main, so merging it would meet the same conflicts again. Brings main into the change
+ * request first, through the API's update: when the update conflicts, the conflicting pages go
+ * back to the change request's base (`revert_page`) so that it goes through, and the push that
+ * follows (comparing the whole branch with the change request) sends the writer's resolution of
+ * those pages. True when the change request moved: the caller then compares the whole branch.
+ *
+ * Only for a branch that contains main's last synced commit while main is synced with the
+ * space's head, and a change request holding nothing the branch has not pulled.
+ */
+export async function adoptMain(
+  client: Client, dir: string, spaceId: string, main: BranchState | undefined, head: string, changeRequest: ChangeRequest,
+): Promise<boolean> {
+  if (main === undefined || !changeRequest.outdated) return false;
+  if (!(await isAncestor(dir, main.syncedCommit, head))) return false;
+  if ((await client.spaces.get(spaceId)).revision !== main.remoteRevision) return false;
+  try {
+    await client.changeRequests.update(spaceId, changeRequest.id);
+    return true;
+  } catch (error) {
+    if (!isApiError(error, 409)) throw error;
+    const conflicts = parseConflicts(error.message);
+    if (conflicts.length === 0 || conflicts.some((c) => c.kind !== 'page')) return false;
+    await client.content.write(spaceId, changeRequest.id, conflicts.map((c) => ({ operation: 'revert_page' as const, page: c.id })));
+    try {
+      await client.changeRequests.update(spaceId, changeRequest.id);
+    } catch (again) {
+      if (!isApiError(again, 409)) throw again;
+      throw new SyncError('merge-conflicts', `change request #${changeRequest.number} still conflicts with main after its conflicting pages went back to its base (${again.message}); run docsync pull, resolve, then push`);
+    }
+    return true;
+  }
+}
