@@ -295,6 +295,7 @@ export function buildProgram(): Command {
     .option('--data <dir>', 'data directory for the embedded SQLite store', DEFAULT_DATA_DIR)
     .option('--public-url <url>', 'absolute base URL used in `urls` of responses (default: from each request)')
     .option('--allow-private-fetch', 'let the server fetch URLs on loopback and private addresses (file uploads by URL, imports)')
+    .option('--log-level <level>', 'least severe log lines written to stdout: trace, debug, info, warn, error, fatal or silent', 'info')
     .action(async (options) => {
       const { serveCommand } = await import('./commands/serve.js');
       await serveCommand(options);

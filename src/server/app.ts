@@ -1,8 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DOCSYNC_EXTENSIONS, DocsyncError, EXTENSIONS_HEADER, badRequest } from '../model/index.js';
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, installErrorHandlers } from './errors.js';
+import { logRequests, loggerOptions, type LogOptions } from './log.js';
 import { findNulCharacter, validatorCompiler } from './validation.js';
 import { bearerToken } from './auth/tokens.js';
 import { userForToken } from './store/users.js';
@@ -44,7 +45,8 @@ export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   allowPrivateFetch?: boolean;
   /** Largest accepted request body in bytes. @default 10 MiB */
   bodyLimit?: number;
-  logger?: FastifyServerOptions['logger'];
+  /** The server log; none when absent (tests). */
+  log?: LogOptions;
 }
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -52,7 +54,7 @@ export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 /** Builds the API; never listens (serve.ts does), so tests can run it on any port. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...loggerOptions(options.log),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     forceCloseConnections: true,
@@ -81,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   } satisfies AppContext);
   app.decorateRequest('caller');
   installErrorHandlers(app);
+  if (options.log) logRequests(app);
 
   // On every answer, errors and unknown routes included, so a client learns from its first
   // request which extensions it may send (docs/api.md); the hosted API sends no such header.

@@ -62,6 +62,7 @@ function isConcurrencyAbort(error: unknown): boolean {
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DocsyncError, request, reply) => {
     if (error instanceof DocsyncError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'internal error');
       if (error.code === 'rate_limited' && typeof error.data?.retryAfter === 'number') {
         void reply.header('retry-after', String(error.data.retryAfter));
       }
@@ -89,7 +90,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
       // nothing of it was written, and the same request can simply be sent again.
       return reply.status(409).send({ error: { code: 409, message: 'a concurrent request touched the same content; nothing was written, retry' } });
     }
-    request.log.error({ err: error }, 'unhandled error');
+    // What the answer's message promises: the stack and details, on the server side only.
+    request.log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'unhandled error');
     return reply.status(500).send({ error: { code: 500, message: 'internal error; the server log has the details' } });
   });
 

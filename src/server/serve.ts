@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { writesInfo, type LogOptions } from './log.js';
 import { openDatabase, type Db, type StoreOptions } from './store/db.js';
 import { bootstrapStore, checkBootstrapToken } from './bootstrap.js';
 import { systemClock, type Clock } from './util/clock.js';
@@ -15,6 +16,8 @@ export interface ServeOptions extends StoreOptions {
   clock?: Clock;
   /** How often the job runner looks for due jobs, in ms. @default 60000 */
   jobIntervalMs?: number;
+  /** The server log (one JSON line per request, errors with their stack); none when absent. */
+  log?: LogOptions;
 }
 
 export interface RunningServer {
@@ -38,8 +41,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       clock,
       publicUrl: options.publicUrl,
       allowPrivateFetch: options.allowPrivateFetch ?? false,
+      ...(options.log ? { log: options.log } : {}),
     });
+    // Fastify announces the address at info level; `docsync serve` prints it as its first line,
+    // so the log starts with the first request.
+    if (options.log && writesInfo(options.log.level)) app.log.level = 'warn';
     await app.listen({ host: options.host, port: options.port });
+    if (options.log) app.log.level = options.log.level;
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -49,8 +49,27 @@ describe('docsync serve as a process', () => {
 
     proc.child.kill(signal);
     expect(await proc.exited).toBe(0);
-    expect(proc.stdout()).toMatch(/^docsync API listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    // The announced address, then the log: one JSON line per request.
+    const [first, ...log] = proc.stdout().trimEnd().split('\n');
+    expect(first).toMatch(LISTENING);
+    expect(log.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ level: 30, msg: 'request', method: 'GET', route: '/v1/user', status: 401, caller: null }),
+    ]);
     expect(proc.stderr()).toBe('');
+  });
+
+  it('--log-level silent prints the one line only; an unknown level exits 2 naming the option', async () => {
+    const proc = spawnCli(['serve', '--port', '0', '--data', dataDir(), '--log-level', 'silent']);
+    children.push(proc);
+    const url = LISTENING.exec(await proc.firstLine)![1]!;
+    expect((await get(`${url}/v1/user`)).status).toBe(401);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.stdout()).toMatch(/^docsync API listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    const bad = spawnCli(['serve', '--port', '0', '--data', dataDir(), '--log-level', 'loud']);
+    children.push(bad);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toMatch(/--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud"/);
   });
 
   it('--port abc exits 2 with a message naming the option', async () => {

@@ -8,6 +8,7 @@ import { createToken, createUser } from '../../src/server/store/users.js';
 import { createOrganization, upsertMember } from '../../src/server/store/organizations.js';
 import type { Role } from '../../src/model/index.js';
 import { TestClock } from './clock.js';
+import type { LogOptions } from '../../src/server/log.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -40,7 +41,7 @@ export interface TestServer {
 let counter = 0;
 
 /** A real server over HTTP on port 0, on a fresh SQLite directory or PostgreSQL schema. */
-export async function startServer(dialect: TestDialect = 'sqlite', options: { allowPrivateFetch?: boolean } = {}): Promise<TestServer> {
+export async function startServer(dialect: TestDialect = 'sqlite', options: { allowPrivateFetch?: boolean; log?: LogOptions } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const token = `test_${randomBytes(16).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'docsync-test-'));
@@ -53,6 +54,7 @@ export async function startServer(dialect: TestDialect = 'sqlite', options: { al
     bootstrapToken: token,
     jobIntervalMs: 3_600_000,
     allowPrivateFetch: options.allowPrivateFetch ?? false,
+    ...(options.log ? { log: options.log } : {}),
     ...(dialect === 'postgres' ? { databaseUrl: pgUrl!, schema } : { dataDir }),
   });
   const db = server.db.kysely;

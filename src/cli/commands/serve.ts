@@ -1,4 +1,4 @@
-import { serve } from '../../server/index.js';
+import { LOG_LEVELS, serve, type LogLevel } from '../../server/index.js';
 import { ExitError, EXIT } from '../exit.js';
 import { storeOptionsFromEnv } from './store-options.js';
 
@@ -8,6 +8,14 @@ export interface ServeCommandOptions {
   data: string;
   publicUrl?: string;
   allowPrivateFetch?: boolean;
+  logLevel: string;
+}
+
+export function parseLogLevel(value: string): LogLevel {
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new ExitError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`, EXIT.usage);
+  }
+  return value as LogLevel;
 }
 
 export function parsePort(value: string): number {
@@ -21,6 +29,7 @@ export function parsePort(value: string): number {
 /** `docsync serve`: runs the API until SIGINT or SIGTERM, then closes cleanly. */
 export async function serveCommand(options: ServeCommandOptions): Promise<void> {
   const port = parsePort(options.port);
+  const level = parseLogLevel(options.logLevel);
   const bootstrapToken = process.env.DOCSYNC_BOOTSTRAP_TOKEN;
   const server = await serve({
     host: options.host,
@@ -29,6 +38,8 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
     ...(bootstrapToken ? { bootstrapToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     allowPrivateFetch: options.allowPrivateFetch === true,
+    // One JSON line per request and every server-side error with its stack, on stdout.
+    log: { level, stream: process.stdout },
   });
   console.log(`docsync API listening on ${server.url}`);
   await new Promise<void>((resolve) => {
