@@ -1,13 +1,15 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
 import { pull } from '../../src/sync/pull/pull.js';
+import { push } from '../../src/sync/push/push.js';
+import { mirror } from '../../src/sync/mirror.js';
 import { hostedProxy, type HostedProxy } from '../helpers/hosted-proxy.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { editMain } from './fixture.js';
+import { editMain, git } from './fixture.js';
 
 const PAGES = 40;
 
@@ -65,5 +67,24 @@ describe('reads through the hosted API cost what changed', () => {
     expect(await readFile(join(dir, 'page-7.md'), 'utf8')).toContain('Edited on the platform.');
     expect(pullRequests.filter((r) => /\/page\/[^/?]+\?/.test(r))).toHaveLength(1);
     expect(pullRequests.length, pullRequests.join('\n')).toBeLessThanOrEqual(10);
+
+    // A push of one page edit: the change request opened, the batch, the page read back.
+    git(dir, 'checkout', '-q', '-b', 'edit');
+    await writeFile(join(dir, 'page-3.md'), '# Page 3\n\nEdited in the workspace.\n');
+    git(dir, 'commit', '-qam', 'Edit page 3');
+    before = proxy.seen.length;
+    await push(client, dir);
+    const pushRequests = proxy.seen.slice(before);
+    expect(pushRequests.length, pushRequests.join('\n')).toBeLessThanOrEqual(5);
+
+    // A first mirror of the organization is a clone of each space plus its listing.
+    before = proxy.seen.length;
+    await mirror({ client, apiUrl: proxy.url, orgId: s.orgId, dir: join(work, 'mirror') });
+    const mirrorRequests = proxy.seen.slice(before);
+    const mirrorBodies = mirrorRequests.filter((r) => /\/page\/[^/?]+\?/.test(r)).length;
+    // Main's 40 bodies, the review's edit, page 7 as the review (and its base, read at the same
+    // time) still has it, and the push's edit: each distinct body read once.
+    expect(mirrorBodies).toBe(PAGES + 3);
+    expect(mirrorRequests.length, mirrorRequests.join('\n')).toBeLessThanOrEqual(PAGES + 3 + 5 + 2);
   });
 });

@@ -14,6 +14,11 @@ import { stateDir } from '../state/state.js';
  */
 export interface KnownContent {
   markdown(oid: string): Promise<string | undefined>;
+  /**
+   * The body of `oid`: held, or being read already (two scopes read at once, such as a change
+   * request and its base, share the read), or read now with `read` and remembered.
+   */
+  markdownOnce(oid: string, read: () => Promise<string>): Promise<string>;
   rememberMarkdown(oid: string, markdown: string): Promise<void>;
   fileBytes(oid: string): Promise<Uint8Array | undefined>;
   rememberFile(oid: string, bytes: Uint8Array): void;
@@ -21,9 +26,29 @@ export interface KnownContent {
 
 const OID = /^[0-9a-f]{40}$/;
 
+/** `markdownOnce` over a store's `markdown` and `rememberMarkdown`, sharing reads in flight by oid. */
+function onceOver(store: Pick<KnownContent, 'markdown' | 'rememberMarkdown'>): KnownContent['markdownOnce'] {
+  const inFlight = new Map<string, Promise<string>>();
+  return (oid, read) => {
+    const pending = inFlight.get(oid);
+    if (pending) return pending;
+    const body = (async () => {
+      const held = await store.markdown(oid);
+      if (held !== undefined) return held;
+      const markdown = await read();
+      await store.rememberMarkdown(oid, markdown);
+      return markdown;
+    })();
+    inFlight.set(oid, body);
+    // A failed read is not kept: the next caller tries again.
+    body.catch(() => inFlight.delete(oid));
+    return body;
+  };
+}
+
 export function knownContent(dir: string): KnownContent {
   const bodyPath = (oid: string) => join(stateDir(dir), 'markdown', oid.slice(0, 2), oid.slice(2));
-  return {
+  const bodies: Pick<KnownContent, 'markdown' | 'rememberMarkdown'> = {
     async markdown(oid) {
       if (!OID.test(oid)) return undefined;
       return readFile(bodyPath(oid), 'utf8').catch(() => undefined);
@@ -35,6 +60,10 @@ export function knownContent(dir: string): KnownContent {
       // Two commands filling the cache at once never mix their writes: each has its own temporary file.
       await writeFileAtomic(path, markdown);
     },
+  };
+  return {
+    ...bodies,
+    markdownOnce: onceOver(bodies),
     async fileBytes(oid) {
       if (!OID.test(oid)) return undefined;
       return readBlob(dir, oid).catch(() => undefined);
@@ -51,14 +80,18 @@ export function knownContent(dir: string): KnownContent {
 export function memoryKnownContent(): KnownContent & { saveTo(dir: string): Promise<void> } {
   const bodies = new Map<string, string>();
   const files = new Map<string, Uint8Array>();
+  const store: Pick<KnownContent, 'markdown' | 'rememberMarkdown'> = {
+    markdown: async (oid) => bodies.get(oid),
+    rememberMarkdown: async (oid, markdown) => void bodies.set(oid, markdown),
+  };
   return {
+    ...store,
+    markdownOnce: onceOver(store),
     /** Keeps the bodies read in the workspace's store, for its later pulls. */
     async saveTo(dir) {
       const store = knownContent(dir);
       for (const [oid, markdown] of bodies) await store.rememberMarkdown(oid, markdown);
     },
-    markdown: async (oid) => bodies.get(oid),
-    rememberMarkdown: async (oid, markdown) => void bodies.set(oid, markdown),
     fileBytes: async (oid) => files.get(oid),
     rememberFile: (oid, bytes) => void files.set(oid, bytes),
   };

@@ -37,13 +37,8 @@ export async function pagesWithMarkdown(
     missing.map(async (page) => {
       // A body read before, by the oid of the page's file: only changed pages cost a request.
       const oid = page.git?.oid;
-      const cached = oid !== undefined ? await known?.markdown(oid) : undefined;
-      if (cached !== undefined) {
-        page.markdown = cached;
-      } else {
-        page.markdown = (await client.content.page(byRevision, page.id, { format: 'markdown' })).markdown ?? '';
-        if (oid !== undefined) await known?.rememberMarkdown(oid, page.markdown);
-      }
+      const read = async () => (await client.content.page(byRevision, page.id, { format: 'markdown' })).markdown ?? '';
+      page.markdown = oid !== undefined && known ? await known.markdownOnce(oid, read) : await read();
       done += 1;
       report(done, total);
     }),
