@@ -184,6 +184,16 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
       const crs = (await remote('/change-requests')).items as { id: string; number: number }[];
       const cr = crs.find((c) => c.number === pushed.changeRequest.number)!;
       expect((await remote(`/change-requests/${cr.id}/content/page/${ids.get('beta')}?format=markdown`)).markdown).toContain('saved while watched');
+
+      // The daemon runs push's code: a link the server cannot take is named, and the file kept.
+      const from = watch.events().length;
+      const summary = `${(await readFile(join(d, 'SUMMARY.md'), 'utf8')).trimEnd()}\n* [Docs site](https://docs.example.com/)\n`;
+      await writeFile(join(d, 'SUMMARY.md'), summary);
+      const linked = await watch.waitFor((e) => e.type === 'pushed', 40_000, from);
+      if (mode === 'direct') expect(linked.skipped).toEqual([]);
+      else expect(linked.skipped).toEqual([expect.objectContaining({ path: 'SUMMARY.md', reason: expect.stringContaining('cannot create link pages') })]);
+      expect(await readFile(join(d, 'SUMMARY.md'), 'utf8')).toBe(summary);
+      expect(git(d, 'show', 'HEAD:SUMMARY.md')).toBe(summary);
     } finally {
       await expectExitOk(watch);
     }
