@@ -64,6 +64,14 @@ const PageTypeField = Type.Unsafe<InsertedPageType>({ type: 'string', enum: [...
 /** Where a link page points; checked to be an absolute URL by the content layer, which names the change. */
 const Href = Type.String({ minLength: 1, maxLength: MAX_LINK_HREF });
 
+/**
+ * Extension (`computed-pages`): a computed page's source, as the published RevisionPageComputed
+ * has it (`{type: "builtin:openapi", props, dependencies}`); other keys are kept.
+ */
+export const ComputedSource = Type.Object({ type: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: true });
+/** Largest computed source, as JSON. */
+export const MAX_COMPUTED_SOURCE = 16 * 1024;
+
 /** Longest `gitPath`. */
 export const MAX_GIT_PATH = 1024;
 /**
@@ -87,6 +95,7 @@ export const InsertPageChange = Type.Object(
     type: Type.Optional(PageTypeField),
     href: Type.Optional(Href),
     gitPath: Type.Optional(GitPath),
+    computed: Type.Optional(ComputedSource),
     ...pageMetadata,
   },
   closed,
@@ -103,6 +112,8 @@ export const UpdatePageChange = Type.Object(
     href: Type.Optional(Href),
     /** Extension: the page's file (see insert_page); null goes back to the path rules' file. */
     gitPath: Type.Optional(Type.Union([GitPath, Type.Null()])),
+    /** Extension: a computed page's new source. */
+    computed: Type.Optional(ComputedSource),
     ...pageMetadata,
   },
   closed,
@@ -298,11 +309,13 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `markdown-listing`: `format=markdown` on the pages listing;
  * - `insert-reusable-content`, `update-reusable-content`, `delete-reusable-content`: those operations;
  * - `reusable-content-markdown`: `format=markdown` on reusable content reads;
- * - `git-path`: `gitPath` on insert_page and update_page, read back as the page's `git.path`.
+ * - `git-path`: `gitPath` on insert_page and update_page, read back as the page's `git.path`;
+ * - `computed-pages`: insert_page `type: computed` with `computed` (an OpenAPI reference), and
+ *   `computed` on update_page.
  */
 export const DOCSYNC_EXTENSIONS = [
   'page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing',
   'insert-reusable-content', 'update-reusable-content', 'delete-reusable-content', 'reusable-content-markdown',
-  'git-path',
+  'git-path', 'computed-pages',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { GitBlob } from './file.js';
 
-export const PAGE_TYPES = ['document', 'group', 'link'] as const;
+export const PAGE_TYPES = ['document', 'group', 'link', 'computed'] as const;
 
 /** Every layout option, filled: the published spec requires all 13 on a document page. */
 export const PageLayoutOptions = Type.Object({
@@ -83,7 +83,8 @@ function pageProperties<C extends TSchema>(children: C) {
   return {
     ...base,
     type: Type.Union(PAGE_TYPES.map((t) => Type.Literal(t))),
-    kind: Type.Union([Type.Literal('sheet'), Type.Literal('group'), Type.Literal('link')]),
+    /** Absent on computed pages (the published RevisionPageComputed has none). */
+    kind: Type.Optional(Type.Union([Type.Literal('sheet'), Type.Literal('group'), Type.Literal('link')])),
     urls: Type.Optional(Type.Object({ app: Type.String() })),
     slug: Type.Optional(Type.String()),
     path: Type.Optional(Type.String()),
@@ -100,11 +101,16 @@ function pageProperties<C extends TSchema>(children: C) {
     document: Type.Optional(JsonDocument),
     target: Type.Optional(Type.Object({ kind: Type.Literal('url'), url: Type.String() })),
     href: Type.Optional(Type.String()),
+    /**
+     * Computed pages: the source the pages are generated from (`{type: "builtin:openapi", props,
+     * dependencies}`). Any JSON to the serialiser, which then keeps its keys in the order written.
+     */
+    computed: Type.Optional(Type.Unsafe<{ type: string } & Record<string, unknown>>({})),
   };
 }
 
 /**
- * RevisionPage, one schema for the three page types (document, group, link), so fastify can
+ * RevisionPage, one schema for the four page types (document, group, link, computed), so fastify can
  * serialise the recursive tree without choosing a branch per node; `type` tells them apart.
  */
 export const RevisionPage = Type.Recursive((This) => Type.Object(pageProperties(This)), { $id: 'RevisionPage' });

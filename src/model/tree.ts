@@ -3,7 +3,7 @@
  * id; documents and file bytes are referenced by the sha256 of their bytes (blobs stored once).
  * The API shapes (Revision, RevisionPage, RevisionFile) are rendered from this.
  */
-export type PageType = 'document' | 'group' | 'link';
+export type PageType = 'document' | 'group' | 'link' | 'computed';
 
 export interface PageLayout {
   width?: 'default' | 'wide';
@@ -48,6 +48,11 @@ export interface PageMeta {
   linkTitle?: string;
   /** Link pages: where they point. */
   href?: string;
+  /**
+   * Computed pages: their source (`{type: "builtin:openapi", props, dependencies}`) as JSON text,
+   * in the key order it was written (a Git Sync folder holds it as YAML, written back as it was).
+   */
+  computed?: string;
   /**
    * Document pages: the page's file in a Git Sync folder (`misc/note.md`, `guides.md` beside
    * `guides/`) when the folder it was pushed from did not follow the path rules (`pagePaths`).
@@ -98,5 +103,5 @@ export interface ContentTree {
 
 export const PAGE_META_KEYS = [
   'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover',
-  'variables', 'condition', 'linkTitle', 'href', 'gitPath',
+  'variables', 'condition', 'linkTitle', 'href', 'gitPath', 'computed',
 ] as const satisfies readonly (keyof PageMeta)[];

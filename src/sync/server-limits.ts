@@ -19,6 +19,7 @@ export const WITHOUT_EXTENSION: Readonly<Record<DocsyncExtension, string>> = {
   'delete-reusable-content': 'a deleted file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
   'reusable-content-markdown': 'reusable content is not read: clone and pull write no .gitbook/includes/',
   'git-path': 'a page file is not kept where the writer put it: clone and pull write each page where the Git Sync path rules put it',
+  'computed-pages': 'an OpenAPI reference entry of SUMMARY.md (a computed page) is not created or changed: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
 };
 
 export interface ServerLimit {

@@ -1,5 +1,5 @@
 export type * from './types.js';
-export { DEFAULT_SUMMARY_TITLE, NEW_FOLDER_SETTINGS } from './types.js';
+export { DEFAULT_SUMMARY_TITLE, NEW_FOLDER_SETTINGS, holdsPages } from './types.js';
 export { WORKSPACE_ERROR_CODES, WorkspaceError, type WorkspaceErrorCode } from './errors.js';
 export { formatProblem, type ProblemCode, type WorkspaceProblem } from './problems.js';
 export { readFolder, type ReadOptions, type ReadResult } from './read-folder.js';
@@ -12,5 +12,6 @@ export { readPageMeta, renderPageMeta, KEY_ORDER } from './page-meta.js';
 export { parsePageFile, renderPageFile, splitMarkdown, joinMarkdown } from './page-file.js';
 export { parseGitbookYaml, renderGitbookYaml, rootPrefix, structurePath, GITBOOK_YAML } from './gitbook-yaml.js';
 export { parseVars, renderVars } from './vars.js';
+export { dumpYaml, isMapping, loadYaml } from './yaml.js';
 export { parseInclude, renderInclude } from './includes.js';
 export { contentTypeOf } from './assets.js';

@@ -9,7 +9,7 @@ import { problem, type WorkspaceProblem } from './problems.js';
 import { readPages, type PageSource } from './read-pages.js';
 import { parseSummary } from './summary.js';
 import { canonicalPaths, groupSlugOf, pageKeys, walkPages } from './tree.js';
-import type { FileMap, FolderSettings, WorkspaceContent, WorkspaceDocument, WorkspaceFile, WorkspaceInclude, WorkspaceIndex, WorkspacePage } from './types.js';
+import { holdsPages, type FileMap, type FolderSettings, type WorkspaceContent, type WorkspaceDocument, type WorkspaceFile, type WorkspaceInclude, type WorkspaceIndex, type WorkspacePage } from './types.js';
 import { parseVars, VARS_FILE } from './vars.js';
 
 export interface ReadOptions {
@@ -131,8 +131,8 @@ function settleSlugs(pages: WorkspacePage[], sources: Map<WorkspacePage, PageSou
   const visit = (list: WorkspacePage[]) => {
     const taken = new Set<string>();
     for (const page of list) {
-      if (page.type === 'link') continue;
-      if (page.slug === '') page.slug = uniqueSlug(slugify(page.title), new Set(list.flatMap((p) => (p.type === 'link' ? [] : [p.slug]))));
+      if (!holdsPages(page)) continue;
+      if (page.slug === '') page.slug = uniqueSlug(slugify(page.title), new Set(list.flatMap((p) => (holdsPages(p) ? [p.slug] : []))));
       if (taken.has(page.slug)) problems.push(problem('duplicate-slug', summaryFile, sources.get(page)?.line, `two pages under one parent have the slug \`${page.slug}\` (${sources.get(page)?.path ?? page.title})`));
       taken.add(page.slug);
       visit(page.pages);

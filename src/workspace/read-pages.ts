@@ -1,4 +1,5 @@
 import { readPageMeta } from './page-meta.js';
+import { isMapping, loadYaml } from './yaml.js';
 import { joinMarkdown, parsePageFile } from './page-file.js';
 import { decodePath, isUrl, resolvePath } from './paths.js';
 import { problem, type WorkspaceProblem } from './problems.js';
@@ -44,8 +45,15 @@ export function readPages(summary: Summary, ctx: Context): PagesRead {
 
   const build = (items: readonly SummaryItem[]): WorkspacePage[] => items.flatMap((item): WorkspacePage[] => {
     if (item.computed !== undefined) {
-      add('summary-syntax', item.line, 'a computed page (an OpenAPI reference block) is not carried yet');
-      return [];
+      const read = loadYaml(item.computed);
+      if (!read.ok || !isMapping(read.value) || typeof read.value.type !== 'string' || read.value.type === '') {
+        add('summary-syntax', item.line, `a computed page's block must be a YAML mapping with a \`type\` (\`type: builtin:openapi\`)${read.ok ? '' : `: ${read.reason}`}`);
+        return [];
+      }
+      if (item.items.length > 0) add('summary-syntax', item.line, 'a computed page (an OpenAPI reference block) cannot have pages under it; they are not read');
+      const computed: WorkspacePage = { id: id(), type: 'computed', title: computedTitle(item.computed), source: item.computed, slug: '', pages: [] };
+      sources.set(computed, { line: item.line });
+      return [computed];
     }
     // A URL, or another page's anchor (`page.md#section`): a link page, not a listing of the file.
     if (isUrl(item.target) || /^[^#]+\.md#/i.test(item.target)) {
@@ -81,6 +89,16 @@ export function readPages(summary: Summary, ctx: Context): PagesRead {
     pages.push(page);
   }
   return { pages, sources, listed };
+}
+
+/**
+ * A computed page's title: the platform's API needs one, the folder has none. The OpenAPI spec's
+ * slug the block names (`dependencies.spec.ref.spec`), else its type.
+ */
+function computedTitle(source: string): string {
+  const spec = /^[ \t]+spec:[ \t]*['"]?([^'"\s#]+)/m.exec(source.split(/^[ \t]*ref:/m)[1] ?? '');
+  const type = /^type:[ \t]*['"]?([^'"\s#]+)/m.exec(source);
+  return spec?.[1] ?? type?.[1] ?? 'computed';
 }
 
 function readDocument(path: string, item: SummaryItem, ctx: Context, id: string): { page: WorkspaceDocument; bodyLine: number } {

@@ -1,6 +1,6 @@
 import type { TreePage } from '../model/index.js';
 import { pagePaths, slugify } from '../content/index.js';
-import type { WorkspacePage } from './types.js';
+import { holdsPages, type WorkspacePage } from './types.js';
 
 /** `guides/install.md` → `install`; `guides/README.md` → `guides`; the root README → undefined. */
 export function slugOfPath(path: string): string | undefined {
@@ -14,8 +14,8 @@ const toTree = (page: WorkspacePage): TreePage => ({
   id: page.id,
   type: page.type,
   title: page.title,
-  slug: page.type === 'link' ? '' : page.slug,
-  pages: page.type === 'link' ? [] : page.pages.map(toTree),
+  slug: holdsPages(page) ? page.slug : '',
+  pages: holdsPages(page) ? page.pages.map(toTree) : [],
 });
 
 /**
@@ -45,20 +45,21 @@ export function groupSlugOf(title: string, files: readonly (string | undefined)[
 export function* walkPages(pages: readonly WorkspacePage[], parent?: WorkspacePage): Generator<[WorkspacePage, WorkspacePage | undefined]> {
   for (const page of pages) {
     yield [page, parent];
-    if (page.type !== 'link') yield* walkPages(page.pages, page);
+    if (holdsPages(page)) yield* walkPages(page.pages, page);
   }
 }
 
 /**
  * Keys that name a page by where it is in a folder, for the path index: a document's file, a
- * group's `group:<slug>`, a link's `link:<parent key>:<href>` (`~2`, `~3` for repeats).
+ * group's `group:<slug>`, a link's `link:<parent key>:<href>`, a computed page's
+ * `computed:<parent key>` (`~2`, `~3` for repeats).
  */
 export function pageKeys(pages: readonly WorkspacePage[], fileOf: (id: string) => string | undefined): Map<string, string> {
   const keys = new Map<string, string>();
   const taken = new Set<string>();
   const visit = (list: readonly WorkspacePage[], parentKey: string) => {
     for (const page of list) {
-      let key = page.type === 'document' ? (fileOf(page.id) ?? `page:${page.id}`) : page.type === 'group' ? `group:${page.slug}` : `link:${parentKey}:${page.href}`;
+      let key = page.type === 'document' ? (fileOf(page.id) ?? `page:${page.id}`) : page.type === 'group' ? `group:${page.slug}` : page.type === 'link' ? `link:${parentKey}:${page.href}` : `computed:${parentKey}`;
       if (taken.has(key)) {
         let n = 2;
         while (taken.has(`${key}~${n}`)) n += 1;
@@ -66,7 +67,7 @@ export function pageKeys(pages: readonly WorkspacePage[], fileOf: (id: string) =
       }
       taken.add(key);
       keys.set(page.id, key);
-      if (page.type !== 'link') visit(page.pages, key);
+      if (holdsPages(page)) visit(page.pages, key);
     }
   };
   visit(pages, '');

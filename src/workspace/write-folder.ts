@@ -68,6 +68,7 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
   };
   const items = (list: readonly WorkspacePage[]): SummaryItem[] => list.flatMap((page): SummaryItem[] => {
     if (page.type === 'link') return [{ title: page.title, target: page.href, line: 0, items: [] }];
+    if (page.type === 'computed') return [{ title: '', target: '', computed: page.source, line: 0, items: [] }];
     if (page.type === 'group') {
       problems.push(problem('unrepresentable', summaryPath, undefined, `group \`${page.title}\` is not at the top level; its pages are listed in its place`));
       return items(page.pages);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computedSource } from '../../src/sync/push/plan/changes.js';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { createSpace } from '../helpers/spaces.js';
 import { createClient } from '../../src/client/index.js';
@@ -22,6 +23,7 @@ function insertOf(page: WorkspacePage, ref: string, into: string | undefined): R
   const at = into === undefined ? {} : { into };
   if (page.type === 'group') return { operation: 'insert_page', ref, ...at, type: 'group', title: page.title, slug: page.slug, document: {} };
   if (page.type === 'link') return { operation: 'insert_page', ref, ...at, type: 'link', title: page.title, href: page.href, document: {} };
+  if (page.type === 'computed') return { operation: 'insert_page', ref, ...at, type: 'computed', title: page.title, computed: computedSource(page.source), document: {} };
   return { operation: 'insert_page', ref, ...at, title: page.title, slug: page.slug, ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}), document: {} };
 }
 

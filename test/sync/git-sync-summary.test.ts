@@ -21,6 +21,17 @@ const FOLDER: Record<string, string> = {
     '  * [Buttons](formatting/inline.md#buttons)',
     '* [The \\`docsync\\` tool \\[beta\\]](tool.md "Tool")',
     '* [Status page](https://status.example.com/)',
+    '* [API](api/README.md)',
+    '  * ```yaml',
+    '    props:',
+    '      models: true',
+    '    type: builtin:openapi',
+    '    dependencies:',
+    '      spec:',
+    '        ref:',
+    '          kind: openapi',
+    '          spec: petstore',
+    '    ```',
     '',
     '## <a href="#reference" id="reference"></a>API reference',
     '',
@@ -33,6 +44,17 @@ const FOLDER: Record<string, string> = {
     '***',
     '',
     '* [Changelog](changelog.md)',
+    '* ```yaml',
+    '  type: builtin:openapi',
+    '  props:',
+    '    models: false',
+    '    downloadLink: true',
+    '  dependencies:',
+    '    spec:',
+    '      ref:',
+    '        kind: openapi',
+    '        spec: gitbook-petstore',
+    '  ```',
     '',
   ].join('\n'),
   'README.md': '# Home\n\nWelcome.\n',
@@ -42,6 +64,7 @@ const FOLDER: Record<string, string> = {
   'reference/auth.md': '# Auth\n\nTokens.\n',
   'guides/install.md': '# Install\n\nRun it.\n',
   'changelog.md': '# Changelog\n\nNews.\n',
+  'api/README.md': '# API\n\nThe reference.\n',
 };
 
 describe('SUMMARY.md as GitBook writes it, through push, merge and clone', () => {
@@ -59,7 +82,7 @@ describe('SUMMARY.md as GitBook writes it, through push, merge and clone', () =>
     await rm(work, { recursive: true, force: true });
   });
 
-  it('comes back byte for byte: `***` in place, anchor entries as link pages, group anchors, escapes, link titles', async () => {
+  it('comes back byte for byte: `***` in place, anchor entries as link pages, group anchors, escapes, link titles, OpenAPI blocks', async () => {
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Summary', empty: true } })).body;
     const dir = join(work, 'writer');
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir });
@@ -79,8 +102,13 @@ describe('SUMMARY.md as GitBook writes it, through push, merge and clone', () =>
     const formatting = pages.find((p: { title: string }) => p.title === 'Formatting');
     expect(formatting.pages.map((p: { type: string; href?: string }) => [p.type, p.href])).toEqual([['document', undefined], ['link', 'formatting/inline.md#buttons']]);
     expect(pages.map((p: { type: string; slug?: string; title: string }) => (p.type === 'group' ? `group:${p.slug}` : p.title))).toEqual([
-      'Home', 'Formatting', 'The `docsync` tool [beta]', 'Status page', 'group:reference', 'group:guides', 'Changelog',
+      'Home', 'Formatting', 'The `docsync` tool [beta]', 'Status page', 'API', 'group:reference', 'group:guides', 'Changelog', 'gitbook-petstore',
     ]);
+    // OpenAPI blocks are the published computed pages, their source in the order written.
+    const api = pages.find((p: { title: string }) => p.title === 'API');
+    expect(api.pages).toEqual([expect.objectContaining({ type: 'computed', title: 'petstore' })]);
+    expect(Object.keys(api.pages[0].computed)).toEqual(['props', 'type', 'dependencies']);
+    expect(pages.at(-1).computed).toEqual({ type: 'builtin:openapi', props: { models: false, downloadLink: true }, dependencies: { spec: { ref: { kind: 'openapi', spec: 'gitbook-petstore' } } } });
 
     const back = join(work, 'reader');
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir: back });

@@ -39,6 +39,20 @@ describe('adaptPlan: what the server offers decides what a push sends', () => {
     expect(adapted.skipped.some((s) => /page "Beta" goes under a page this server cannot take/.test(s.reason))).toBe(true);
   });
 
+  it('leaves out an OpenAPI block (a computed page) on a server without computed-pages, naming SUMMARY.md; sends it on ours', () => {
+    const block = 'type: builtin:openapi\nprops:\n  models: true\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: petstore';
+    const withBlock = content([doc('a', 'Alpha'), { type: 'computed', id: 'new-c', title: 'petstore', source: block, slug: '', pages: [] }]);
+    const planned = planPush(content([doc('a', 'Alpha')]), withBlock, { pathOf: () => 'README.md' });
+    const hosted = adaptPlan(planned, content([doc('a', 'Alpha')]), withBlock, new Set(), paths);
+    expect(hosted.changes).toEqual([]);
+    expect(hosted.skipped).toEqual([{ path: 'SUMMARY.md', reason: expect.stringMatching(/cannot create computed pages/) }]);
+    const ours = adaptPlan(planned, content([doc('a', 'Alpha')]), withBlock, new Set(['computed-pages']), paths);
+    expect(ours.changes).toEqual([expect.objectContaining({
+      operation: 'insert_page', type: 'computed', title: 'petstore',
+      computed: { type: 'builtin:openapi', props: { models: true }, dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } } },
+    })]);
+  });
+
   it('drops a link title the server cannot store but keeps the page', () => {
     const withTitle = content([doc('a', 'Alpha'), { ...(doc('new-c', 'Gamma') as WorkspacePage & { type: 'document' }), linkTitle: 'G' }]);
     const adapted = adaptPlan(planPush(content([doc('a', 'Alpha')]), withTitle, { pathOf: () => 'gamma.md' }), content([doc('a', 'Alpha')]), withTitle, new Set(), paths);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { computedSource } from '../../src/sync/push/plan/changes.js';
 import { expect } from 'vitest';
 import { DEFAULT_PAGE_LAYOUT, ContentChangeBatch, type ContentChange, type ContentTree, type PageLayout, type TreePage } from '../../src/model/index.js';
 import { applyChanges, pagePaths, refPaths, renderPageMarkdown, splitTemplate, uniqueSlug } from '../../src/content/index.js';
@@ -88,7 +89,7 @@ export const metaEditArb: fc.Arbitrary<{ key: keyof DocMeta; value: unknown }> =
   fc.record({ key: fc.constant(key), value: fc.option(metaValueArb[key] as fc.Arbitrary<unknown>, { nil: undefined }) }),
 );
 
-export type Kind = 'document' | 'group' | 'link';
+export type Kind = 'document' | 'group' | 'link' | 'computed';
 export interface PageSpec {
   kind: Kind;
   parent: number;
@@ -427,6 +428,7 @@ export function modelTree(content: WorkspaceContent): ContentTree {
   const toTree = (page: WorkspacePage): TreePage => {
     if (page.type === 'link') return { id: page.id, type: 'link', title: page.title, slug: '', href: page.href, pages: [] };
     if (page.type === 'group') return { id: page.id, type: 'group', title: page.title, slug: page.slug, pages: page.pages.map(toTree) };
+    if (page.type === 'computed') return { id: page.id, type: 'computed', title: page.title, slug: '', computed: JSON.stringify(computedSource(page.source)), pages: [] };
     const { id, title, slug, markdown, pages, type: _type, path: _path, ...meta } = page;
     return { id, type: 'document', title, slug, ...meta, ...(markdown !== '' ? { document: docSha(markdown) } : {}), pages: pages.map(toTree) };
   };
@@ -536,6 +538,7 @@ export function shapeOfContent(pages: readonly WorkspacePage[], idOf: (id: strin
   return pages.map((page) => {
     if (page.type === 'link') return { id: idOf(page.id), type: 'link', title: page.title, slug: '', href: page.href, pages: [] };
     if (page.type === 'group') return { id: idOf(page.id), type: 'group', title: page.title, slug: page.slug, pages: shapeOfContent(page.pages, idOf) };
+    if (page.type === 'computed') return { id: idOf(page.id), type: 'computed', title: page.title, slug: '', pages: [] };
     return {
       id: idOf(page.id), type: 'document', title: page.title, slug: page.slug, markdown: page.markdown,
       meta: metaShape(page as unknown as Record<string, unknown>), pages: shapeOfContent(page.pages, idOf),

@@ -19,13 +19,14 @@ export function insertPageChange(state: BatchState, change: InsertPageChange, in
   const parentId = change.into ?? null;
   checkTypedFields(type, change);
   if (type === 'link' && change.href === undefined) fail('href: a link page needs `href`, the absolute URL it points to');
+  if (type === 'computed' && change.computed === undefined) fail('computed: a computed page needs `computed`, the source its pages are generated from');
   checkParent(state.tree, type, parentId);
   checkNoDocument(type, change.document);
   const doc: SubmittedDocument | undefined = type === 'document' ? readSubmittedDocument(change.document) : undefined;
   const title = doc?.title ?? change.title ?? DEFAULT_TITLE;
   let slug = '';
-  if (type === 'link') {
-    // No slug to check: link pages have no path of their own.
+  if (type === 'link' || type === 'computed') {
+    // No slug to check: link and computed pages have no path of their own.
   } else if (change.slug !== undefined) {
     checkSlug(state.tree, change.slug, parentId, id);
     slug = change.slug;
@@ -36,6 +37,8 @@ export function insertPageChange(state: BatchState, change: InsertPageChange, in
   const bare: TreePage = { id, type, title, slug, createdAt: now, updatedAt: now, pages: [] };
   if (change.href !== undefined) bare.href = change.href;
   if (change.gitPath !== undefined) bare.gitPath = change.gitPath;
+  // As JSON text, so the source keeps the key order it was written in (tree blobs sort keys).
+  if (change.computed !== undefined) bare.computed = JSON.stringify(change.computed);
   const page = withMeta(bare, change, doc?.meta ?? {});
   state.tree = { ...state.tree, pages: insertPage(state.tree.pages, page, parentId, change.at)! };
   state.touched.add(id);

@@ -1,4 +1,4 @@
-import type { ChangeDocument, ContentTree, InsertPageChange, PageType, UpdatePageChange } from '../../model/index.js';
+import { MAX_COMPUTED_SOURCE, type ChangeDocument, type ContentTree, type InsertPageChange, type PageType, type UpdatePageChange } from '../../model/index.js';
 import { scriptUrlProblem } from '../../model/index.js';
 import { findPage } from '../tree/page-tree.js';
 import { isPageGitPath } from '../tree/paths.js';
@@ -18,9 +18,10 @@ const HELD_BY = {
   linkTitle: ['document'],
   href: ['link'],
   gitPath: ['document'],
+  computed: ['computed'],
 } as const satisfies Record<string, readonly PageType[]>;
 
-const NAMES: Record<PageType, string> = { document: 'document pages', group: 'groups', link: 'link pages' };
+const NAMES: Record<PageType, string> = { document: 'document pages', group: 'groups', link: 'link pages', computed: 'computed pages' };
 
 type TypedFields = Pick<InsertPageChange | UpdatePageChange, keyof typeof HELD_BY>;
 
@@ -59,6 +60,9 @@ export function checkTypedFields(type: PageType, change: TypedFields): void {
     const problem = hrefProblem(change.href);
     if (problem) fail(`href ${problem}`);
   }
+  if (change.computed !== undefined && JSON.stringify(change.computed).length > MAX_COMPUTED_SOURCE) {
+    fail(`computed: the source is longer than ${MAX_COMPUTED_SOURCE} characters as JSON`);
+  }
   if (typeof change.gitPath === 'string' && !isPageGitPath(change.gitPath)) {
     fail(`gitPath must be a relative path to a .md file outside .gitbook/ (plain segments, no \`..\`), and not SUMMARY.md at the top, got ${JSON.stringify(change.gitPath)}`);
   }
@@ -85,4 +89,5 @@ export function checkParent(tree: ContentTree, type: PageType, parentId: string 
   const parent = findPage(tree.pages, parentId);
   if (!parent) fail(`into: page ${parentId} not found`);
   if (parent?.type === 'link') fail(`into: page ${parentId} is a link page, which has no subpages`);
+  if (parent?.type === 'computed') fail(`into: page ${parentId} is a computed page, whose subpages are generated`);
 }

@@ -53,12 +53,12 @@ export function revertPageChange(state: BatchState, change: RevertPageChange): v
   } else if (!now) {
     const present = new Set(indexPages(state.tree.pages).keys());
     const parentId = then.parentId !== null && findPage(state.tree.pages, then.parentId) ? then.parentId : null;
-    if (then.page.type !== 'link') checkSlug(state.tree, then.page.slug, parentId, id);
+    if (then.page.type !== 'link' && then.page.type !== 'computed') checkSlug(state.tree, then.page.slug, parentId, id);
     state.tree = { ...state.tree, pages: insertPage(state.tree.pages, restored(then.page, present), parentId, then.index)! };
     for (const page of walkPages([findPage(state.tree.pages, id)!])) state.touched.add(page.id);
     return;
   } else {
-    if (then.page.type !== 'link') checkSlug(state.tree, then.page.slug, now.parentId, id);
+    if (then.page.type !== 'link' && then.page.type !== 'computed') checkSlug(state.tree, then.page.slug, now.parentId, id);
     state.pending.delete(id);
     state.tree = { ...state.tree, pages: updatePage(state.tree.pages, id, (p) => resetPage(p, then.page))! };
   }

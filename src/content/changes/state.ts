@@ -31,7 +31,7 @@ export const fileKey = (change: number, item: number) => `${change}/${item}`;
 
 /** Slugs the siblings hold; link pages hold none (they have no path of their own). */
 export function siblingSlugs(tree: ContentTree, parentId: string | null, except: string): Set<string> {
-  return new Set((childrenOf(tree.pages, parentId) ?? []).filter((p) => p.id !== except && p.type !== 'link').map((p) => p.slug));
+  return new Set((childrenOf(tree.pages, parentId) ?? []).filter((p) => p.id !== except && p.type !== 'link' && p.type !== 'computed').map((p) => p.slug));
 }
 
 /** An explicit slug: valid, and not taken by a sibling (409, like every duplicate slug). */

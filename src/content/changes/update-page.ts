@@ -30,8 +30,8 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
     state.tree = { ...state.tree, pages: movePage(state.tree.pages, id, parentId, at)! };
   }
   const slug = change.slug ?? place.page.slug;
-  // Link pages have no path, so no slug of theirs can clash.
-  if (type !== 'link') checkSlug(state.tree, slug, parentId, id);
+  // Link and computed pages have no path, so no slug of theirs can clash.
+  if (type !== 'link' && type !== 'computed') checkSlug(state.tree, slug, parentId, id);
 
   const title = doc?.title ?? change.title;
   state.tree = {
@@ -41,6 +41,7 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
       slug,
       ...(title !== undefined ? { title } : {}),
       ...(change.href !== undefined ? { href: change.href } : {}),
+      ...(change.computed !== undefined ? { computed: JSON.stringify(change.computed) } : {}),
       updatedAt: state.ctx.now,
     }, change.gitPath, moved || slug !== place.page.slug))!,
   };

@@ -28,7 +28,7 @@ export function indexRevision(tree: ContentTree): RevisionIndex {
       gitPathOf.set(page.id, p.gitPath);
       if (!pageByGitPath.has(p.gitPath)) pageByGitPath.set(p.gitPath, page);
     }
-    if (page.type !== 'link' && !pageByPath.has(p.path)) pageByPath.set(p.path, page);
+    if (page.type !== 'link' && page.type !== 'computed' && !pageByPath.has(p.path)) pageByPath.set(p.path, page);
   }
   const fileById = new Map(tree.files.map((f) => [f.id, f]));
   const fileByName = new Map<string, TreeFile>();

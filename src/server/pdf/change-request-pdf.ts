@@ -35,6 +35,7 @@ export async function changeRequestPdf(db: Kysely<Database>, cr: ChangeRequestRo
   const facts = await loadFacts(db, pages.flatMap((p) => (p.document === undefined ? [] : [p.document])));
   const rendered: PdfPage[] = pages.map((page) => {
     if (page.type === 'link') return { title: page.title, blocks: [{ kind: 'paragraph', text: page.href ?? '' }] };
+    if (page.type === 'computed') return { title: page.title, blocks: [] };
     return { title: page.title, blocks: page.document === undefined ? [] : facts.get(page.document)?.textBlocks ?? [] };
   });
   const title = cr.subject.trim() === '' ? `Change request #${cr.number}` : cr.subject;

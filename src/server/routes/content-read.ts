@@ -184,7 +184,7 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         for (const [id, p] of paths) if (p.path === wanted) found ??= id;
         const page = found === undefined ? undefined : findPage(scope.tree.pages, found);
         // The published answer is a document or group page: a link page has no content at a path.
-        if (!page || page.type === 'link') throw new DocsyncError('not_found', `no page at path "${wanted}" in revision ${scope.revision.id}`);
+        if (!page || page.type === 'link' || page.type === 'computed') throw new DocsyncError('not_found', `no page at path "${wanted}" in revision ${scope.revision.id}`);
         const [view] = await renderPages(db, scope, [page], { metadata: request.query.metadata ?? true, format: request.query.format });
         return view;
       },

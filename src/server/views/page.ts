@@ -86,6 +86,9 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
       const url = page.href ?? '';
       return { ...common(page), type: 'link', kind: 'link', target: { kind: 'url', url }, href: url, hidden: page.hidden ?? false } as RevisionPage;
     }
+    case 'computed':
+      // The published RevisionPageComputed: its generated pages come from the source (not stored).
+      return { ...common(page), type: 'computed', computed: JSON.parse(page.computed ?? '{"type":""}') as { type: string } } as RevisionPage;
     default:
       return assertNever(page.type, 'page type');
   }

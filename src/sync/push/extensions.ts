@@ -61,7 +61,18 @@ export function adaptPlan(
       skipped.push({ path: paths.summary, reason: `${change.operation === 'insert_page' ? `page "${change.title ?? ''}"` : `page ${change.page}`} goes under a page this server cannot take; it was not sent` });
       continue;
     }
-    if (change.operation === 'insert_page' && 'type' in change && change.type !== undefined && change.type !== 'document' && !extensions.has('page-types')) {
+    if (change.operation === 'insert_page' && change.type === 'computed' && !extensions.has('computed-pages')) {
+      leave(change);
+      skipped.push({ path: paths.summary, reason: `this server cannot create computed pages (the OpenAPI reference block "${change.title ?? ''}") through the API; add it in the app` });
+      continue;
+    }
+    if (change.operation === 'update_page' && 'computed' in change && !extensions.has('computed-pages')) {
+      skipped.push({ path: paths.summary, reason: `this server cannot change a computed page's source (the OpenAPI reference block of page ${change.page}) through the API; change it in the app` });
+      const { computed: _computed, ...rest } = change as ContentChange & { computed?: unknown };
+      if (Object.keys(rest).length > 2) changes.push(rest as ContentChange);
+      continue;
+    }
+    if (change.operation === 'insert_page' && 'type' in change && change.type !== undefined && change.type !== 'document' && change.type !== 'computed' && !extensions.has('page-types')) {
       leave(change);
       skipped.push({ path: paths.summary, reason: `this server cannot create ${change.type} pages through the API ("${change.title ?? ''}"); create it in the app` });
       continue;

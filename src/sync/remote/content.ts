@@ -2,7 +2,7 @@ import type { Client, ContentScope } from '../../client/index.js';
 import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionFile, type RevisionPage, type RevisionReusableContent } from '../../model/index.js';
 import type { KnownContent } from './known-content.js';
 import { pagesWithMarkdown } from './pages.js';
-import { NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspaceInclude, type WorkspacePage } from '../../workspace/index.js';
+import { dumpYaml, NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspaceInclude, type WorkspacePage } from '../../workspace/index.js';
 
 export interface RemoteContent {
   /** The revision the content is. */
@@ -30,6 +30,8 @@ export function toWorkspacePage(page: RevisionPage, keptFiles = false): Workspac
   if (page.type === 'link') {
     return { type: 'link', id: page.id, title: page.title, href: page.href ?? page.target?.url ?? '' };
   }
+  // Its generated pages (a read with `computed`) are the platform's, not the folder's.
+  if (page.type === 'computed') return { type: 'computed', id: page.id, title: page.title, source: dumpYaml(page.computed ?? {}).replace(/\n$/, ''), slug: '', pages: [] };
   const children = (page.pages ?? []).map((child) => toWorkspacePage(child, keptFiles));
   if (page.type === 'group') return { type: 'group', id: page.id, title: page.title, slug: page.slug ?? '', pages: children };
   const layout = layoutOf(page);

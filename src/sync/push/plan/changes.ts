@@ -1,6 +1,6 @@
 import { DEFAULT_PAGE_LAYOUT, type ContentChange, type InsertFileItem, type PageLayout } from '../../../model/index.js';
 import { classifyLink, extractLinks } from '../../../content/index.js';
-import { joinMarkdown, renderFrontMatter, renderPageMeta, splitMarkdown, type WorkspaceDocument, type WorkspaceFile, type WorkspacePage } from '../../../workspace/index.js';
+import { isMapping, joinMarkdown, loadYaml, renderFrontMatter, renderPageMeta, splitMarkdown, type WorkspaceDocument, type WorkspaceFile, type WorkspacePage } from '../../../workspace/index.js';
 import { slugOf } from './simulate.js';
 
 /** What one page or file operation of a push carries: fields, documents, files. */
@@ -24,8 +24,9 @@ export function documentChanged(remote: WorkspacePage, local: WorkspacePage): bo
 export function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNow: string): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   if (remote.title !== local.title) fields.title = local.title;
-  if (slugNow !== slugOf(local) && local.type !== 'link') fields.slug = slugOf(local);
+  if (slugNow !== slugOf(local) && local.type !== 'link' && local.type !== 'computed') fields.slug = slugOf(local);
   if (remote.type === 'link' && local.type === 'link' && remote.href !== local.href) fields.href = local.href;
+  if (remote.type === 'computed' && local.type === 'computed' && !same(computedSource(remote.source), computedSource(local.source))) fields.computed = computedSource(local.source);
   if (remote.type === 'document' && local.type === 'document') {
     // The file the page is kept at, when the path rules would put it elsewhere (see writeFolder).
     if (remote.path !== local.path) fields.gitPath = local.path ?? null;
@@ -68,10 +69,21 @@ export function withoutBody(page: WorkspaceDocument): WorkspaceDocument {
   return { ...page, markdown: joinMarkdown(splitMarkdown(page.markdown).extra, '') };
 }
 
+/**
+ * A computed page's source as the batch takes it: the block's YAML as data, keys in the order
+ * written (JSON keeps it). A block that is not a YAML mapping with a `type` is sent as
+ * `{type: ""}`, which the server refuses, naming the change.
+ */
+export function computedSource(yaml: string): { type: string } & Record<string, unknown> {
+  const read = loadYaml(yaml);
+  return read.ok && isMapping(read.value) && typeof read.value.type === 'string' ? (read.value as { type: string }) : { type: '' };
+}
+
 /** The insert_page of a new page of any type; `into` is a page id or, for a new parent, its local id. */
 export function insertChange(page: WorkspacePage, place: { into?: string; at: number; ref: string }, path: string, files: readonly WorkspaceFile[]): ContentChange {
   if (page.type === 'group') return { operation: 'insert_page', type: 'group', title: page.title, slug: page.slug, document: {}, ...place };
   if (page.type === 'link') return { operation: 'insert_page', type: 'link', title: page.title, href: page.href, document: {}, ...place };
+  if (page.type === 'computed') return { operation: 'insert_page', type: 'computed', title: page.title, computed: computedSource(page.source), document: {}, ...place };
   return {
     operation: 'insert_page',
     title: page.title,
