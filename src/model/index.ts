@@ -23,3 +23,4 @@ export * from './team.js';
 export * from './permission.js';
 export * from './openapi-spec.js';
 export * from './translation.js';
+export * from './saml.js';

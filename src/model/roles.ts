@@ -69,5 +69,7 @@ export const REQUIRED_ROLE = {
   'openapi.manage': 'create',
   'translation.view': 'read',
   'translation.manage': 'create',
+  'sso.view': 'read',
+  'sso.manage': 'admin',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof REQUIRED_ROLE;

@@ -39,6 +39,8 @@ import { teamMemberRoutes } from './routes/team-members.js';
 import { openApiSpecRoutes } from './routes/openapi-specs.js';
 import { openApiSpecVersionRoutes } from './routes/openapi-spec-versions.js';
 import { translationRoutes } from './routes/translations.js';
+import { samlProviderRoutes } from './routes/saml-providers.js';
+import { samlSignInRoutes } from './routes/saml-sign-in.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -98,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.routeOptions.config.signedUrl === true) return;
     // Public keys (an organization's JWK Set) are for anyone who holds a token to check.
     if (request.routeOptions.config.publicKey === true) return;
+    // A SAML sign-in happens before its user has a token; those routes check the SAML messages.
+    if (request.routeOptions.config.signIn === true) return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new DocsyncError('unauthorized', 'missing `Authorization: Bearer <token>` header');
     const user = await userForToken(app.ctx.db, token);
@@ -143,6 +147,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(openApiSpecRoutes);
       await v1.register(openApiSpecVersionRoutes);
       await v1.register(translationRoutes);
+      await v1.register(samlProviderRoutes);
+      await v1.register(samlSignInRoutes);
     },
     { prefix: '/v1' },
   );
