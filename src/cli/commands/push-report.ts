@@ -41,7 +41,7 @@ export function pushLines(result: PushResult): string[] {
   if (result.dryRun) {
     lines.push(result.changes.length === 0
       ? `${result.branch}: nothing to push`
-      : `${result.branch}: would send ${plural(result.changes.length, 'operation')} in ${plural(result.batches, 'batch')}${cr ? '' : ' to a new change request'} (${summary})`);
+      : `${result.branch}: would send ${plural(result.changes.length, 'operation')} in ${plural(result.batches, 'batch')}${cr ? ` to change request #${cr.number}` : ' to a new change request'} (${summary})`);
     lines.push(...result.changes.map((c) => `  ${operationLine(c)}`));
   } else if (result.changes.length === 0) {
     lines.push(`${result.branch}: nothing to push${cr ? ` (change request #${cr.number})` : ''}`);

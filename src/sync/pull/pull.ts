@@ -14,6 +14,7 @@ import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snap
 import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
 import { keepDeletedEdited, type KeptFile } from './deleted-edited.js';
+import { keepEndings } from './keep-endings.js';
 import { remoteHead } from '../remote/heads.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { trackChangeRequest } from '../change-requests/track.js';
@@ -175,7 +176,8 @@ async function mergeRemote(
   options: { synced: string; base: string; places: Places; label: string },
 ): Promise<RemoteMerge> {
   const ours = (await branchOid(dir, branch))!;
-  const snapshot = snapshotOf(await fetchContent(client, scope, undefined, knownContent(dir)), options.places);
+  const fetched = snapshotOf(await fetchContent(client, scope, undefined, knownContent(dir)), options.places);
+  const snapshot = { ...fetched, files: await keepEndings(dir, ours, fetched.files) };
   const message = `docsync: remote ${options.label} at revision ${snapshot.revision}`;
   const remoteCommit = await commitRemoteSnapshot(dir, branch, options.synced, snapshot.files, message);
   const changes = await diffTrees(dir, options.synced, remoteCommit);

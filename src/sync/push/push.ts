@@ -1,7 +1,9 @@
 import type { Client } from '../../client/index.js';
 import type { ChangeRequest, ContentChange } from '../../model/index.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
-  branchOid, commitWorkingTree, currentBranch, diffTrees, log, mergeBase, readTreeFiles,
+  branchOid, commitEdits, commitWorkingTree, currentBranch, diffTrees, log, mergeBase, readTreeFiles,
   workingTreeChanges, type TreeChange,
 } from '../../git/index.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
@@ -18,6 +20,7 @@ import { knownContent } from '../remote/known-content.js';
 import { readBack } from './read-back.js';
 import { refuseUndoingRemote } from './undo-check.js';
 import { adoptMain } from './adopt-main.js';
+import { withLf } from '../line-endings.js';
 import type { UnsentLink } from './lost-links.js';
 import { batchesOf, sendBatches } from './send-batches.js';
 import { placesOf, snapshotOf } from '../remote/snapshot.js';
@@ -136,6 +139,9 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     savedLocalEdits = (await commitWorkingTree(dir, { message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`, author: DOCSYNC_AUTHOR })) ?? undefined;
   }
   let head = (await branchOid(dir, branch))!;
+  // A dry run commits nothing, but plans what the push would send: uncommitted edits included,
+  // from a commit of them that no branch points at.
+  if (options.dryRun && options.commitWorkingTree !== false && branch === checkedOut) head = await uncommittedCommit(dir, head);
 
   let target = targetOf(state, branch);
   const journal = await readJournal(dir, branch);
@@ -207,8 +213,10 @@ export async function push(client: Client, dir: string, options: PushOptions = {
 
   const folder = folderPaths(read.local);
   // A change to pages' own files only is read page by page; anything else reads the folder.
-  const quick = moved ? undefined : pageEditSides(localChanges, read.base, read.local, remoteIndex, { prefix, summary: folder.summary });
-  const sides = quick ?? readPushSides(read.base, remoteIndex, read.local, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex), read.unloaded);
+  // The platform gets LF: a CRLF file is read as LF (its endings are kept on disk, line-endings.ts).
+  const [baseLf, localLf] = [withLf(read.base), withLf(read.local)];
+  const quick = moved ? undefined : pageEditSides(localChanges, baseLf, localLf, remoteIndex, { prefix, summary: folder.summary });
+  const sides = quick ?? readPushSides(baseLf, remoteIndex, localLf, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex), read.unloaded);
   if (sides.blocking.length > 0) {
     throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
   }
@@ -231,6 +239,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   };
   if (options.dryRun) {
     result.batches = batchesOf(plan.changes, plan.refs).length;
+    if (changeRequest !== undefined) result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
     return result;
   }
   if (plan.changes.length === 0 && journalToSend === undefined && resuming === undefined && !adopted) {
@@ -276,6 +285,16 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   await clearJournal(dir, branch);
   result.revision = synced.revision;
   return result;
+}
+
+/** A commit of `head` with the working tree's uncommitted edits, on a scratch ref (`head` when there are none). */
+async function uncommittedCommit(dir: string, head: string): Promise<string> {
+  const changes = await workingTreeChanges(dir);
+  if (changes.length === 0) return head;
+  const edits = new Map<string, Uint8Array | null>();
+  for (const change of changes) edits.set(change.path, change.status === 'deleted' ? null : new Uint8Array(await readFile(join(dir, change.path))));
+  const ref = 'refs/docsync/dry-run';
+  return commitEdits(dir, { branch: ref, parent: await branchOid(dir, ref), from: head, edits, message: 'docsync: uncommitted edits (dry run)', author: DOCSYNC_AUTHOR });
 }
 
 /** Each pushed page's local file by its id on the platform (pages the push created by their new ids). */

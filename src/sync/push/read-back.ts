@@ -7,6 +7,7 @@ import { renderDocument } from '../../workspace/index.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { sameBytes } from '../bytes.js';
 import { mergeFiles } from '../pull/merge-files.js';
+import { crlfPaths, withCrlfAt } from '../line-endings.js';
 import { lostLinks, type UnsentLink } from './lost-links.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from '../remote/commit.js';
 import { fetchContent, toWorkspacePage } from '../remote/content.js';
@@ -128,7 +129,7 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
   const onlyPages = p.wholeCompare || !filesKept ? undefined : pageFilesOnly(p.changes);
   if (onlyPages !== undefined) {
     const fileNames = new Map(Object.entries(p.base.index.files).map(([name, id]) => [id, name]));
-    const serverForm = await readBackPages(p.client, scope, onlyPages, (id) => ({ root: p.prefix, path: p.pathOf(id) }), (id) => fileNames.get(id));
+    const serverForm = withCrlfAt(await readBackPages(p.client, scope, onlyPages, (id) => ({ root: p.prefix, path: p.pathOf(id) }), (id) => fileNames.get(id)), crlfPaths(p.local));
     const remoteCommit = await commitRemoteEdits(dir, branch, p.base.syncedCommit, serverForm, `docsync: change request #${changeRequest.number} at revision ${p.revision} after push`);
     const unsentLinks = [...serverForm].flatMap(([path, bytes]) => (p.local.has(path) ? lostLinks(path, p.local.get(path)!, bytes) : []));
     const keep = new Set(unsentLinks.map((l) => l.path));
@@ -140,10 +141,12 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     }
     return { revision: p.revision, commit: remoteCommit, index: p.base.index, normalised, unsentLinks };
   }
-  const snapshot = snapshotOf(await fetchContent(p.client, scope, undefined, knownContent(p.dir)), p.places);
+  const fetched = snapshotOf(await fetchContent(p.client, scope, undefined, knownContent(p.dir)), p.places);
+  const localFiles = await readTreeFiles(dir, p.head);
+  // The branch's CRLF files keep their endings, at the synced point too.
+  const snapshot = { ...fetched, files: withCrlfAt(fetched.files, crlfPaths(localFiles)) };
   const remoteCommit = await commitRemoteSnapshot(dir, branch, p.base.syncedCommit, snapshot.files, `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`);
   const baseFiles = await readTreeFiles(dir, p.base.syncedCommit);
-  const localFiles = await readTreeFiles(dir, p.head);
   // Files the branch changed (and sent) take the server's form; the rest merges three-way, so
   // files the folder format does not carry (notes, a .gitignore) stay as they are.
   const merged = mergeFiles(baseFiles, localFiles, snapshot.files);
