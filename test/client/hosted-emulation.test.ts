@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient, type ClientOptions } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
+import { mirror } from '../../src/sync/mirror.js';
 import { hostedProxy, type HostedProxy } from '../helpers/hosted-proxy.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { changeRequestWith, editMain } from '../sync/fixture.js';
@@ -102,6 +103,24 @@ describe('the client against the hosted-API emulation', () => {
     expect(proxy.seen.length).toBeGreaterThan(30);
     expect(proxy.statuses.filter((status) => status === 429)).toEqual([]);
   });
+
+  it('mirrors an organization of several spaces through the rate limit without a 429', async () => {
+    const { proxy } = await proxied({ requestsPerSecond: 8 });
+    const org = await s.organization('Mirrored');
+    for (let i = 0; i < 4; i += 1) {
+      const space = (await s.request('POST', `/v1/orgs/${org.id}/spaces`, { body: { title: `Space ${i}`, empty: true }, token: org.adminToken })).body;
+      const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'pages' }, token: org.adminToken })).body;
+      const changes = Array.from({ length: 8 }, (_, k) => ({ operation: 'insert_page', title: `Page ${i}.${k}`, document: { markdown: `# Page ${i}.${k}\n\nText of page ${i}.${k}.\n` } }));
+      expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { body: { changes }, token: org.adminToken })).status).toBe(200);
+      expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.adminToken })).status).toBe(200);
+    }
+    const admin = createClient({ baseUrl: proxy.url, token: org.adminToken });
+    open.push(admin);
+    const mirrored = await mirror({ client: admin, apiUrl: proxy.url, orgId: org.id, dir: join(work, 'mirror') });
+    expect(mirrored).toHaveLength(4);
+    expect(proxy.seen.length).toBeGreaterThan(4 * 8);
+    expect(proxy.statuses.filter((status) => status === 429)).toEqual([]);
+  }, 60_000);
 
   it('waits for X-RateLimit-Reset after a 429 without Retry-After, past what backoff alone would wait', async () => {
     // Two retries of backoff wait at most 0.5 s + 1 s: only the reset time gets past a 2.5 s block.
