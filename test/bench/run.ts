@@ -10,6 +10,7 @@ import { dropPostgresSchema } from '../../src/server/store/db.js';
 import { benchContent } from './content.js';
 import { benchDaemon } from './daemon.js';
 import { benchRequestCounts } from './request-counts.js';
+import { benchPreview } from './preview.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const SPACES = 1000;
@@ -74,3 +75,4 @@ if (process.env.DOCSYNC_TEST_DATABASE_URL) {
 await benchDaemon();
 // BENCH_REQUESTS=0 skips the request counts of the sync commands (issue 16).
 if (process.env.BENCH_REQUESTS !== '0') await benchRequestCounts();
+await benchPreview();
