@@ -125,6 +125,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   let headText = await readFile(join(dir, '.git', 'HEAD'), 'utf8').catch(() => '');
   /** Branch heads whose push was refused: not tried again until the branch moves. */
   const refusedAt = new Map<string, string>();
+  // Branches whose last push sent nothing (all left out), by the head it pushed.
+  const idleAt = new Map<string, string>();
   /** Comments seen so far; the first poll only takes note of what is there. */
   const commentFeed = options.comments === false ? undefined : newCommentFeed();
 
@@ -200,7 +202,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
         emit({ type: 'branch', from: status.branch, to: branch });
         status.branch = branch;
       }
-      const busy = branch === null ? 'HEAD is detached (check out a branch to go on)' : await gitOperationInProgress(dir);
+      // A rebase stopped at a conflict detaches HEAD: it is named as the rebase it is.
+      const busy = (await gitOperationInProgress(dir)) ?? (branch === null ? 'HEAD is detached (check out a branch to go on)' : undefined);
       if (busy !== undefined) {
         if (paused !== busy) emit({ type: 'paused', reason: busy });
         paused = busy;
@@ -287,7 +290,9 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     for (const branch of toPush) {
       if (conflicted.has(branch) || stopping) continue;
       const head = await branchOid(dir, branch);
-      if (head !== null && refusedAt.get(branch) === head) continue;
+      // Refused, or pushed with nothing sent (files left out, such as one with conflict markers):
+      // not again, nor said again, until the branch moves.
+      if (head !== null && (refusedAt.get(branch) === head || idleAt.get(branch) === head)) continue;
       setActivity('pushing');
       try {
         await pushBranch(branch);
@@ -312,6 +317,9 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       // The daemon's own commit messages start with `docsync:`, which push leaves out of a subject.
       const result = await push(client, dir, { branch, commitWorkingTree: false, defaultSubject: branch === 'main' ? 'Edits saved on main (docsync watch)' : `${branch} (docsync watch)` });
       refusedAt.delete(branch);
+      const head = await branchOid(dir, branch);
+      if (result.changes.length === 0 && head !== null) idleAt.set(branch, head);
+      else idleAt.delete(branch);
       emit({
         type: 'pushed', branch, revision: result.revision, resumed: result.resumed,
         changeRequest: result.changeRequest && { number: result.changeRequest.number, url: result.changeRequest.url, opened: result.changeRequest.opened },

@@ -1,5 +1,5 @@
 import type { Client } from '../client/index.js';
-import { branchOid, diffTrees, listBranches } from '../git/index.js';
+import { branchOid, diffTrees, isAncestor, listBranches } from '../git/index.js';
 import { isPushRefusal } from './errors.js';
 import { pull, type BranchPull } from './pull/pull.js';
 import { push, type PushResult } from './push/push.js';
@@ -25,11 +25,12 @@ export interface SyncPass {
 /**
  * The branches a pass pushes: every followed branch with commits since its last sync, `main`
  * when it has commits of its own (they go to its outbox change request), and local branches
- * docsync does not track yet (each opens a change request).
+ * docsync does not track yet that have commits of their own (each opens a change request).
  */
 export async function branchesToPush(dir: string): Promise<string[]> {
   const state = await readState(dir);
   const out: string[] = [];
+  const mainHead = await branchOid(dir, 'main');
   for (const branch of await listBranches(dir)) {
     const tracked = state.branches[branch];
     if (tracked && !isFollowed(tracked)) continue;
@@ -37,6 +38,9 @@ export async function branchesToPush(dir: string): Promise<string[]> {
     if (head === null) continue;
     const synced = branch === 'main' ? (tracked?.outbox ?? tracked) : (tracked ?? state.branches.main);
     if (!synced) continue;
+    // A new branch with no commit of its own (made from main, nothing edited yet) opens no
+    // change request: what it holds is main's, which goes in main's own.
+    if (!tracked && branch !== 'main' && mainHead !== null && (await isAncestor(dir, head, mainHead))) continue;
     if ((await diffTrees(dir, synced.syncedCommit, head, { renames: false })).length > 0) out.push(branch);
   }
   return out;
