@@ -1,11 +1,12 @@
 import { badRequest } from '../../model/index.js';
-import { FetchError, safeFetch, type Fetched } from '../fetch/safe-fetch.js';
+import { FetchError, type Fetched } from '../fetch/safe-fetch.js';
+import type { FetchBudget } from '../fetch/budget.js';
 import { IMPORT_LIMITS } from './limits.js';
 
 /** A fetch for an import: refusals, timeouts and oversize answers are the caller's 400. */
-export async function fetchForImport(url: string, maxBytes: number, allowPrivate: boolean): Promise<Fetched> {
+export async function fetchForImport(budget: FetchBudget, url: string, maxBytes: number, allowPrivate: boolean): Promise<Fetched> {
   try {
-    return await safeFetch(url, { allowPrivate, maxBytes, timeoutMs: IMPORT_LIMITS.timeoutMs });
+    return await budget.fetch(url, { allowPrivate, maxBytes, timeoutMs: IMPORT_LIMITS.timeoutMs });
   } catch (error) {
     if (error instanceof FetchError) throw badRequest(`body.url: ${error.message}`);
     throw error;

@@ -13,7 +13,9 @@ export const IMPORT_LIMITS = {
   maxSiteBytes: 20 * 1024 * 1024,
   /** A zip archive as downloaded. */
   maxZipBytes: 50 * 1024 * 1024,
-  /** A zip archive's files once uncompressed, together: the zip-bomb guard. */
+  /** A zip archive's files once uncompressed, together, counted as they are inflated: the zip-bomb guard. */
   maxUnzippedBytes: 200 * 1024 * 1024,
+  /** Most an entry over 1 MiB may inflate per compressed byte (real files stay far below). */
+  maxInflateRatio: 100,
   maxZipEntries: 5_000,
 };

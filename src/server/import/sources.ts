@@ -4,6 +4,7 @@ import { badRequest, fileNameProblem } from '../../model/index.js';
 import { decodeText, fetchForImport } from './fetch-source.js';
 import { crawlWebsite } from './website.js';
 import { readZip } from './zip.js';
+import { FetchBudget } from '../fetch/budget.js';
 import { IMPORT_LIMITS } from './limits.js';
 
 /** The import sources the published API names (0.130); docsync reads the first four. */
@@ -29,21 +30,23 @@ const ASSETS = '.gitbook/assets/';
 
 /** Reads what a source holds; every failure is a 400 naming the URL or the entry. */
 export async function readSource(source: ImportSource, url: string, allowPrivate: boolean): Promise<SourceContent> {
+  // One allowance for the whole import: every page of a website, the zip, the markdown file.
+  const budget = new FetchBudget();
   switch (source) {
     case 'website':
     case 'html': {
-      const site = await crawlWebsite(url, source === 'website', allowPrivate);
+      const site = await crawlWebsite(budget, url, source === 'website', allowPrivate);
       return { pages: site.pages, assets: [], total: site.total };
     }
     case 'markdown': {
-      const fetched = await fetchForImport(url, IMPORT_LIMITS.maxPageBytes, allowPrivate);
+      const fetched = await fetchForImport(budget, url, IMPORT_LIMITS.maxPageBytes, allowPrivate);
       const name = lastSegment(fetched.url).replace(/\.(md|markdown)$/i, '');
       const title = name === '' ? 'Untitled' : name;
       return { pages: [{ source: fetched.url, kind: 'document', title, slug: title, markdown: decodeText(fetched.bytes), pages: [] }], assets: [], total: 1 };
     }
     case 'zip': {
-      const fetched = await fetchForImport(url, IMPORT_LIMITS.maxZipBytes, allowPrivate);
-      const { files } = readZip(fetched.bytes, url);
+      const fetched = await fetchForImport(budget, url, IMPORT_LIMITS.maxZipBytes, allowPrivate);
+      const { files } = await readZip(fetched.bytes, url);
       const markdown = new Map<string, string>();
       const assets: ImportAsset[] = [];
       for (const [path, bytes] of files) {

@@ -1,6 +1,7 @@
 import type { ImportedPage } from '../../content/index.js';
 import { badRequest } from '../../model/index.js';
 import { runParse } from '../parse/pool.js';
+import type { FetchBudget } from '../fetch/budget.js';
 import { decodeText, fetchForImport, isHtml } from './fetch-source.js';
 import { IMPORT_LIMITS } from './limits.js';
 
@@ -20,8 +21,8 @@ const NOT_A_PAGE = /\.(png|jpe?g|gif|svg|webp|ico|css|js|mjs|json|xml|pdf|zip|gz
  * load (else 400); a later page that fails or is not HTML is skipped and counted as not
  * imported. One page per HTML page, at the top level, in the order found.
  */
-export async function crawlWebsite(start: string, follow: boolean, allowPrivate: boolean): Promise<CrawledSite> {
-  const first = await fetchForImport(start, IMPORT_LIMITS.maxPageBytes, allowPrivate);
+export async function crawlWebsite(budget: FetchBudget, start: string, follow: boolean, allowPrivate: boolean): Promise<CrawledSite> {
+  const first = await fetchForImport(budget, start, IMPORT_LIMITS.maxPageBytes, allowPrivate);
   if (!isHtml(first.contentType)) throw badRequest(`body.url: ${start} is not an HTML page (content type ${first.contentType ?? 'unknown'})`);
   const scope = new URL('.', first.url);
   const found = new Set<string>([withoutHash(first.url)]);
@@ -53,7 +54,7 @@ export async function crawlWebsite(start: string, follow: boolean, allowPrivate:
   while (queue.length > 0 && pages.length < IMPORT_LIMITS.maxPages && bytes < IMPORT_LIMITS.maxSiteBytes) {
     const next = queue.shift()!;
     try {
-      const page = await fetchForImport(next, Math.min(IMPORT_LIMITS.maxPageBytes, IMPORT_LIMITS.maxSiteBytes - bytes), allowPrivate);
+      const page = await fetchForImport(budget, next, Math.min(IMPORT_LIMITS.maxPageBytes, IMPORT_LIMITS.maxSiteBytes - bytes), allowPrivate);
       bytes += page.bytes.length;
       // A redirect may leave the site: such a page is not imported.
       if (isHtml(page.contentType) && inScope(page.url, page.url, scope) !== undefined) await take(page.url, decodeText(page.bytes));

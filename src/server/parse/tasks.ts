@@ -5,10 +5,11 @@ import {
 import { assertNever, type ContentChange, type ContentTree, type TreeFile } from '../../model/index.js';
 import { sha256 } from '../store/blobs.js';
 import { newId } from '../util/ids.js';
+import { renderPdf, type PdfPage } from '../pdf/render-pdf.js';
 
 /**
- * The work that parses user content, run in a worker thread (pool.ts) so that no parse holds the
- * event loop. Inputs and outputs are structured-clone values: no functions cross the boundary,
+ * The work that parses (or renders) user content, run in a worker thread (pool.ts) so that none
+ * of it holds the event loop. Inputs and outputs are structured-clone values: no functions cross the boundary,
  * so ids and hashes are made here. Expected failures are returned, not thrown (an Error loses
  * its class on the way back).
  */
@@ -20,7 +21,8 @@ export type ParseTask =
   | { kind: 'append'; tree: ContentTree; pages: ImportedPage[]; files: TreeFile[]; includes: ImportedInclude[]; now: string }
   | { kind: 'facts'; texts: string[] }
   | { kind: 'html'; html: string }
-  | { kind: 'folder'; files: Map<string, string> };
+  | { kind: 'folder'; files: Map<string, string> }
+  | { kind: 'pdf'; title: string; pages: PdfPage[]; createdAt: string };
 
 /** Facts of each new document, by sha256: derived where the document is made. */
 export type FactsBySha = [string, DocumentFacts][];
@@ -32,7 +34,8 @@ export type ParseResult =
   | { kind: 'append'; result: { ok: true; value: AppendedImport } | Refused; facts: FactsBySha }
   | { kind: 'facts'; facts: (DocumentFacts | Refused)[] }
   | { kind: 'html'; result: ({ ok: true } & ConvertedHtml) | Refused }
-  | { kind: 'folder'; result: { ok: true; pages: ImportedPage[]; includes: ImportedInclude[] } | Refused };
+  | { kind: 'folder'; result: { ok: true; pages: ImportedPage[]; includes: ImportedInclude[] } | Refused }
+  | { kind: 'pdf'; bytes: Uint8Array };
 
 // A stack overflow is input nested past what the parser can walk: bad input, not a bug.
 const TOO_DEEP: Refused = { ok: false, message: 'the document is nested too deeply to process', status: 400 };
@@ -50,7 +53,7 @@ function factsOf(documents: Map<string, string>): FactsBySha {
   return [...documents].map(([sha, text]) => [sha, documentFacts(text)]);
 }
 
-export function runParseTask(task: ParseTask): ParseResult {
+export async function runParseTask(task: ParseTask): Promise<ParseResult> {
   switch (task.kind) {
     case 'apply': {
       const result = applyChanges(task.tree, task.changes, {
@@ -79,6 +82,8 @@ export function runParseTask(task: ParseTask): ParseResult {
       const read = guarded(() => ({ ok: true as const, pages: folderPages(task.files), includes: folderIncludes(task.files) }));
       return { kind: 'folder', result: read };
     }
+    case 'pdf':
+      return { kind: 'pdf', bytes: await renderPdf(task.title, task.pages, new Date(task.createdAt)) };
     default:
       return assertNever(task, 'parse task');
   }

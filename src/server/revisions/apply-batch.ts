@@ -1,7 +1,8 @@
 import { MAX_BASE64_BYTES, badRequest, fileNameProblem, type ContentChange } from '../../model/index.js';
 import type { PreparedFile } from '../../content/index.js';
 import { sha256 } from '../store/blobs.js';
-import { FetchError, safeFetch } from '../fetch/safe-fetch.js';
+import { FetchError } from '../fetch/safe-fetch.js';
+import { FetchBudget } from '../fetch/budget.js';
 
 /** Largest file fetched for an `insert_files` item with `url`. */
 export const MAX_URL_FILE_BYTES = 10 * 1024 * 1024;
@@ -46,6 +47,8 @@ export function checkFileItems(changes: readonly ContentChange[]): void {
  */
 export async function loadFiles(changes: readonly ContentChange[], allowPrivateFetch: boolean): Promise<Map<string, UploadedFile>> {
   const files = new Map<string, UploadedFile>();
+  // One allowance for the whole batch: count, bytes and time of all its fetches together.
+  const budget = new FetchBudget();
   for (const [i, change] of changes.entries()) {
     if (change.operation !== 'insert_files') continue;
     for (const [j, item] of change.files.entries()) {
@@ -55,7 +58,7 @@ export async function loadFiles(changes: readonly ContentChange[], allowPrivateF
         bytes = Buffer.from(item.base64.replace(/\s+/g, ''), item.base64.includes('-') || item.base64.includes('_') ? 'base64url' : 'base64');
       } else {
         try {
-          const fetched = await safeFetch(item.url!, { allowPrivate: allowPrivateFetch, maxBytes: MAX_URL_FILE_BYTES });
+          const fetched = await budget.fetch(item.url!, { allowPrivate: allowPrivateFetch, maxBytes: MAX_URL_FILE_BYTES });
           bytes = fetched.bytes;
           contentType ??= mimeOf(fetched.contentType);
         } catch (error) {
