@@ -24,3 +24,4 @@ export * from './permission.js';
 export * from './openapi-spec.js';
 export * from './translation.js';
 export * from './saml.js';
+export * from './integration.js';

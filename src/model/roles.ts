@@ -71,5 +71,7 @@ export const REQUIRED_ROLE = {
   'translation.manage': 'create',
   'sso.view': 'read',
   'sso.manage': 'admin',
+  'integration.publish': 'admin',
+  'integration.install': 'admin',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof REQUIRED_ROLE;

@@ -41,6 +41,8 @@ import { openApiSpecVersionRoutes } from './routes/openapi-spec-versions.js';
 import { translationRoutes } from './routes/translations.js';
 import { samlProviderRoutes } from './routes/saml-providers.js';
 import { samlSignInRoutes } from './routes/saml-sign-in.js';
+import { integrationRoutes } from './routes/integrations.js';
+import { integrationInstallationRoutes } from './routes/integration-installations.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -149,6 +151,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(translationRoutes);
       await v1.register(samlProviderRoutes);
       await v1.register(samlSignInRoutes);
+      await v1.register(integrationRoutes);
+      await v1.register(integrationInstallationRoutes);
     },
     { prefix: '/v1' },
   );
