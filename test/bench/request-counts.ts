@@ -4,6 +4,7 @@
 // listing: each page body is a request of its own). The built CLI (dist/cli/bin.js) runs as
 // users run it; a counting proxy in front of the server sees every request in both modes, file
 // downloads included. Counts are not timings: they do not vary from run to run.
+// The hosted side rate limits as the hosted API does; the 429s it answered are printed.
 // Targets against the hosted API: a pull of one remote page edit ≤ 10 requests; a clone ≤ one
 // request per distinct page body and file + 5.
 import { execFile, execFileSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { hostedProxy } from '../helpers/hosted-proxy.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const PAGES = 200;
+const RATE_LIMIT = 50;
 const FILES = 10;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
@@ -62,10 +64,11 @@ type Mode = 'direct' | 'hosted';
 const STEPS = ['clone', 'pull (1 remote page edit)', 'push (1 page edit)', 'mirror (first, 1 space)'] as const;
 
 /** The four commands in a row on a server and space of their own (so the mirror's organization holds one space). */
-async function countMode(mode: Mode, work: string): Promise<number[]> {
+async function countMode(mode: Mode, work: string): Promise<{ counts: number[]; refused: number }> {
   const s = await startServer('sqlite');
   const space = await buildSpace(s);
-  const proxy = await hostedProxy(s.url, { passThrough: mode === 'direct' });
+  // The hosted side also rate limits, as the hosted API does: the client's budget must keep it free of 429s.
+  const proxy = await hostedProxy(s.url, mode === 'direct' ? { passThrough: true } : { requestsPerSecond: RATE_LIMIT });
   const env = { XDG_CONFIG_HOME: join(work, `config-${mode}`), DOCSYNC_API_URL: proxy.url, DOCSYNC_TOKEN: s.token };
   const dir = join(work, mode);
   const counted = async (run: () => Promise<void>) => {
@@ -86,7 +89,7 @@ async function countMode(mode: Mode, work: string): Promise<number[]> {
     execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.test', 'commit', '-qam', 'Edit page 3'], { cwd: dir });
     const push = await counted(() => cli(['push', '--dir', dir], env));
     const mirror = await counted(() => cli(['mirror', join(work, `mirror-${mode}`), '--org', s.orgId], env));
-    return [clone, pull, push, mirror];
+    return { counts: [clone, pull, push, mirror], refused: proxy.statuses.filter((status) => status === 429).length };
   } finally {
     await proxy.close();
     await s.close();
@@ -98,8 +101,8 @@ export async function benchRequestCounts(): Promise<void> {
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   const work = mkdtempSync(join(tmpdir(), 'docsync-bench-requests-'));
   try {
-    const direct = await countMode('direct', work);
-    const hosted = await countMode('hosted', work);
+    const { counts: direct } = await countMode('direct', work);
+    const { counts: hosted, refused } = await countMode('hosted', work);
     // Main's bodies, the change request's one other body, the files.
     const distinct = PAGES + 1 + FILES;
     const targets = [`≤ ${distinct + 5} (${distinct} distinct bodies and files + 5)`, '≤ 10', '', ''];
@@ -109,6 +112,7 @@ export async function benchRequestCounts(): Promise<void> {
       const over = (i === 0 && hosted[i]! > distinct + 5) || (i === 1 && hosted[i]! > 10) ? '  OVER TARGET' : '';
       console.log(`  ${step.padEnd(28)} ${String(direct[i]).padStart(7)} ${String(hosted[i]).padStart(7)}  ${targets[i]}${over}`);
     });
+    console.log(`  hosted side rate limited at ${RATE_LIMIT} requests a second: ${refused} answered 429 (each retried, and counted above)`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import { httpFixture, type Fixture } from '../client/http-fixture.js';
 import { createClient } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
 import { readState } from '../../src/sync/state/state.js';
+import { hostedProxy } from '../helpers/hosted-proxy.js';
 import { changeRequestWith, editMain, git } from './fixture.js';
 
 /** How clone reads the space: main and the change requests at once, each base once. */
@@ -91,6 +92,29 @@ describe('clone fetches', () => {
     } finally {
       await client.close();
       await proxy.close();
+    }
+  });
+
+  it('downloads each file once, though main and two change requests read at the same time all hold it', async () => {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'files', empty: true } })).body;
+    const files = Array.from({ length: 6 }, (_, i) => ({ name: `image-${i}.png`, contentType: 'image/png', base64: Buffer.from(`bytes ${i}`).toString('base64') }));
+    await editMain(s, space.id, [
+      { operation: 'insert_page', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } },
+      { operation: 'insert_files', files },
+    ]);
+    await changeRequestWith(s, space.id, 'One', [{ operation: 'insert_page', title: 'One', document: { markdown: '# One\n' } }]);
+    await changeRequestWith(s, space.id, 'Two', [{ operation: 'insert_page', title: 'Two', document: { markdown: '# Two\n' } }]);
+    // A counting proxy: the download URLs the server gives name it, so downloads are seen.
+    const counting = await hostedProxy(s.url, { passThrough: true });
+    const client = createClient({ baseUrl: counting.url, token: s.token });
+    try {
+      const dir = join(work, 'files');
+      await clone({ client, apiUrl: counting.url, spaceId: space.id, dir });
+      expect(counting.seen.filter((r) => r.endsWith('/download'))).toHaveLength(files.length);
+      expect(git(dir, 'show', `main:.gitbook/assets/image-5.png`)).toBe('bytes 5');
+    } finally {
+      await client.close();
+      await counting.close();
     }
   });
 });

@@ -89,10 +89,10 @@ async function downloadFiles(client: Client, files: readonly RevisionFile[], rep
   report(done, files.length);
   return Promise.all(
     files.map(async (file): Promise<WorkspaceFile> => {
-      // The repository already has a blob of that oid: those are the bytes, no download.
-      const held = file.git?.oid !== undefined ? await known?.fileBytes(file.git.oid) : undefined;
-      const bytes = held ?? (await client.content.download(file));
-      if (held === undefined && file.git?.oid !== undefined) known?.rememberFile(file.git.oid, bytes);
+      // The repository already has a blob of that oid (those are the bytes), or another scope is downloading it.
+      const oid = file.git?.oid;
+      const download = () => client.content.download(file);
+      const bytes = oid !== undefined && known ? await known.fileOnce(oid, download) : await download();
       done += 1;
       report(done, files.length);
       return { id: file.id, name: file.name, contentType: file.contentType, bytes };

@@ -14,11 +14,10 @@ import { stateDir } from '../state/state.js';
  */
 export interface KnownContent {
   markdown(oid: string): Promise<string | undefined>;
-  /**
-   * The body of `oid`: held, or being read already (two scopes read at once, such as a change
-   * request and its base, share the read), or read now with `read` and remembered.
-   */
+  /** The body of `oid`: held, or being read already, or read now with `read` and remembered. */
   markdownOnce(oid: string, read: () => Promise<string>): Promise<string>;
+  /** The bytes of the file of `oid`, the same way. */
+  fileOnce(oid: string, read: () => Promise<Uint8Array>): Promise<Uint8Array>;
   rememberMarkdown(oid: string, markdown: string): Promise<void>;
   fileBytes(oid: string): Promise<Uint8Array | undefined>;
   rememberFile(oid: string, bytes: Uint8Array): void;
@@ -26,23 +25,26 @@ export interface KnownContent {
 
 const OID = /^[0-9a-f]{40}$/;
 
-/** `markdownOnce` over a store's `markdown` and `rememberMarkdown`, sharing reads in flight by oid. */
-function onceOver(store: Pick<KnownContent, 'markdown' | 'rememberMarkdown'>): KnownContent['markdownOnce'] {
-  const inFlight = new Map<string, Promise<string>>();
-  return (oid, read) => {
+/**
+ * A read by oid through a store: what it holds, or a read of the same oid in flight (two scopes
+ * read at once, such as main and a change request, or a change request and its base, share it),
+ * or `read` now, remembered. A failed read is not kept: the next caller tries again.
+ */
+function sharedReads<T>(held: (oid: string) => Promise<T | undefined>, remember: (oid: string, value: T) => Promise<void> | void) {
+  const inFlight = new Map<string, Promise<T>>();
+  return (oid: string, read: () => Promise<T>): Promise<T> => {
     const pending = inFlight.get(oid);
     if (pending) return pending;
-    const body = (async () => {
-      const held = await store.markdown(oid);
-      if (held !== undefined) return held;
-      const markdown = await read();
-      await store.rememberMarkdown(oid, markdown);
-      return markdown;
+    const value = (async () => {
+      const known = await held(oid);
+      if (known !== undefined) return known;
+      const fresh = await read();
+      await remember(oid, fresh);
+      return fresh;
     })();
-    inFlight.set(oid, body);
-    // A failed read is not kept: the next caller tries again.
-    body.catch(() => inFlight.delete(oid));
-    return body;
+    inFlight.set(oid, value);
+    value.catch(() => inFlight.delete(oid));
+    return value;
   };
 }
 
@@ -61,15 +63,19 @@ export function knownContent(dir: string): KnownContent {
       await writeFileAtomic(path, markdown);
     },
   };
-  return {
-    ...bodies,
-    markdownOnce: onceOver(bodies),
+  const files: Pick<KnownContent, 'fileBytes' | 'rememberFile'> = {
     async fileBytes(oid) {
       if (!OID.test(oid)) return undefined;
       return readBlob(dir, oid).catch(() => undefined);
     },
     // The bytes become a blob of the repository when the fetched content is committed.
     rememberFile() {},
+  };
+  return {
+    ...bodies,
+    ...files,
+    markdownOnce: sharedReads(bodies.markdown, bodies.rememberMarkdown),
+    fileOnce: sharedReads(files.fileBytes, files.rememberFile),
   };
 }
 
@@ -86,7 +92,8 @@ export function memoryKnownContent(): KnownContent & { saveTo(dir: string): Prom
   };
   return {
     ...store,
-    markdownOnce: onceOver(store),
+    markdownOnce: sharedReads(store.markdown, store.rememberMarkdown),
+    fileOnce: sharedReads(async (oid) => files.get(oid), (oid, bytes) => void files.set(oid, bytes)),
     /** Keeps the bodies read in the workspace's store, for its later pulls. */
     async saveTo(dir) {
       const store = knownContent(dir);
