@@ -21,6 +21,7 @@ import { readBack } from './read-back.js';
 import { refuseUndoingRemote } from './undo-check.js';
 import { adoptMain } from './adopt-main.js';
 import { withLf } from '../line-endings.js';
+import { matchRenames } from './rename-match.js';
 import type { UnsentLink } from './lost-links.js';
 import { batchesOf, sendBatches } from './send-batches.js';
 import { placesOf, snapshotOf } from '../remote/snapshot.js';
@@ -216,7 +217,9 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   // The platform gets LF: a CRLF file is read as LF (its endings are kept on disk, line-endings.ts).
   const [baseLf, localLf] = [withLf(read.base), withLf(read.local)];
   const quick = moved ? undefined : pageEditSides(localChanges, baseLf, localLf, remoteIndex, { prefix, summary: folder.summary });
-  const sides = quick ?? readPushSides(baseLf, remoteIndex, localLf, renamedIndex(toIndex(target.base.index), localChanges, prefix, remoteIndex), read.unloaded);
+  // Renames git's similarity misses (a small page moved and edited) are paired by title, front matter and place.
+  const renames = matchRenames(localChanges, baseLf, localLf, folder.summary);
+  const sides = quick ?? readPushSides(baseLf, remoteIndex, localLf, renamedIndex(toIndex(target.base.index), renames, prefix, remoteIndex), read.unloaded);
   if (sides.blocking.length > 0) {
     throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
   }
