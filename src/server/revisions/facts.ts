@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DocumentFacts } from '../../content/index.js';
 import type { Database } from '../store/schema.js';
-import { getBlobs } from '../store/blobs.js';
+import { getBlobs, sha256 } from '../store/blobs.js';
 import { getFacts, putFacts } from '../store/document-facts.js';
 import { runParse } from '../parse/pool.js';
 
@@ -28,4 +28,28 @@ export async function loadFacts(db: Kysely<Database>, shas: Iterable<string>): P
   await putFacts(db, fresh);
   for (const [sha, facts] of fresh) found.set(sha, facts);
   return found;
+}
+
+/**
+ * The facts of texts that are not stored as blobs (comment bodies), keyed by the text: found by
+ * their sha256, else derived on a worker and stored for the next read.
+ */
+export async function loadTextFacts(db: Kysely<Database>, texts: readonly string[]): Promise<Map<string, DocumentFacts>> {
+  const unique = [...new Set(texts)];
+  const byText = new Map<string, DocumentFacts>();
+  if (unique.length === 0) return byText;
+  const shas = unique.map((text) => sha256(text));
+  const found = await getFacts(db, shas);
+  const missing = unique.filter((_, i) => !found.has(shas[i]!));
+  if (missing.length > 0) {
+    const derived = await runParse({ kind: 'facts', texts: missing }, 'a comment');
+    const fresh: [string, DocumentFacts][] = missing.map((text, i) => {
+      const facts = derived.facts[i]!;
+      return [sha256(text), 'ok' in facts ? EMPTY : facts];
+    });
+    await putFacts(db, fresh);
+    for (const [sha, facts] of fresh) found.set(sha, facts);
+  }
+  unique.forEach((text, i) => byText.set(text, found.get(shas[i]!)!));
+  return byText;
 }

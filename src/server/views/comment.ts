@@ -1,4 +1,4 @@
-import { markdownToJsonDocument } from '../../content/index.js';
+import type { JsonDocument } from '../../content/index.js';
 import type { Comment, CommentReply, CommentTarget, PageFormat, Reaction, Role } from '../../model/index.js';
 import type { CommentRow } from '../store/comments.js';
 import type { ReplyRow } from '../store/comment-replies.js';
@@ -16,6 +16,8 @@ export interface CommentViewContext {
   format: PageFormat | undefined;
   users: ReadonlyMap<string, UserRow>;
   reactions: ReadonlyMap<string, readonly ReactionRow[]>;
+  /** With `format: document`, each body's JSON document by its markdown (derived off the event loop). */
+  documents: ReadonlyMap<string, JsonDocument>;
 }
 
 /** The API path of a comment: under its change request when it has one. */
@@ -24,8 +26,10 @@ export function commentPath(row: Pick<CommentRow, 'id' | 'space_id' | 'change_re
   return `${scope}/comments/${row.id}`;
 }
 
-export function bodyView(markdown: string, format: PageFormat | undefined): Comment['body'] {
-  return format === 'document' ? { document: markdownToJsonDocument(markdown) } : { markdown };
+const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };
+
+export function bodyView(markdown: string, ctx: Pick<CommentViewContext, 'format' | 'documents'>): Comment['body'] {
+  return ctx.format === 'document' ? { document: ctx.documents.get(markdown) ?? EMPTY_DOCUMENT } : { markdown };
 }
 
 function user(ctx: CommentViewContext, id: string, base: string) {
@@ -64,7 +68,7 @@ export function commentView(row: CommentRow, extras: CommentExtras, ctx: Comment
     reactions: reactionsView(ctx, row.id),
     replies: extras.replies,
     repliers: extras.repliers.map((r) => ({ user: user(ctx, r.userId, ctx.base), count: r.count, updatedAt: r.updatedAt })),
-    body: bodyView(row.body, ctx.format),
+    body: bodyView(row.body, ctx),
     target: extras.target,
     urls: { location: apiUrl(ctx.base, commentPath(row)) },
     permissions: commentPermissions(ctx.role, row.posted_by === ctx.callerId),
@@ -83,7 +87,7 @@ export function replyView(row: ReplyRow, comment: CommentRow, ctx: CommentViewCo
     postedAt: row.posted_at,
     ...(row.edited_at !== null ? { editedAt: row.edited_at } : {}),
     reactions: reactionsView(ctx, row.id),
-    body: bodyView(row.body, ctx.format),
+    body: bodyView(row.body, ctx),
     urls: { location: apiUrl(ctx.base, `${commentPath(comment)}/replies/${row.id}`) },
     permissions: commentPermissions(ctx.role, row.posted_by === ctx.callerId),
   };

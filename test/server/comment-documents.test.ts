@@ -1,0 +1,36 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, testDialects, type TestServer } from '../helpers/server.js';
+import { commentedSpace, postComment } from '../helpers/comments.js';
+import { LIVENESS_MS, whileAttacked } from '../helpers/liveness.js';
+import { PARSE_LIMITS } from '../../src/server/parse/limits.js';
+
+// Issue 25, item 1: a comment's markdown (up to 20,000 characters) is parsed as a page's is,
+// off the event loop and once.
+describe.each(testDialects())('comment bodies as documents (%s)', (dialect) => {
+  let s: TestServer;
+  const budget = PARSE_LIMITS.budgetMs;
+  beforeAll(async () => {
+    s = await startServer(dialect);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  afterEach(() => {
+    PARSE_LIMITS.budgetMs = budget;
+  });
+
+  it('format=document parses `*a` x 10,000 on a worker while other requests answer, then serves it from its facts', async () => {
+    const space = await commentedSpace(s);
+    await postComment(s, space.prefix, { body: { markdown: '*a'.repeat(10_000) } });
+    await postComment(s, space.prefix, { body: { markdown: 'plain **bold**' } });
+    const { result, slowest } = await whileAttacked(s, () => s.request('GET', `${space.prefix}/comments?format=document`));
+    expect(result.status).toBe(200);
+    expect(result.body.items.map((c: { body: { document: { object: string } } }) => c.body.document.object)).toEqual(['document', 'document']);
+    expect(slowest).toBeLessThan(LIVENESS_MS);
+    // No parse is allowed now: the listing must come from what the first read stored.
+    PARSE_LIMITS.budgetMs = 0;
+    const again = await s.request('GET', `${space.prefix}/comments?format=document`);
+    expect(again.status).toBe(200);
+    expect(again.body.items).toEqual(result.body.items);
+  });
+});
