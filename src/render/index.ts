@@ -6,3 +6,5 @@ export { SANITIZE_SCHEMA } from './sanitize-schema.js';
 export { renderDocument, type DocumentOptions } from './layout/document.js';
 export { navigationHtml, neighbours } from './layout/navigation.js';
 export { escapeHtml } from './layout/escape.js';
+export { STYLES } from './layout/styles.js';
+export { PAGE_SCRIPT } from './layout/page-script.js';

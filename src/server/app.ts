@@ -43,6 +43,7 @@ import { samlProviderRoutes } from './routes/saml-providers.js';
 import { samlSignInRoutes } from './routes/saml-sign-in.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { integrationInstallationRoutes } from './routes/integration-installations.js';
+import { appPages, isWebPath } from './web/index.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -104,6 +105,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.routeOptions.config.publicKey === true) return;
     // A SAML sign-in happens before its user has a token; those routes check the SAML messages.
     if (request.routeOptions.config.signIn === true) return;
+    // The pages for people (server/web) sign in by session cookie, or are public sites.
+    const route = request.routeOptions.url;
+    if (route !== undefined ? isWebPath(route) : isWebPath(request.url)) return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new DocsyncError('unauthorized', 'missing `Authorization: Bearer <token>` header');
     const user = await userForToken(app.ctx.db, token);
@@ -156,5 +160,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  await app.register(appPages, { prefix: '/app' });
   return app;
 }

@@ -13,6 +13,8 @@ export interface DocumentOptions {
   search?: boolean;
   /** Extra markup at the end of the body (the preview's problems overlay). Trusted: the caller's own. */
   bodyEnd?: string;
+  /** Extra markup at the start of the body (the platform's app bar). Trusted: the caller's own. */
+  bodyStart?: string;
   /** Scripts to load after the page's own, by URL. */
   scripts?: readonly string[];
 }
@@ -43,7 +45,7 @@ export function renderDocument(site: RenderSite, page: SitePage, rendered: Rende
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(page.title)} | ${escapeHtml(site.title)}</title>${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">` : ''}
 <style>${STYLES}</style>${rendered.math && options.katexStylesheet ? `<link rel="stylesheet" href="${escapeHtml(options.katexStylesheet)}">` : ''}
-</head><body>
+</head><body>${options.bodyStart ?? ''}
 <header class="ds-header"><button class="ds-menu" type="button" aria-label="Menu">☰</button><a class="ds-site-title" href="${escapeHtml(siteRoot(site))}">${escapeHtml(site.title)}</a>${options.search ? '<div class="ds-search" role="search"><input type="search" id="ds-search-input" placeholder="Search" aria-label="Search" autocomplete="off"><ul class="ds-search-results" id="ds-search-results"></ul></div>' : ''}</header>
 <div class="ds-layout"><aside class="ds-sidebar">${navigationHtml(site, page)}</aside>
 <main class="ds-main${layout.width === 'wide' ? ' ds-wide' : ''}" id="ds-main"><article class="ds-content" data-page="${escapeHtml(page.id)}">

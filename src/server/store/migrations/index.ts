@@ -7,6 +7,7 @@ import * as comments from './0004-comments.js';
 import * as membersTeams from './0005-members-teams.js';
 import * as documentFacts from './0008-document-facts.js';
 import * as part2Rest from './0010-specs-sso-translations-integrations.js';
+import * as webSessions from './0011-web-sessions.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-members-teams': membersTeams,
   '0008-document-facts': documentFacts,
   '0010-specs-sso-translations-integrations': part2Rest,
+  '0011-web-sessions': webSessions,
 };
 
 export const migrationProvider: MigrationProvider = {
