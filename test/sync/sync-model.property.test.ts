@@ -75,6 +75,13 @@ describe('the writer and the platform, at random (sqlite)', () => {
     await replay([new step.PlatformAppend(1), new step.Pull(), new step.WriterReset(), new step.SyncAndMerge(), new step.SyncAndMerge()]);
   });
 
+  // Found by the model: a page whose slug the platform changed (its file moves) and which the
+  // writer edited in its old file came back as a second page with a new id (the move met the
+  // edit as a deletion); the edit now follows the page to its new file.
+  it('regression: the platform changes a slug, the writer edits the page in its old file, then sync', async () => {
+    await replay([new step.PlatformSlug(9), new step.PlatformSlug(11), new step.WriterAppend(5), new step.SyncAndMerge()]);
+  });
+
   it('keeps every line either side wrote, every page id, and agrees after a clean sync', async () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(steps, { maxCommands: exploring ? 25 : 15 }), (cmds) => fc.asyncModelRun(setup, cmds)),

@@ -15,6 +15,8 @@ import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
 import { keepDeletedEdited, type KeptFile } from './deleted-edited.js';
 import { keepEndings } from './keep-endings.js';
+import { followRemoteRenames } from './follow-renames.js';
+import { folderPrefix } from '../push/read.js';
 import { remoteHead } from '../remote/heads.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { trackChangeRequest } from '../change-requests/track.js';
@@ -131,7 +133,8 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
     // Main's outbox merged on the platform: what the push sent is in main now, and the branch
     // holds it, so it is the base (a later local edit of a pushed line is no conflict with it).
     const base = outboxClosed === 'merged' ? synced.outbox!.syncedCommit : synced.syncedCommit;
-    const merged = await mergeRemote(client, dir, branch, head.scope, { synced: synced.syncedCommit, base, places, label: branch });
+    const baseIndex = outboxClosed === 'merged' ? synced.outbox!.index : synced.index;
+    const merged = await mergeRemote(client, dir, branch, head.scope, { synced: synced.syncedCommit, base, baseIndex, places, label: branch });
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts);
     kept.push(...merged.kept);
@@ -145,7 +148,7 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
     // Main's change request was edited on the platform (a reviewer): its edits come into main,
     // so the next push of main starts from what the change request holds.
     const outbox = synced.outbox!;
-    const merged = await mergeRemote(client, dir, branch, outboxHead.scope, { synced: outbox.syncedCommit, base: outbox.syncedCommit, places, label: `${branch} (change request #${outbox.changeRequestNumber ?? 0})` });
+    const merged = await mergeRemote(client, dir, branch, outboxHead.scope, { synced: outbox.syncedCommit, base: outbox.syncedCommit, baseIndex: outbox.index, places, label: `${branch} (change request #${outbox.changeRequestNumber ?? 0})` });
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts.filter((path) => !conflicts.includes(path)));
     kept.push(...merged.kept.filter((k) => !kept.some((e) => e.path === k.path)));
@@ -173,7 +176,7 @@ interface RemoteMerge {
  */
 async function mergeRemote(
   client: Client, dir: string, branch: string, scope: ContentScope,
-  options: { synced: string; base: string; places: Places; label: string },
+  options: { synced: string; base: string; baseIndex: BranchState['index']; places: Places; label: string },
 ): Promise<RemoteMerge> {
   const ours = (await branchOid(dir, branch))!;
   const fetched = snapshotOf(await fetchContent(client, scope, undefined, knownContent(dir)), options.places);
@@ -188,7 +191,8 @@ async function mergeRemote(
     await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: snapshot.files, message: `docsync: pull revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR });
     return { snapshot, remoteCommit, changes, conflicts: [], kept: [] };
   }
-  const [baseFiles, ourFiles] = [await readTreeFiles(dir, options.base), await readTreeFiles(dir, ours)];
+  const read = [await readTreeFiles(dir, options.base), await readTreeFiles(dir, ours)] as const;
+  const { base: baseFiles, ours: ourFiles } = followRemoteRenames(read[0], read[1], options.baseIndex, snapshot.index, folderPrefix(read[1]));
   const merged = keepDeletedEdited(baseFiles, ourFiles, snapshot.files, mergeFiles(baseFiles, ourFiles, snapshot.files));
   const { conflicts, kept } = merged;
   const notes = [

@@ -5,7 +5,7 @@ import type { Client } from '../../../src/client/index.js';
 import { pull } from '../../../src/sync/pull/pull.js';
 import { push } from '../../../src/sync/push/push.js';
 import { syncPass } from '../../../src/sync/sync-pass.js';
-import { mergePushed } from '../../../src/sync/change-requests/merge.js';
+import { merge, mergePushed } from '../../../src/sync/change-requests/merge.js';
 import { readState } from '../../../src/sync/state/state.js';
 import type { TestServer } from '../../helpers/server.js';
 import { editMain, git } from '../fixture.js';
@@ -48,16 +48,22 @@ async function listedPages(r: Real): Promise<string[]> {
   return summaryTargets(tree.get('SUMMARY.md') ?? '').filter((path) => tree.has(path));
 }
 
-/** The invariants, checked after every step. */
-export async function checkInvariants(m: Model, r: Real, step: string): Promise<void> {
+/** Every token somewhere the writer can see it: the working tree, a local branch, the space, an open change request. */
+async function seenTokens(r: Real): Promise<Set<string>> {
   const seen = new Set<string>();
   for (const text of (await workingTree(r.dir)).values()) for (const t of tokensOf(text)) seen.add(t);
   for (const t of tokensOf(branchesText(r.dir))) seen.add(t);
-  const main = await platformPages(r.s, r.spaceId);
-  for (const page of main) for (const t of tokensOf(page.markdown)) seen.add(t);
+  for (const page of await platformPages(r.s, r.spaceId)) for (const t of tokensOf(page.markdown)) seen.add(t);
   for (const cr of await openChangeRequests(r.s, r.spaceId)) {
     for (const page of await platformPages(r.s, r.spaceId, cr)) for (const t of tokensOf(page.markdown)) seen.add(t);
   }
+  return seen;
+}
+
+/** The invariants, checked after every step. */
+export async function checkInvariants(m: Model, r: Real, step: string): Promise<void> {
+  const seen = await seenTokens(r);
+  const main = await platformPages(r.s, r.spaceId);
   const lost = [...m.live].filter((t) => !seen.has(t));
   if (lost.length > 0) throw new Error(`after ${step}: text lost: ${lost.join(', ')} are nowhere the writer can see`);
   // A page keeps its id for as long as it lives (renames and moves included).
@@ -253,10 +259,46 @@ export class WriterBranch extends Step {
 export class WriterDeleteBranch extends Step {
   constructor(readonly at: number) { super(); }
   toString() { return `writer deletes topic branch #${this.at} with git branch -D`; }
-  async act(_m: Model, r: Real) {
+  async act(m: Model, r: Real) {
     const branches = git(r.dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/topic*').split('\n').filter(Boolean);
     const name = pick(branches, this.at);
-    if (name !== undefined) git(r.dir, 'branch', '-qD', name);
+    if (name === undefined) return;
+    git(r.dir, 'branch', '-qD', name);
+    // What only that branch held (a push refused, say) the writer deleted with it.
+    const seen = await seenTokens(r);
+    for (const t of [...m.live]) if (t.startsWith('w') && !seen.has(t)) m.live.delete(t);
+  }
+}
+
+/**
+ * The git way of bringing main into a branch: a tracked topic branch merges main (conflicts
+ * resolved keeping both sides), is pushed, and its change request merged through docsync.
+ */
+export class WriterMergeMain extends Step {
+  constructor(readonly at: number) { super(); }
+  toString() { return `writer merges main into topic branch #${this.at}, pushes and merges it`; }
+  async act(m: Model, r: Real) {
+    const state = await readState(r.dir);
+    const branches = git(r.dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/topic*').split('\n')
+      .filter((b) => b !== '' && state.branches[b]?.changeRequestId !== undefined && state.branches[b]?.closed === undefined);
+    const name = pick(branches, this.at);
+    if (name === undefined) return;
+    git(r.dir, 'checkout', '-q', name);
+    try {
+      try {
+        git(r.dir, 'merge', '-q', '--no-edit', 'main');
+      } catch {
+        await new WriterResolve().act(m, r);
+      }
+      try {
+        await push(r.client, r.dir, { branch: name });
+        await merge(r.client, r.dir, name);
+      } catch (error) {
+        if (!(error as { code?: string }).code) throw error;
+      }
+    } finally {
+      git(r.dir, 'checkout', '-q', 'main');
+    }
   }
 }
 
@@ -302,6 +344,17 @@ export class PlatformReplace extends Step {
     await editMain(r.s, r.spaceId, [{ operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\n${page.markdown.trim().replace(new RegExp(`\\b${old}\\b`), t)}\n` } }]);
     m.live.delete(old);
     m.live.add(t);
+  }
+}
+
+/** A page's slug changed on the platform: its file moves on the next pull, its id stays. */
+export class PlatformSlug extends Step {
+  constructor(readonly at: number) { super(); }
+  toString() { return `platform changes the slug of page #${this.at}`; }
+  async act(m: Model, r: Real) {
+    const page = await platformPage(r, this.at, true);
+    if (page === undefined) return;
+    await editMain(r.s, r.spaceId, [{ operation: 'update_page', page: page.id, slug: `s${(m.n += 1)}` }]);
   }
 }
 
@@ -376,6 +429,8 @@ export const steps: fc.Arbitrary<Cmd>[] = [
   at.map((i) => new WriterBranch(i)),
   at.map((i) => new WriterDeleteBranch(i)),
   fc.constant(new WriterReset()),
+  at.map((i) => new WriterMergeMain(i)),
+  at.map((i) => new PlatformSlug(i)),
   at.map((i) => new PlatformAppend(i)),
   fc.tuple(at, at).map(([i, j]) => new PlatformReplace(i, j)),
   fc.constant(new PlatformAdd()),
