@@ -1,8 +1,8 @@
 import {
-  appendImported, applyChanges, documentFacts, folderIncludes, folderPages, htmlToMarkdown,
+  appendImported, applyChanges, documentFacts, readSubmittedDocument, folderIncludes, folderPages, htmlToMarkdown,
   type AppendedImport, type ApplyResult, type ConvertedHtml, type DocumentFacts, type ImportedInclude, type ImportedPage, type PreparedFile,
 } from '../../content/index.js';
-import { assertNever, type ContentChange, type ContentTree, type TreeFile } from '../../model/index.js';
+import { assertNever, type ChangeDocument, type ContentChange, type ContentTree, type TreeFile } from '../../model/index.js';
 import { sha256 } from '../store/blobs.js';
 import { newId } from '../util/ids.js';
 import { renderPdf, type PdfPage } from '../pdf/render-pdf.js';
@@ -19,6 +19,7 @@ export type ParseTask =
     defaultRevision: string; files: Map<string, PreparedFile>; documents: Map<string, string>;
   }
   | { kind: 'append'; tree: ContentTree; pages: ImportedPage[]; files: TreeFile[]; includes: ImportedInclude[]; now: string }
+  | { kind: 'measure'; documents: ChangeDocument[] }
   | { kind: 'facts'; texts: string[] }
   | { kind: 'html'; html: string }
   | { kind: 'folder'; files: Map<string, string> }
@@ -32,6 +33,7 @@ export type Refused = { ok: false; message: string; status: 400 | 409 };
 export type ParseResult =
   | { kind: 'apply'; result: ApplyResult; facts: FactsBySha }
   | { kind: 'append'; result: { ok: true; value: AppendedImport } | Refused; facts: FactsBySha }
+  | { kind: 'measure'; ms: number; failed: boolean }
   | { kind: 'facts'; facts: (DocumentFacts | Refused)[] }
   | { kind: 'html'; result: ({ ok: true } & ConvertedHtml) | Refused }
   | { kind: 'folder'; result: { ok: true; pages: ImportedPage[]; includes: ImportedInclude[] } | Refused }
@@ -49,7 +51,7 @@ function guarded<T>(work: () => T): T | Refused {
   }
 }
 
-function factsOf(documents: Map<string, string>): FactsBySha {
+export function factsOf(documents: Map<string, string>): FactsBySha {
   return [...documents].map(([sha, text]) => [sha, documentFacts(text)]);
 }
 
@@ -71,6 +73,19 @@ export async function runParseTask(task: ParseTask): Promise<ParseResult> {
       const facts = guarded(() => factsOf(outcome.value.documents));
       if (!Array.isArray(facts)) return { kind: 'append', result: facts, facts: [] };
       return { kind: 'append', result: outcome, facts };
+    }
+    case 'measure': {
+      // What applying costs is parsing the submitted documents (a few times over): timed here.
+      const started = performance.now();
+      let failed = false;
+      for (const document of task.documents) {
+        try {
+          documentFacts(readSubmittedDocument(document).body);
+        } catch {
+          failed = true;
+        }
+      }
+      return { kind: 'measure', ms: performance.now() - started, failed };
     }
     case 'facts':
       return { kind: 'facts', facts: task.texts.map((text) => guarded(() => documentFacts(text))) };

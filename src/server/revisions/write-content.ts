@@ -9,7 +9,7 @@ import { findSpace } from '../store/spaces.js';
 import { inTransaction } from '../store/transaction.js';
 import { HeadMoved, retryOnHeadMoved } from './retry-on-head-moved.js';
 import { putFacts } from '../store/document-facts.js';
-import { runParse } from '../parse/pool.js';
+import { applyBatch, batchNeedsWorker } from '../parse/apply.js';
 import { checkBatchDocuments, checkMadeDocuments } from '../parse/limits.js';
 import type { FactsBySha } from '../parse/tasks.js';
 import { changeRequestBase } from './change-request-base.js';
@@ -93,6 +93,7 @@ export async function writeContent(db: Kysely<Database>, input: WriteContentInpu
   checkFileItems(input.changes);
   checkBatchDocuments(input.changes);
   const files = await loadFiles(input.changes, input.allowPrivateFetch);
+  const onWorker = await batchNeedsWorker(input.changes);
   return retryOnHeadMoved(WRITE_ATTEMPTS, async () => {
     const { cr } = await load(db, input.spaceId, input.changeRequestId);
     const head = await findRevision(db, cr.revision_id);
@@ -104,9 +105,9 @@ export async function writeContent(db: Kysely<Database>, input: WriteContentInpu
     const documents = new Map([...blobs].map(([sha, bytes]) => [sha, bytes.toString('utf8')]));
     // Only what the worker needs of the files: their bytes stay here.
     const prepared = new Map([...files].map(([key, { blob, size, contentType }]) => [key, { blob, size, contentType }]));
-    const { result, facts } = await runParse(
+    const { result, facts } = await applyBatch(
       { kind: 'apply', tree, changes: input.changes, now: at, revisions, defaultRevision: changeRequestBase(cr), files: prepared, documents },
-      'the batch',
+      onWorker,
     );
     if (!result.ok) throw new DocsyncError(result.status === 409 ? 'conflict' : 'invalid_request', result.message);
     checkMadeDocuments(result.documents.values(), 'a document of the batch');
