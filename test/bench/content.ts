@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/serve.js';
 import { benchClone } from './clone.js';
 import { benchPush } from './push.js';
 
-const TOKEN = 'bench-token';
+const TOKEN = 'bench-token-0123456789';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
 async function api<T = any>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
