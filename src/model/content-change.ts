@@ -312,10 +312,12 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `git-path`: `gitPath` on insert_page and update_page, read back as the page's `git.path`;
  * - `computed-pages`: insert_page `type: computed` with `computed` (an OpenAPI reference), and
  *   `computed` on update_page.
+ * - `space-events`: `GET /v1/spaces/{spaceId}/events` and `GET /v1/orgs/{orgId}/events`, server-sent
+ *   events of what changes (model/space-event.ts).
  */
 export const DOCSYNC_EXTENSIONS = [
   'page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing',
   'insert-reusable-content', 'update-reusable-content', 'delete-reusable-content', 'reusable-content-markdown',
-  'git-path', 'computed-pages',
+  'git-path', 'computed-pages', 'space-events',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

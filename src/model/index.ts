@@ -25,3 +25,4 @@ export * from './openapi-spec.js';
 export * from './translation.js';
 export * from './saml.js';
 export * from './integration.js';
+export * from './space-event.js';

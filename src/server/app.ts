@@ -44,6 +44,7 @@ import { samlSignInRoutes } from './routes/saml-sign-in.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { integrationInstallationRoutes } from './routes/integration-installations.js';
 import { appPages, isWebPath } from './web/index.js';
+import { eventRoutes, type EventRouteOptions } from './routes/events.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -52,6 +53,8 @@ export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   bodyLimit?: number;
   /** The server log; none when absent (tests). */
   log?: LogOptions;
+  /** The event streams' timing (routes/events.ts). */
+  events?: EventRouteOptions;
 }
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -145,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(memberRoutes);
       await v1.register(memberContentRoutes);
       await v1.register(pingRoutes);
+      await v1.register(eventRoutes, options.events ?? {});
       await v1.register(linkInviteRoutes);
       await v1.register(contentPermissionRoutes);
       await v1.register(sitePublishedRoutes);

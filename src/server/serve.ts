@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import type { EventRouteOptions } from './routes/events.js';
 import { writesInfo, type LogOptions } from './log.js';
 import { openDatabase, type Db, type StoreOptions } from './store/db.js';
 import { bootstrapStore, checkBootstrapToken } from './bootstrap.js';
@@ -18,6 +19,8 @@ export interface ServeOptions extends StoreOptions {
   jobIntervalMs?: number;
   /** The server log (one JSON line per request, errors with their stack); none when absent. */
   log?: LogOptions;
+  /** The event streams' timing (routes/events.ts). */
+  events?: EventRouteOptions;
 }
 
 export interface RunningServer {
@@ -42,6 +45,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       publicUrl: options.publicUrl,
       allowPrivateFetch: options.allowPrivateFetch ?? false,
       ...(options.log ? { log: options.log } : {}),
+      ...(options.events ? { events: options.events } : {}),
     });
     // Fastify announces the address at info level; `docsync serve` prints it as its first line,
     // so the log starts with the first request.

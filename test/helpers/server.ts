@@ -9,6 +9,7 @@ import { createOrganization, upsertMember } from '../../src/server/store/organiz
 import type { Role } from '../../src/model/index.js';
 import { TestClock } from './clock.js';
 import type { LogOptions } from '../../src/server/log.js';
+import type { EventRouteOptions } from '../../src/server/routes/events.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -35,13 +36,15 @@ export interface TestServer {
   user(options?: { org?: string; role?: Role | null; name?: string }): Promise<{ id: string; token: string; email: string }>;
   /** Creates another organization whose admin is a new user. */
   organization(title?: string): Promise<{ id: string; adminToken: string; adminId: string }>;
+  /** Another server process on the same database (as several processes share one PostgreSQL); closed by `close`. */
+  peer(options?: { events?: EventRouteOptions }): Promise<RunningServer>;
   close(): Promise<void>;
 }
 
 let counter = 0;
 
 /** A real server over HTTP on port 0, on a fresh SQLite directory or PostgreSQL schema. */
-export async function startServer(dialect: TestDialect = 'sqlite', options: { allowPrivateFetch?: boolean; log?: LogOptions } = {}): Promise<TestServer> {
+export async function startServer(dialect: TestDialect = 'sqlite', options: { allowPrivateFetch?: boolean; log?: LogOptions; events?: EventRouteOptions } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const token = `test_${randomBytes(16).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'docsync-test-'));
@@ -55,8 +58,22 @@ export async function startServer(dialect: TestDialect = 'sqlite', options: { al
     jobIntervalMs: 3_600_000,
     allowPrivateFetch: options.allowPrivateFetch ?? false,
     ...(options.log ? { log: options.log } : {}),
+    ...(options.events ? { events: options.events } : {}),
     ...(dialect === 'postgres' ? { databaseUrl: pgUrl!, schema } : { dataDir }),
   });
+  const peers: RunningServer[] = [];
+  const peer: TestServer['peer'] = async (peerOptions = {}) => {
+    const started = await serve({
+      host: '127.0.0.1',
+      port: 0,
+      clock,
+      jobIntervalMs: 3_600_000,
+      ...(peerOptions.events ? { events: peerOptions.events } : {}),
+      ...(dialect === 'postgres' ? { databaseUrl: pgUrl!, schema } : { dataDir }),
+    });
+    peers.push(started);
+    return started;
+  };
   const db = server.db.kysely;
   const orgs = await db.selectFrom('organizations').select('id').execute();
   const orgId = orgs[0]!.id;
@@ -109,7 +126,9 @@ export async function startServer(dialect: TestDialect = 'sqlite', options: { al
     request,
     user,
     organization,
+    peer,
     async close() {
+      for (const p of peers) await p.close();
       await server.close();
       if (dialect === 'postgres') await dropPostgresSchema(pgUrl!, schema);
       rmSync(dataDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { ChangeRequestsTable, Database } from './schema.js';
 import type { SortKey } from '../util/cursor.js';
 import { newId } from '../util/ids.js';
 import { inTransaction } from './transaction.js';
+import { recordChangeRequestEvent } from '../events/record.js';
 
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 
@@ -84,6 +85,7 @@ export function createChangeRequest(db: Kysely<Database>, input: NewChangeReques
       comments: 0,
     };
     await trx.insertInto('change_requests').values(row).execute();
+    await recordChangeRequestEvent(trx, 'change-request', row.id, now);
     return row;
   });
 }
@@ -153,6 +155,7 @@ export function patchChangeRequest(
       .where('status', '!=', 'merged')
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return undefined;
+    await recordChangeRequestEvent(trx, 'change-request', row.id, now);
     return trx.selectFrom('change_requests').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
   });
 }
@@ -173,7 +176,9 @@ export async function markChangeRequestMerged(
     .where('revision_id', '=', input.head)
     .where('status', 'in', ['open', 'draft'])
     .executeTakeFirst();
-  return Number(marked.numUpdatedRows) === 1;
+  if (Number(marked.numUpdatedRows) !== 1) return false;
+  await recordChangeRequestEvent(db, 'change-request', input.id, now);
+  return true;
 }
 
 /**
@@ -193,5 +198,7 @@ export async function moveUpdatedChangeRequestHead(
     .where('revision_id', '=', input.from)
     .where('status', '!=', 'merged')
     .executeTakeFirst();
-  return Number(moved.numUpdatedRows) === 1;
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  await recordChangeRequestEvent(db, 'revision', input.id, now);
+  return true;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CommentRepliesTable, Database } from './schema.js';
 import type { SortKey } from '../util/cursor.js';
 import { inTransaction } from './transaction.js';
+import { recordCommentEvent } from '../events/record.js';
 
 export type ReplyRow = CommentRepliesTable;
 
@@ -9,25 +10,28 @@ export type ReplyRow = CommentRepliesTable;
  * Adds a reply unless its comment is gone: the insert and the check are one statement, so a
  * reply racing a delete of its comment is either removed with it or refused, never orphaned.
  */
-export async function insertReply(db: Kysely<Database>, row: Omit<ReplyRow, 'edited_at'>): Promise<boolean> {
-  const inserted = await db
-    .insertInto('comment_replies')
-    .columns(['id', 'comment_id', 'body', 'posted_by', 'posted_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('comments')
-        .select([
-          eb.val(row.id).as('id'),
-          'comments.id as comment_id',
-          eb.val(row.body).as('body'),
-          eb.val(row.posted_by).as('posted_by'),
-          eb.val(row.posted_at).as('posted_at'),
-        ])
-        .where('comments.id', '=', row.comment_id),
-    )
-    .returning('id')
-    .execute();
-  return inserted.length === 1;
+export function insertReply(db: Kysely<Database>, row: Omit<ReplyRow, 'edited_at'>): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const inserted = await trx
+      .insertInto('comment_replies')
+      .columns(['id', 'comment_id', 'body', 'posted_by', 'posted_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('comments')
+          .select([
+            eb.val(row.id).as('id'),
+            'comments.id as comment_id',
+            eb.val(row.body).as('body'),
+            eb.val(row.posted_by).as('posted_by'),
+            eb.val(row.posted_at).as('posted_at'),
+          ])
+          .where('comments.id', '=', row.comment_id),
+      )
+      .returning('id')
+      .execute();
+    if (inserted.length === 1) await recordCommentEvent(trx, row.comment_id, row.id, row.posted_at);
+    return inserted.length === 1;
+  });
 }
 
 export function findReply(db: Kysely<Database>, commentId: string, id: string): Promise<ReplyRow | undefined> {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CommentsTable, Database } from './schema.js';
 import type { SortKey } from '../util/cursor.js';
 import { inTransaction } from './transaction.js';
+import { recordCommentEvent } from '../events/record.js';
 
 export type CommentRow = CommentsTable;
 
@@ -43,6 +44,7 @@ export function withCommentCounters<T>(db: Kysely<Database>, scope: CommentScope
 export function insertComment(db: Kysely<Database>, row: CommentRow): Promise<CommentRow> {
   return withCommentCounters(db, { spaceId: row.space_id, changeRequestId: row.change_request_id }, async (trx) => {
     await trx.insertInto('comments').values(row).execute();
+    await recordCommentEvent(trx, row.id, undefined, row.posted_at);
     return row;
   });
 }

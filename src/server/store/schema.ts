@@ -273,6 +273,22 @@ export interface Database {
   content_permissions: ContentPermissionsTable;
   link_invites: LinkInvitesTable;
   org_keys: OrgKeysTable;
+  events: EventsTable;
+}
+
+/** One change of a space, in commit order (migration 0012, server/events/). */
+export interface EventsTable {
+  id: Generated<number>;
+  space_id: string;
+  /** `revision`, `change-request` or `comment` (model/space-event.ts). */
+  type: string;
+  change_request_id: string | null;
+  change_request_number: number | null;
+  status: string | null;
+  revision_id: string | null;
+  comment_id: string | null;
+  reply_id: string | null;
+  created_at: string;
 }
 
 /** Stored form of a content default level: `inherit`, a role, or `none` for null. */

@@ -8,6 +8,7 @@ import * as membersTeams from './0005-members-teams.js';
 import * as documentFacts from './0008-document-facts.js';
 import * as part2Rest from './0010-specs-sso-translations-integrations.js';
 import * as webSessions from './0011-web-sessions.js';
+import * as events from './0012-events.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-document-facts': documentFacts,
   '0010-specs-sso-translations-integrations': part2Rest,
   '0011-web-sessions': webSessions,
+  '0012-events': events,
 };
 
 export const migrationProvider: MigrationProvider = {
