@@ -53,7 +53,7 @@ export async function serveEventStream(request: FastifyRequest, reply: FastifyRe
   const end = () => {
     if (closed) return;
     closed = true;
-    listening?.close();
+    stopListening();
     clearInterval(heartbeat);
     res.end();
   };
@@ -72,7 +72,7 @@ export async function serveEventStream(request: FastifyRequest, reply: FastifyRe
 
   const buffered: EventRow[][] = [];
   let live = false;
-  let listening: { cursor: number; close: () => void } | undefined;
+  let stopListening = () => undefined as void;
   request.raw.on('close', end);
   res.on('close', end);
   const heartbeat = setInterval(() => {
@@ -82,9 +82,14 @@ export async function serveEventStream(request: FastifyRequest, reply: FastifyRe
       res.write(': heartbeat\n\n');
     }).catch(() => end());
   }, options.heartbeatMs);
-  listening = await options.hub.listen((rows) => (live ? write(rows) : buffered.push(rows)));
+  const listening = await options.hub.listen((rows) => (live ? write(rows) : buffered.push(rows)));
+  stopListening = listening.close;
   if (closed) return listening.close();
-  write(await options.missed(listening.cursor));
+  try {
+    write(await options.missed(listening.cursor));
+  } catch {
+    return end();
+  }
   for (const rows of buffered) write(rows);
   live = true;
 }
