@@ -9,6 +9,7 @@ import { webSession } from './session.js';
 import { signInRoutes } from './sign-in.js';
 import { orgPages } from './org-pages.js';
 import { spacePages } from './space-pages.js';
+import { changeRequestPages } from './change-requests.js';
 
 /** Paths served as pages for people (docs/web.md), not as the JSON API. */
 export const isWebPath = (url: string) => /^\/(app|sites)(\/|\?|$)/.test(url);
@@ -55,4 +56,5 @@ export const appPages: FastifyPluginAsync = async (app) => {
   await app.register(signInRoutes);
   await app.register(orgPages);
   await app.register(spacePages);
+  await app.register(changeRequestPages);
 };
