@@ -358,6 +358,39 @@ export class PlatformSlug extends Step {
   }
 }
 
+/** A page moved under another on the platform: both files move on the next pull (the parent gets a folder). */
+export class PlatformMove extends Step {
+  constructor(readonly at: number, readonly to: number) { super(); }
+  toString() { return `platform moves page #${this.at} under page #${this.to}`; }
+  async act(_m: Model, r: Real) {
+    const pages = (await platformPages(r.s, r.spaceId)).slice(1);
+    const [page, parent] = [pick(pages, this.at), pick(pages, this.to)];
+    if (page === undefined || parent === undefined || page.id === parent.id) return;
+    const cr = (await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests`, { body: { subject: 'move' } })).body;
+    const res = await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests/${cr.id}/content?compat=false`, { body: { changes: [{ operation: 'update_page', page: page.id, into: parent.id }] } });
+    // A page cannot go under its own child: the platform refuses, and nothing changes.
+    if (res.status !== 200) return;
+    await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests/${cr.id}/merge`);
+  }
+}
+
+/** A reviewer appends to a page of main's change request (the outbox), when there is one. */
+export class PlatformReview extends Step {
+  constructor(readonly at: number) { super(); }
+  toString() { return `reviewer appends to page #${this.at} of main's change request`; }
+  async act(m: Model, r: Real) {
+    const outbox = (await readState(r.dir)).branches.main?.outbox?.changeRequestId;
+    if (outbox === undefined) return;
+    const page = pick(await platformPages(r.s, r.spaceId, outbox), this.at);
+    if (page === undefined) return;
+    const t = token(m, 'p');
+    const res = await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests/${outbox}/content?compat=false`, {
+      body: { changes: [{ operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\n${page.markdown.trim()}\n\n${t}\n` } }] },
+    });
+    if (res.status === 200) m.live.add(t);
+  }
+}
+
 export class PlatformAdd extends Step {
   toString() { return 'platform adds a page'; }
   async act(m: Model, r: Real) {
@@ -431,6 +464,8 @@ export const steps: fc.Arbitrary<Cmd>[] = [
   fc.constant(new WriterReset()),
   at.map((i) => new WriterMergeMain(i)),
   at.map((i) => new PlatformSlug(i)),
+  fc.tuple(at, at).map(([i, j]) => new PlatformMove(i, j)),
+  at.map((i) => new PlatformReview(i)),
   at.map((i) => new PlatformAppend(i)),
   fc.tuple(at, at).map(([i, j]) => new PlatformReplace(i, j)),
   fc.constant(new PlatformAdd()),
