@@ -44,6 +44,7 @@ import { samlSignInRoutes } from './routes/saml-sign-in.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { integrationInstallationRoutes } from './routes/integration-installations.js';
 import { appPages, isWebPath } from './web/index.js';
+import { publishedSites } from './web/published.js';
 import { eventRoutes, type EventRouteOptions } from './routes/events.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
@@ -165,5 +166,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/v1' },
   );
   await app.register(appPages, { prefix: '/app' });
+  await app.register(publishedSites, { prefix: '/sites' });
   return app;
 }
