@@ -311,13 +311,14 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `reusable-content-markdown`: `format=markdown` on reusable content reads;
  * - `git-path`: `gitPath` on insert_page and update_page, read back as the page's `git.path`;
  * - `computed-pages`: insert_page `type: computed` with `computed` (an OpenAPI reference), and
- *   `computed` on update_page.
+ *   `computed` on update_page;
  * - `space-events`: `GET /v1/spaces/{spaceId}/events` and `GET /v1/orgs/{orgId}/events`, server-sent
- *   events of what changes (model/space-event.ts).
+ *   events of what changes (model/space-event.ts);
+ * - `explicit-layout`: `explicitLayout` on document pages read, the layout options set to their default.
  */
 export const DOCSYNC_EXTENSIONS = [
   'page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing',
   'insert-reusable-content', 'update-reusable-content', 'delete-reusable-content', 'reusable-content-markdown',
-  'git-path', 'computed-pages', 'space-events',
+  'git-path', 'computed-pages', 'space-events', 'explicit-layout',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

@@ -92,6 +92,11 @@ function pageProperties<C extends TSchema>(children: C) {
     pages: Type.Optional(Type.Array(children)),
     git: Type.Optional(GitBlob),
     layout: Type.Optional(PageLayoutOptions),
+    /**
+     * Extension (`explicit-layout`): the layout options the page sets to their default value,
+     * which `layout` cannot tell from options left unset; absent when there are none.
+     */
+    explicitLayout: Type.Optional(Type.Array(Type.String())),
     cover: Type.Optional(PageCoverView),
     variables: Type.Optional(VariablesView),
     ...flags,

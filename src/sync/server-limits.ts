@@ -19,6 +19,7 @@ export const WITHOUT_EXTENSION: Readonly<Record<DocsyncExtension, string>> = {
   'delete-reusable-content': 'a deleted file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
   'reusable-content-markdown': 'reusable content is not read: clone and pull write no .gitbook/includes/',
   'git-path': 'a page file is not kept where the writer put it: clone and pull write each page where the Git Sync path rules put it',
+  'explicit-layout': 'a layout option a page sets to its default value (`title: visible: true`, as GitBook writes them) is left out of its front matter by clone and pull',
   'computed-pages': 'an OpenAPI reference entry of SUMMARY.md (a computed page) is not created or changed: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
   'space-events': '`docsync watch` learns of platform edits by polling (every `--poll` interval, 10 s) instead of within a second of them',
 };

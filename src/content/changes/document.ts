@@ -37,7 +37,7 @@ export function submittedMarkdown(document: ChangeDocument): string | undefined 
  * Normalises a submitted document into what is stored: a JSON document becomes markdown; front
  * matter becomes metadata (keys the server does not model stay in a smaller front matter); a
  * leading `# heading` that gives the title is removed, since the title is rendered from the
- * metadata; leading blank lines go and the text ends with one newline.
+ * metadata; leading blank lines go and the text ends with a newline (trailing blank lines kept).
  */
 export function readSubmittedDocument(document: ChangeDocument): SubmittedDocument {
   const markdown = submittedMarkdown(document);
@@ -60,7 +60,11 @@ export function readSubmittedDocument(document: ChangeDocument): SubmittedDocume
       }
     }
   }
-  body = body.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');
-  body = `${writeFrontMatter(fm.rest)}${body}${body === '' ? '' : '\n'}`;
+  // Trailing blank lines and spaces are kept as written (GitBook's exports have them); a text
+  // that is only whitespace is empty, and a last line gets its newline.
+  body = body.replace(/^(?:[ \t]*\r?\n)+/, '');
+  if (body.trim() === '') body = '';
+  else if (!body.endsWith('\n')) body += '\n';
+  body = `${writeFrontMatter(fm.rest)}${body}`;
   return title === undefined ? { body, meta } : { body, title, meta };
 }

@@ -6,15 +6,16 @@ import { fail } from './types.js';
 
 /**
  * The body of a reusable content as stored: the markdown as sent (or rendered from its JSON),
- * without a BOM, leading blank lines or trailing white space, ending with one newline; '' when
- * empty. Unlike a page's, nothing is taken out of it (front matter, title heading) and its links
+ * without a BOM or leading blank lines, ending with a newline (trailing blank lines kept, as a
+ * page's are); '' when only white space. Unlike a page's, nothing is taken out of it (front matter, title heading) and its links
  * stay as written, so an include file goes through the server unchanged.
  */
 export function includeBody(document: ChangeDocument): string {
   const markdown = submittedMarkdown(document);
   if (markdown === undefined) return '';
-  const body = markdown.replace(/^\uFEFF/, '').replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');
-  return body === '' ? '' : `${body}\n`;
+  const body = markdown.replace(/^\uFEFF/, '').replace(/^(?:[ \t]*\r?\n)+/, '');
+  if (body.trim() === '') return '';
+  return body.endsWith('\n') ? body : `${body}\n`;
 }
 
 /** Stores a body for the batch's result and returns its sha, or undefined for an empty body. */

@@ -40,6 +40,8 @@ function common(page: TreePage): Record<string, unknown> {
   if (page.icon !== undefined && page.icon !== '') view.icon = page.icon;
   if (page.createdAt !== undefined) view.createdAt = page.createdAt;
   if (page.updatedAt !== undefined) view.updatedAt = page.updatedAt;
+  // The published API returns it to user and OAuth tokens, the only ones content reads take here.
+  if (page.condition !== undefined && page.condition !== '') view.condition = page.condition;
   return view;
 }
 
@@ -70,6 +72,8 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
       view.pages = ctx.shallow ? [] : pagesView(page.pages, ctx);
       if (ctx.metadata && gitPath !== undefined) view.git = { oid: ctx.gitOid(page), path: gitPath };
       view.layout = page.layout ? { ...DEFAULT_PAGE_LAYOUT, ...page.layout } : { ...DEFAULT_PAGE_LAYOUT };
+      const explicit = Object.entries(page.layout ?? {}).filter(([key, value]) => DEFAULT_PAGE_LAYOUT[key as keyof typeof DEFAULT_PAGE_LAYOUT] === value).map(([key]) => key);
+      if (explicit.length > 0) view.explicitLayout = explicit;
       if (page.cover) view.cover = coverView(page.cover);
       if (page.variables && Object.keys(page.variables).length > 0) view.variables = page.variables;
       view.hidden = page.hidden ?? false;

@@ -10,13 +10,17 @@ export interface RemoteContent {
   content: WorkspaceContent;
 }
 
-/** Only the layout options that differ from the defaults: the rest would clutter front matter. */
+/**
+ * The layout options the page sets: those that differ from the defaults, and those it sets to
+ * their default (`explicitLayout`, from a server with that extension; GitBook writes them).
+ */
 function layoutOf(page: RevisionPage): PageLayout | undefined {
   const layout = (page as { layout?: Record<string, unknown> }).layout;
   if (!layout) return undefined;
+  const explicit = new Set(page.explicitLayout ?? []);
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(layout)) {
-    if ((DEFAULT_PAGE_LAYOUT as Record<string, unknown>)[key] !== value) changed[key] = value;
+    if ((DEFAULT_PAGE_LAYOUT as Record<string, unknown>)[key] !== value || explicit.has(key)) changed[key] = value;
   }
   return Object.keys(changed).length === 0 ? undefined : (changed as PageLayout);
 }
@@ -47,6 +51,7 @@ export function toWorkspacePage(page: RevisionPage, keptFiles = false): Workspac
     ...(page.hidden ? { hidden: true } : {}),
     ...(page.noIndex ? { noIndex: true } : {}),
     ...(page.noRobotsIndex ? { noRobotsIndex: true } : {}),
+    ...(page.condition ? { condition: page.condition } : {}),
     ...(layout ? { layout } : {}),
     ...(page.variables && Object.keys(page.variables).length > 0 ? { variables: page.variables } : {}),
     markdown: page.markdown ?? '',

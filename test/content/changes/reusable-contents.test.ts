@@ -13,9 +13,9 @@ describe('insert_reusable_content', () => {
     const r = ok(apply(base(), [insert('Install note', '\n\nRun `npm i`.\n\n{% include "x.md" %}\n\n\n')]));
     expect(r.tree.reusableContents).toEqual([
       rc('r1', 'Warning', { name: 'warning.md', document: 'd:Careful.\n' }),
-      rc('new1', 'Install note', { name: 'install-note.md', document: 'd:Run `npm i`.\n\n{% include "x.md" %}\n' }),
+      rc('new1', 'Install note', { name: 'install-note.md', document: 'd:Run `npm i`.\n\n{% include "x.md" %}\n\n\n' }),
     ]);
-    expect(r.documents).toEqual(new Map([['d:Run `npm i`.\n\n{% include "x.md" %}\n', 'Run `npm i`.\n\n{% include "x.md" %}\n']]));
+    expect(r.documents).toEqual(new Map([['d:Run `npm i`.\n\n{% include "x.md" %}\n\n\n', 'Run `npm i`.\n\n{% include "x.md" %}\n\n\n']]));
     expect(r.insertedReusableContents).toEqual([r.tree.reusableContents[1]]);
     expect(r.outcomes).toEqual([]);
   });
