@@ -214,7 +214,8 @@ describe('docsync watch', () => {
 
   it('reports a push the engine refuses once, and does not send it again until the branch moves', async () => {
     const t = await clonedSpace(s, client, work, 'refused');
-    const watch = spawnWatch(t.dir, env());
+    // The three deletions must settle as one burst (one mass delete), even on a loaded machine.
+    const watch = spawnWatch(t.dir, env(), ['--debounce', '1500']);
     try {
       await watch.waitFor((e) => e.type === 'started');
       await rm(join(t.dir, 'beta.md'));
