@@ -10,6 +10,7 @@ import { signInRoutes } from './sign-in.js';
 import { orgPages } from './org-pages.js';
 import { spacePages } from './space-pages.js';
 import { changeRequestPages } from './change-requests.js';
+import { sitePages } from './site-pages.js';
 
 /** Paths served as pages for people (docs/web.md), not as the JSON API. */
 export const isWebPath = (url: string) => /^\/(app|sites)(\/|\?|$)/.test(url);
@@ -57,4 +58,5 @@ export const appPages: FastifyPluginAsync = async (app) => {
   await app.register(orgPages);
   await app.register(spacePages);
   await app.register(changeRequestPages);
+  await app.register(sitePages);
 };

@@ -54,6 +54,17 @@ describe.each(testDialects())('published sites (%s)', (dialect) => {
     const structure = await server.request('GET', `${sitesPath(server)}/${site.id}/structure`);
     for (const siteSpace of structure.body.structure) expect((await visitor.get(path(siteSpace.urls.published))).status).toBe(200);
     expect((await visitor.get(`${path(site.urls.published)}/no-such-page`)).status).toBe(404);
+
+    // The site's app URLs, for members only.
+    const member = new WebClient(server.url);
+    await member.signIn(server.token);
+    const stranger = await server.organization();
+    const outsider = new WebClient(server.url);
+    await outsider.signIn(stranger.adminToken);
+    for (const url of [site.urls.app, site.urls.preview, ...structure.body.structure.map((s: { urls: { app: string } }) => s.urls.app)]) {
+      expect((await member.get(path(url))).status, url).toBe(200);
+      expect((await outsider.get(path(url))).status, url).toBe(404);
+    }
   });
 
   it('shows a section whose condition the visitor meets, and not otherwise', async () => {
