@@ -46,6 +46,8 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^@apidevtools\/swagger-parser(\/|$)/, ['server']],
   // Language tags of translation settings.
   [/^bcp-47(\/|$)/, ['server']],
+  // Line diffs of a change request's pages (server/web).
+  [/^diff(\/|$)/, ['server']],
   // SAML 2.0 sign-in (server/sso).
   [/^@node-saml\/node-saml(\/|$)/, ['server']],
   [/^(unified|remark(-[a-z0-9-]+)?|rehype(-[a-z0-9-]+)?|hast(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content', 'render']],
