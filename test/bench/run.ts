@@ -11,6 +11,7 @@ import { benchContent } from './content.js';
 import { benchDaemon } from './daemon.js';
 import { benchRequestCounts } from './request-counts.js';
 import { benchPreview } from './preview.js';
+import { benchCorpus } from './corpus.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 400);
 const SPACES = 1000;
@@ -76,3 +77,5 @@ await benchDaemon();
 // BENCH_REQUESTS=0 skips the request counts of the sync commands (issue 16).
 if (process.env.BENCH_REQUESTS !== '0') await benchRequestCounts();
 await benchPreview();
+// The visible corpus through push and clone, when DOCSYNC_CORPUS_DIR names it (issue 14).
+await benchCorpus();
