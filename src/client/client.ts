@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ClientError } from './errors.js';
 import { withExtensions } from './extensions.js';
+import { followEventStream, type EventStreamOptions } from './event-stream.js';
 import { withRateBudget } from './rate-budget.js';
 import { createQueue } from './queue.js';
 import { createRequest, systemTiming, withQueue, withRetry, type Request, type RetryTiming } from './request.js';
@@ -107,6 +108,12 @@ export function createClient(options: ClientOptions) {
       write: contentWriteResource(request).write,
     },
     revisions: revisionsResource(request),
+    /**
+     * Follows a space's event stream (only on a server advertising `space-events`, see
+     * `capabilities.extensions`); outside the queue and the retries (event-stream.ts).
+     */
+    spaceEvents: (spaceId: string, streamOptions: EventStreamOptions) =>
+      followEventStream({ base, token, dispatcher, userAgent: options.userAgent ?? 'docsync' }, `/v1/spaces/${encodeURIComponent(spaceId)}/events`, streamOptions),
     /** What the client learnt about the server (resources/pages.ts, `Capabilities`). */
     capabilities,
     stats,

@@ -12,3 +12,4 @@ export { type ContentScope } from './resources/paths.js';
 export type { ApiRequest } from './transport.js';
 export type { Request, RetryTiming } from './request.js';
 export { type CommentPlace, type CommentListOptions } from './resources/comments.js';
+export { type EventStreamOptions } from './event-stream.js';

@@ -7,7 +7,7 @@ import { ApiError, ConnectionError, type Client } from '../client/index.js';
 import {
   branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, isGitError, workingTreeChanges, workingTreeChangesAt,
 } from '../git/index.js';
-import { DOCSYNC_AUTHOR, arrivedComments, branchesToPush, isPushRefusal, isSyncError, newCommentFeed, pull, push, skippedPlace, type BranchPull } from '../sync/index.js';
+import { DOCSYNC_AUTHOR, readState, arrivedComments, branchesToPush, isPushRefusal, isSyncError, newCommentFeed, pull, push, skippedPlace, type BranchPull } from '../sync/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Debouncer } from './debounce.js';
 import { fileList } from './file-list.js';
@@ -17,6 +17,7 @@ import { isIgnoredPath, loadIgnoreRules } from './ignore-rules.js';
 import { acquireDaemonLock, type DaemonLock } from './lock.js';
 import { writeDaemonStatus, type DaemonStatus } from './status-file.js';
 import { withWorkspaceLock } from './workspace-lock.js';
+import { followRemoteEvents, type RemoteEvents } from './remote-events.js';
 
 export interface DaemonOptions {
   client: Client;
@@ -151,6 +152,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
 
   let running: Promise<void> | undefined;
   let failure: Error | undefined;
+  /** The server's event stream, where offered (remote-events.ts); set once the watcher is ready. */
+  let remote: RemoteEvents | undefined;
   function kick(): void {
     if (running || stopping || !(pendingSave || pollDue) || debouncer.pending > 0) return;
     running = (async () => {
@@ -179,6 +182,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
         }
       } finally {
         running = undefined;
+        remote?.poke();
         if (failure) setImmediate(() => void daemon.stop('the workspace is gone'));
         else if (!stopping) setActivity(status.offline ? 'offline' : paused ? 'paused' : 'idle');
       }
@@ -371,9 +375,25 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   watcher.on('error', (error) => emit({ type: 'error', message: `watching ${dir}: ${error instanceof Error ? error.message : String(error)}` }));
   await new Promise<void>((ready) => watcher.once('ready', ready));
 
+  // Platform edits arrive as events where the server streams them; polling is the fallback.
+  const spaceId = await readState(dir).then((state) => state.binding.spaceId, () => undefined);
+  remote = spaceId === undefined ? undefined : followRemoteEvents({
+    client, spaceId, backoff,
+    onConnected: () => {
+      emit({ type: 'remote', mode: 'events' });
+      pollDue = true; // what changed before the stream opened
+      if (failures === 0) kick();
+    },
+    onEvent: () => {
+      pollDue = true;
+      if (failures === 0) kick();
+    },
+    onDisconnected: (reason) => emit({ type: 'remote', mode: 'polling', reason }),
+  });
   const pollTimer = setInterval(() => {
-    pollDue = true;
     fullWalk = true;
+    if (remote?.connected) return;
+    pollDue = true;
     if (failures === 0) kick();
   }, pollMs);
   // A branch switch that changed no file gives no file event: read HEAD now and then.
@@ -408,6 +428,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
         clearTimeout(wake);
         debouncer.cancel();
         await running;
+        await remote?.stop();
         await watcher.close();
         status.activity = 'stopped';
         emit({ type: 'stopped', reason });

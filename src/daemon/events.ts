@@ -27,6 +27,8 @@ export type DaemonEvent =
   /** The server cannot be reached: local saves go on being committed, the push waits. */
   | { type: 'offline'; message: string; failures: number; retryInMs: number }
   | { type: 'online'; afterMs: number }
+  /** How platform edits are noticed now: the server's event stream, or polling (no stream offered, or it was lost). */
+  | { type: 'remote'; mode: 'events' | 'polling'; reason?: string }
   /** Commits wait: a merge or rebase is in progress, or HEAD is detached. */
   | { type: 'paused'; reason: string }
   | { type: 'resumed' }

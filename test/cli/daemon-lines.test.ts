@@ -89,6 +89,10 @@ const lines: { [T in DaemonEvent['type']]: [Extract<DaemonEvent, { type: T }>, s
     [{ type: 'online', afterMs: 2_340 }, 'server reachable again after 2.3 s'],
     [{ type: 'online', afterMs: 125_000 }, 'server reachable again after 125 s'],
   ],
+  remote: [
+    [{ type: 'remote', mode: 'events' }, "following the platform's events: its edits arrive as they are made"],
+    [{ type: 'remote', mode: 'polling', reason: 'connect ECONNREFUSED' }, 'polling the platform again (connect ECONNREFUSED)'],
+  ],
   paused: [[{ type: 'paused', reason: 'a rebase is in progress' }, 'paused: a rebase is in progress']],
   resumed: [[{ type: 'resumed' }, 'resumed']],
   error: [[{ type: 'error', message: 'watching /w: EMFILE' }, 'error: watching /w: EMFILE']],

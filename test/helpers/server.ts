@@ -37,7 +37,7 @@ export interface TestServer {
   /** Creates another organization whose admin is a new user. */
   organization(title?: string): Promise<{ id: string; adminToken: string; adminId: string }>;
   /** Another server process on the same database (as several processes share one PostgreSQL); closed by `close`. */
-  peer(options?: { events?: EventRouteOptions }): Promise<RunningServer>;
+  peer(options?: { events?: EventRouteOptions; port?: number }): Promise<RunningServer>;
   close(): Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export async function startServer(dialect: TestDialect = 'sqlite', options: { al
   const peer: TestServer['peer'] = async (peerOptions = {}) => {
     const started = await serve({
       host: '127.0.0.1',
-      port: 0,
+      port: peerOptions.port ?? 0,
       clock,
       jobIntervalMs: 3_600_000,
       ...(peerOptions.events ? { events: peerOptions.events } : {}),

@@ -39,6 +39,8 @@ export function daemonLine(event: DaemonEvent): string | undefined {
       return `server unreachable (${event.message}); saves are committed locally, next try in ${seconds(event.retryInMs)}`;
     case 'online':
       return `server reachable again after ${seconds(event.afterMs)}`;
+    case 'remote':
+      return event.mode === 'events' ? 'following the platform\'s events: its edits arrive as they are made' : `polling the platform again (${event.reason ?? 'no event stream'})`;
     case 'paused':
       return `paused: ${event.reason}`;
     case 'resumed':
