@@ -153,7 +153,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   let running: Promise<void> | undefined;
   let failure: Error | undefined;
   /** The server's event stream, where offered (remote-events.ts); set once the watcher is ready. */
-  let remote: RemoteEvents | undefined;
+  let remote: RemoteEvents | undefined = undefined;
   function kick(): void {
     if (running || stopping || !(pendingSave || pollDue) || debouncer.pending > 0) return;
     running = (async () => {
