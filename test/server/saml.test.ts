@@ -131,7 +131,15 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
     const body = (await answer.json()) as { user: { id: string; email: string }; token: string; organization: string };
     expect(answer.status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ user: { email }, organization: org.id });
-    expect(answer.headers.get('set-cookie')).toMatch(new RegExp(`^docsync_session=${body.token}; Max-Age=\\d+; Path=/; HttpOnly; SameSite=Lax`));
+    // The browser's session is the web pages' own: a secret of its own in an HttpOnly cookie, not the token.
+    const cookie = answer.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^docsync_web=[A-Za-z0-9_-]{20,}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(cookie).not.toContain(body.token);
+    const home = await fetch(`${s.url}/app`, { headers: { cookie: cookie.split(';')[0]! }, redirect: 'manual' });
+    expect(home.status).toBe(200);
+    const homeHtml = await home.text();
+    expect(homeHtml).toContain('New Person');
+    expect(homeHtml).toContain('Sign out');
 
     // The token works on the API: it is the new member's.
     const me = await s.request('GET', '/v1/user', { token: body.token });
@@ -158,12 +166,15 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
     expect(member.body).toMatchObject({ role: 'review', sso: true, teams: 0 });
     const page = await fetch(service.acsURL, {
       method: 'POST',
+      redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ SAMLResponse: respond(service, { email: known.email }), RelayState: 'https://evil.example/' }).toString(),
     });
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await page.text()).toMatch(/API token/);
+    // A browser is sent to the app, signed in; no token is shown on a page (an unsafe RelayState is ignored).
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/app');
+    expect(page.headers.get('set-cookie')).toMatch(/^docsync_web=/);
+    expect(await page.text()).not.toMatch(/sso_/);
   });
 
   it('refuses forged, tampered, unsigned, expired, not-yet-valid, wrong-audience, wrong-issuer and replayed responses', async () => {

@@ -8,6 +8,7 @@ import { isActive } from '../sso/service-urls.js';
 import { samlFor } from '../sso/saml-sp.js';
 import { SignInRefused, signIn } from '../sso/sign-in.js';
 import { baseUrl } from '../urls.js';
+import { startWebSession } from '../web/session.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,12 +17,7 @@ declare module 'fastify' {
   }
 }
 
-/** The cookie holding the session token a sign-in gives. */
-export const SESSION_COOKIE = 'docsync_session';
 const Params = Type.Object({ samlProviderId: Id });
-const SESSION_MAX_AGE_S = 30 * 24 * 3600;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** Only a path of this server: never an absolute or protocol-relative URL (open redirect). */
 const safeRedirect = (relay: string | undefined) => (relay !== undefined && /^\/(?![/\\])[^\s]*$/.test(relay) ? relay : undefined);
 
@@ -90,17 +86,16 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw error;
       }
       request.log.info({ samlProvider: provider.id, organization: provider.org_id, user: session.user.id, created: session.created }, 'SAML sign-in');
-      void reply.setCookie(SESSION_COOKIE, session.token, {
-        path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: SESSION_MAX_AGE_S,
-      });
+      // The browser gets the web pages' own session (docs/web.md): a random secret in an HttpOnly
+      // cookie, stored hashed, ended with the token; never the token itself, in a cookie or a page.
+      await startWebSession(request, reply, { userId: session.user.id, tokenId: session.tokenId });
       const target = safeRedirect(request.body.RelayState);
       if (target) return reply.redirect(target, 303);
+      // A script that asked for JSON gets the API token, once, in the answer's body.
       if (request.headers.accept?.includes('application/json')) {
         return reply.send({ user: { id: session.user.id, email: session.user.email }, organization: provider.org_id, token: session.token });
       }
-      const html = `<!doctype html><meta charset="utf-8"><title>Signed in</title><p>Signed in as ${escapeHtml(session.user.email)}.</p>`
-        + `<p>API token (shown once; use it as <code>Authorization: Bearer</code>, or with <code>docsync login</code>):</p><pre>${escapeHtml(session.token)}</pre>`;
-      return reply.type('text/html; charset=utf-8').send(html);
+      return reply.redirect('/app', 303);
     },
   );
 };

@@ -50,8 +50,9 @@ export function assertionIdentity(profile: Profile, now: Date): { id: string; ex
 
 export interface SignedIn {
   user: UserRow;
-  /** A new bearer token: the session of the server's pages, and a valid API token. */
+  /** A new bearer token (an API token); the web session opened on it ends when it is revoked. */
   token: string;
+  tokenId: string;
   created: boolean;
 }
 
@@ -92,7 +93,7 @@ export async function signIn(db: Kysely<Database>, provider: SamlProviderRow, pr
     }
     await setMemberSso(trx, provider.org_id, user.id);
     const token = `sso_${randomBytes(24).toString('base64url')}`;
-    await createToken(trx, { userId: user.id, token, label: `SSO sign-in (${provider.label})` }, iso);
-    return { user, token, created };
+    const tokenId = await createToken(trx, { userId: user.id, token, label: `SSO sign-in (${provider.label})` }, iso);
+    return { user, token, tokenId, created };
   });
 }
