@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import { indexPages, type DocumentStore } from '../../content/index.js';
+import { indexPages, type DocumentFacts, type DocumentStore } from '../../content/index.js';
 import type { ContentTree } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import { getBlobs, putBlob, sha256 } from '../store/blobs.js';
+import { putFacts } from '../store/document-facts.js';
+import { runParse } from '../parse/pool.js';
 
 /**
  * The DocumentStore a tree merge reads and writes through. `mergeTrees` is synchronous, so every
@@ -13,6 +15,9 @@ import { getBlobs, putBlob, sha256 } from '../store/blobs.js';
  */
 export interface MergeDocuments {
   store: DocumentStore;
+  /** Derives the facts of the texts the merge wrote, on a worker (call it outside any transaction). */
+  deriveFacts(): Promise<void>;
+  /** Stores the texts the merge wrote, with their facts when derived. */
   flush(db: Kysely<Database>): Promise<void>;
 }
 
@@ -43,6 +48,7 @@ export async function prepareDocuments(db: Kysely<Database>, base: ContentTree, 
   const texts = new Map<string, string>();
   for (const [sha, bytes] of await getBlobs(db, wanted)) texts.set(sha, bytes.toString('utf8'));
   const written = new Map<string, string>();
+  const facts: [string, DocumentFacts][] = [];
   return {
     store: {
       read(sha) {
@@ -57,8 +63,17 @@ export async function prepareDocuments(db: Kysely<Database>, base: ContentTree, 
         return sha;
       },
     },
+    async deriveFacts() {
+      if (written.size === 0) return;
+      const shas = [...written.keys()];
+      const derived = await runParse({ kind: 'facts', texts: [...written.values()] }, 'the merged documents');
+      derived.facts.forEach((value, i) => {
+        if (!('ok' in value)) facts.push([shas[i]!, value]);
+      });
+    },
     async flush(target) {
       for (const text of written.values()) await putBlob(target, text);
+      await putFacts(target, facts);
     },
   };
 }

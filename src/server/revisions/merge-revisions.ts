@@ -30,6 +30,8 @@ export async function mergeRevisions(
   const documents = await prepareDocuments(db, base, ours, theirs);
   const result = mergeTrees(base, ours, theirs, documents.store);
   if (result.kind === 'conflict') throw new DocsyncError('conflict', conflictMessage(what, result.conflicts));
+  // What reads need of the line-merged documents is derived now, as for any written document.
+  await documents.deriveFacts();
   return { tree: result.tree, flush: documents.flush };
 }
 
