@@ -13,6 +13,7 @@ import { clone, push, readState } from '../../src/sync/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { spawnWatch, type WatchProcess } from '../daemon/watch-process.js';
 import { residentMemory } from './resident-memory.js';
+import { benchRemoteEdits } from './remote-edits.js';
 
 const DEBOUNCE_MS = 300; // the default of `docsync watch`, left to it
 const POLL_MS = 10; // how often the bench reads the page back: the resolution of the figures
@@ -281,6 +282,7 @@ export async function benchDaemon(): Promise<void> {
     for (const m of [...runs].reverse()) reportLatency(m);
     console.log(`daemon resident memory: VmRSS once 'started' and its first cycle is done, median of ${starts} starts (spaces built and cloned in ${(setupMs / 1000).toFixed(1)} s)`);
     reportMemory(runs);
+    await benchRemoteEdits(s, client, [small, big]);
   } finally {
     await client.close();
     await s.close();

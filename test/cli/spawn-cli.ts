@@ -19,10 +19,11 @@ export interface CliProcess {
  * Starts the CLI from its source in a child process, the way `bin` runs it, with a clean
  * environment as far as docsync's own variables go.
  */
-export function spawnCli(args: string[], env: Record<string, string> = {}): CliProcess {
+export function spawnCli(args: string[], env: Record<string, string> = {}, options: { built?: string } = {}): CliProcess {
   const base = { ...process.env };
   for (const key of Object.keys(base)) if (key.startsWith('DOCSYNC_')) delete base[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
+  // `built`: the compiled bin (dist/cli/bin.js), run with plain node as users run it.
+  const child = spawn(process.execPath, options.built !== undefined ? [options.built, ...args] : ['--import', 'tsx', BIN, ...args], {
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
