@@ -8,7 +8,7 @@ import { SyncError } from './errors.js';
 import { checkSpaceTitle } from './init.js';
 import { mergePushed } from './change-requests/merge.js';
 import { push, type PushResult } from './push/push.js';
-import { readPushSides, toIndex } from './push/read.js';
+import { readPushSides, skippedPlace, toIndex } from './push/read.js';
 import { fetchContent } from './remote/content.js';
 import { snapshotOf } from './remote/snapshot.js';
 import { readState, writeState } from './state/state.js';
@@ -94,7 +94,11 @@ export async function publishWorkspace(client: Client, dir: string, options: Pub
   const main = await branchOid(dir, 'main');
   if (main === null) throw new SyncError('no-branch', `there is no branch main in ${dir}: the workspace's content is published from main`);
   const sides = readPushSides(new Map(), toIndex(NO_INDEX), await mainAsPushed(dir, main), toIndex(NO_INDEX));
-  if (sides.blocking.length > 0) throw new SyncError('unreadable-tree', `main: the page tree cannot be read, so no space was created`, sides.blocking);
+  // A SUMMARY.md entry whose file is missing waits in a later push; before a space exists, it is
+  // fixed first, so that the space starts with the whole tree.
+  const missing = sides.skipped.filter((s) => s.line !== undefined).map((s) => `${skippedPlace(s)}: ${s.reason}`);
+  const blocking = [...sides.blocking, ...missing];
+  if (blocking.length > 0) throw new SyncError('unreadable-tree', `main: the page tree cannot be read, so no space was created`, blocking);
   const orgId = await chooseOrganization(client, options.orgId);
 
   const space = await client.spaces.create(orgId, { title, empty: true });

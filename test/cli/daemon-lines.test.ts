@@ -28,6 +28,8 @@ const lines: { [T in DaemonEvent['type']]: [Extract<DaemonEvent, { type: T }>, s
       'fix: committed page-01.md, page-02.md, page-03.md, page-04.md, page-05.md and 235 more (0123456)'],
   ],
   pushed: [
+    [{ type: 'pushed', branch: 'main', changeRequest: undefined, pages: { inserted: 0, updated: 0, deleted: 0 }, revision: undefined, skipped: [{ path: 'SUMMARY.md:4', reason: 'gone.md is listed but the folder has no such file' }], resumed: false },
+      'main: nothing sent; left out SUMMARY.md:4 (gone.md is listed but the folder has no such file)'],
     [{ type: 'pushed', branch: 'fix', changeRequest: cr, pages, revision: 'r1', skipped: [], resumed: false },
       'fix: pushed to change request #7 http://docs.test/s/abc/~/changes/7: 1 added, 2 updated, 0 deleted'],
     [{ type: 'pushed', branch: 'fix', changeRequest: { ...cr, opened: true }, pages, revision: 'r1', skipped: [], resumed: false },

@@ -14,6 +14,8 @@ export function daemonLine(event: DaemonEvent): string | undefined {
       const where = event.changeRequest ? `change request #${event.changeRequest.number}${event.changeRequest.opened ? ' (opened)' : ''} ${event.changeRequest.url}` : 'the space';
       const { inserted, updated, deleted } = event.pages;
       const skipped = event.skipped.length > 0 ? `; left out ${event.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : '';
+      // Everything left out: nothing went, and saying "pushed" would be wrong.
+      if (inserted + updated + deleted === 0 && event.skipped.length > 0 && !event.resumed) return `${event.branch}: nothing sent${skipped}`;
       return `${event.branch}: pushed to ${where}: ${inserted} added, ${updated} updated, ${deleted} deleted${event.resumed ? ' (finished an interrupted push)' : ''}${skipped}`;
     }
     case 'pulled':
