@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { serve } from '../../src/server/serve.js';
 import { dropPostgresSchema } from '../../src/server/store/db.js';
 import { benchContent } from './content.js';
+import { benchLinks } from './links.js';
 import { benchDaemon } from './daemon.js';
 import { benchRequestCounts } from './request-counts.js';
 import { benchPreview } from './preview.js';
@@ -60,6 +61,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     console.log(`\n${dialect}: ${SPACES} spaces, ${ROUNDS} sequential requests per read`);
     for (const [name, ms] of rows) console.log(`  ${name.padEnd(38)} ${ms.toFixed(3)} ms/request  ${(ms / base).toFixed(2)}x baseline`);
     if (dialect === 'sqlite') await benchContent(server, org);
+    // BENCH_LINKS=0 skips the link rendering figure (issue 15).
+    if (dialect === 'sqlite' && process.env.BENCH_LINKS !== '0') await benchLinks(server, org);
     return base;
   } finally {
     await server.close();
