@@ -44,7 +44,9 @@ const RETRY_AFTER_S = 5;
  * queueing included). Past the budget the worker is ended (the parse stops) and the request is
  * refused with 422 `document_too_complex`, so no input holds a thread, let alone the event loop.
  */
-export async function runParse<K extends ParseTask['kind']>(task: Extract<ParseTask, { kind: K }>, what: string, doing = 'parse'): Promise<Extract<ParseResult, { kind: K }>> {
+export async function runParse<K extends ParseTask['kind']>(
+  task: Extract<ParseTask, { kind: K }>, what: string, doing = 'parse', advice = 'send fewer or smaller documents per request, or simplify the markdown',
+): Promise<Extract<ParseResult, { kind: K }>> {
   const signal = AbortSignal.timeout(PARSE_LIMITS.budgetMs);
   const workers = parsePool();
   if (workers.queueSize >= workers.options.maxQueue) {
@@ -56,7 +58,7 @@ export async function runParse<K extends ParseTask['kind']>(task: Extract<ParseT
     if (signal.aborted) {
       throw new DocsyncError(
         'document_too_complex',
-        `${what} took longer than ${PARSE_LIMITS.budgetMs / 1000} s to ${doing} and was stopped; send fewer or smaller documents per request, or simplify the markdown`,
+        `${what} took longer than ${PARSE_LIMITS.budgetMs / 1000} s to ${doing} and was stopped; ${advice}`,
       );
     }
     throw error;

@@ -6,6 +6,7 @@ import { assertNever, type ChangeDocument, type ContentChange, type ContentTree,
 import { sha256 } from '../store/blobs.js';
 import { newId } from '../util/ids.js';
 import { renderPdf, type PdfPage } from '../pdf/render-pdf.js';
+import { renderPage, type RenderOptions, type RenderSite, type RenderedPage, type SitePage } from '../../render/index.js';
 
 /**
  * The work that parses (or renders) user content, run in a worker thread (pool.ts) so that none
@@ -23,7 +24,8 @@ export type ParseTask =
   | { kind: 'facts'; texts: string[] }
   | { kind: 'html'; html: string }
   | { kind: 'folder'; files: Map<string, string> }
-  | { kind: 'pdf'; title: string; pages: PdfPage[]; createdAt: string };
+  | { kind: 'pdf'; title: string; pages: PdfPage[]; createdAt: string }
+  | { kind: 'render'; site: RenderSite; page: SitePage; markdown: string; options: RenderOptions };
 
 /** Facts of each new document, by sha256: derived where the document is made. */
 export type FactsBySha = [string, DocumentFacts][];
@@ -37,7 +39,8 @@ export type ParseResult =
   | { kind: 'facts'; facts: (DocumentFacts | Refused)[] }
   | { kind: 'html'; result: ({ ok: true } & ConvertedHtml) | Refused }
   | { kind: 'folder'; result: { ok: true; pages: ImportedPage[]; includes: ImportedInclude[] } | Refused }
-  | { kind: 'pdf'; bytes: Uint8Array };
+  | { kind: 'pdf'; bytes: Uint8Array }
+  | { kind: 'render'; rendered: RenderedPage };
 
 // A stack overflow is input nested past what the parser can walk: bad input, not a bug.
 const TOO_DEEP: Refused = { ok: false, message: 'the document is nested too deeply to process', status: 400 };
@@ -99,6 +102,9 @@ export async function runParseTask(task: ParseTask): Promise<ParseResult> {
     }
     case 'pdf':
       return { kind: 'pdf', bytes: await renderPdf(task.title, task.pages, new Date(task.createdAt)) };
+    case 'render':
+      // The web pages' rendering (server/web/render-cache.ts): the renderer never throws on markdown.
+      return { kind: 'render', rendered: renderPage(task.site, task.page, task.markdown, task.options) };
     default:
       return assertNever(task, 'parse task');
   }

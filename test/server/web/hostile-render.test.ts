@@ -1,0 +1,56 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, testDialects, type TestServer } from '../../helpers/server.js';
+import { WebClient } from '../../helpers/web.js';
+import { spaceWithPages } from '../../helpers/web-content.js';
+import { PARSE_LIMITS } from '../../../src/server/parse/limits.js';
+import { LIVENESS_MS, whileAttacked } from '../../helpers/liveness.js';
+
+// Web pages render markdown on the parse pool's workers within the parse budget (render-cache.ts):
+// a first render of hostile markdown holds no other request, and past the budget it is a 422 page.
+describe.each(testDialects())('web pages of hostile markdown (%s)', (dialect) => {
+  let server: TestServer;
+  let web: WebClient;
+  const budget = PARSE_LIMITS.budgetMs;
+  beforeAll(async () => {
+    server = await startServer(dialect);
+    web = new WebClient(server.url);
+    await web.signIn(server.token);
+  });
+  afterAll(async () => server?.close());
+  afterEach(() => {
+    PARSE_LIMITS.budgetMs = budget;
+  });
+
+  const hostileSpace = () => spaceWithPages(server, [
+    { title: 'Fine', markdown: '# Fine\n\nPlain **zebracorn** words.\n' },
+    { title: 'Hostile', markdown: '*a'.repeat(20_000) },
+  ]);
+
+  it('renders `*a` x 20,000 on a worker the first time it is asked: GET /v1/user answers within 1 s meanwhile', async () => {
+    const { space, ids } = await hostileSpace();
+    PARSE_LIMITS.budgetMs = 10_000; // the server's own figure (test/setup-limits.ts raises it for the other tests)
+    const page = `/app/spaces/${space.id}/pages/${ids.get('Hostile')}`;
+    const { result, slowest, polls } = await whileAttacked(server, () => web.get(page));
+    expect([200, 422]).toContain(result.status);
+    expect(result.headers.get('content-type')).toContain('text/html');
+    if (result.status === 200) expect(result.text.includes('<p><em>a</em>a<em>a</em>a')).toBe(true);
+    else expect(result.text).toMatch(/this page took longer than 10 s to render and was stopped/);
+    expect(polls).toBeGreaterThan(1);
+    expect(slowest).toBeLessThan(LIVENESS_MS);
+  }, 60_000);
+
+  it('answers a 422 error page past the budget, keeps no refusal, and still renders the space\'s other pages', async () => {
+    const { space, ids } = await hostileSpace();
+    PARSE_LIMITS.budgetMs = 200;
+    const page = `/app/spaces/${space.id}/pages/${ids.get('Hostile')}`;
+    const { result, slowest } = await whileAttacked(server, () => web.get(page));
+    expect(result.status).toBe(422);
+    expect(result.headers.get('content-type')).toContain('text/html');
+    expect(result.text).toContain("this page took longer than 0.2 s to render and was stopped; simplify the page&#39;s markdown");
+    expect(slowest).toBeLessThan(LIVENESS_MS);
+    PARSE_LIMITS.budgetMs = budget;
+    const fine = await web.get(`/app/spaces/${space.id}/pages/${ids.get('Fine')}`);
+    expect(fine.status).toBe(200);
+    expect(fine.text).toContain('<strong>zebracorn</strong>');
+  }, 60_000);
+});
