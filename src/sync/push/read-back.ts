@@ -160,6 +160,9 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     unsentLinks.push(...lost);
     merged.files.set(change.path, lost.length > 0 ? localFiles.get(change.path)! : theirs);
   }
+  // A file the branch has and did not delete stays, even when the platform has no page for it
+  // (its SUMMARY.md line removed, the file kept): read-back never deletes the writer's file.
+  for (const [path, bytes] of localFiles) if (!merged.files.has(path)) merged.files.set(path, bytes);
   // A file the push could send only part of (SUMMARY.md with a link page a server without the
   // extension cannot take) merges with conflicts: the writer's own version stays, never markers.
   // The synced point holds the server's form, so the next push tries the rest again and says so.

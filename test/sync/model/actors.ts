@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -227,7 +228,9 @@ export class WriterResolve extends Step {
       any = true;
       await writeFile(join(r.dir, path), text.split('\n').filter((line) => !/^(<<<<<<<|=======|>>>>>>>)( |$)/.test(line)).join('\n'));
     }
-    if (any) await commit(r.dir, 'resolve');
+    // A merge git stopped (markers, or a file one side deleted and the other edited) is concluded.
+    const merging = existsSync(join(r.dir, '.git', 'MERGE_HEAD'));
+    if (any || merging) await commit(r.dir, 'resolve');
   }
 }
 
@@ -406,9 +409,13 @@ export class PlatformDelete extends Step {
   async act(m: Model, r: Real) {
     const page = await platformPage(r, this.at, true);
     if (page === undefined) return;
+    // A page goes with the pages under it.
+    const gone = (await platformPages(r.s, r.spaceId)).filter((p) => p.id === page.id || p.ancestors.includes(page.id));
     await editMain(r.s, r.spaceId, [{ operation: 'delete_page', page: page.id }]);
-    for (const t of tokensOf(page.markdown)) m.live.delete(t);
-    m.ids.delete(page.title);
+    for (const p of gone) {
+      for (const t of tokensOf(p.markdown)) m.live.delete(t);
+      m.ids.delete(p.title);
+    }
   }
 }
 

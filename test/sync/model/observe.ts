@@ -11,6 +11,8 @@ export interface PlatformPage {
   id: string;
   title: string;
   markdown: string;
+  /** The ids of the pages above it, nearest last. */
+  ancestors: string[];
 }
 
 /** The document pages of a scope (main, or a change request) with their bodies, in tree order. */
@@ -19,13 +21,13 @@ export async function platformPages(s: TestServer, spaceId: string, changeReques
   const res = await s.request('GET', `/v1/spaces/${spaceId}/${scope}/pages?format=markdown`);
   if (res.status !== 200) throw new Error(`pages of ${scope}: ${res.status} ${JSON.stringify(res.body)}`);
   const out: PlatformPage[] = [];
-  const walk = (pages: any[]) => {
+  const walk = (pages: any[], ancestors: string[]) => {
     for (const page of pages) {
-      if (page.type === 'document') out.push({ id: page.id, title: page.title, markdown: String(page.markdown ?? '') });
-      walk(page.pages ?? []);
+      if (page.type === 'document') out.push({ id: page.id, title: page.title, markdown: String(page.markdown ?? ''), ancestors });
+      walk(page.pages ?? [], [...ancestors, page.id]);
     }
   };
-  walk(res.body.pages);
+  walk(res.body.pages, []);
   return out;
 }
 
