@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { CHANGE_REQUEST_STATUSES, DocsyncError, REQUIRED_ROLE, roleAtLeast, type ChangeRequestStatus, type Role } from '../../model/index.js';
-import { renderPage } from '../../render/index.js';
+import { CHANGE_REQUEST_STATUSES, DocsyncError, REQUIRED_ROLE, roleAtLeast, type ChangeRequestStatus, type Role, type TreePage } from '../../model/index.js';
 import { loadChangeRequest, loadReadableSpace } from '../revisions/content-scope.js';
 import { changeRequestBase } from '../revisions/change-request-base.js';
 import { loadPageMarkdown } from '../revisions/stored-documents.js';
@@ -13,6 +12,7 @@ import { requireWebCaller } from './caller.js';
 import { checkSessionForm } from './csrf.js';
 import { appPage, esc } from './html.js';
 import { pageChanges, type PageChange } from './page-changes.js';
+import { renderedPage } from './render-cache.js';
 import { sendHtml } from './reply.js';
 import { spaceChrome } from './space-pages.js';
 import { spaceSite } from './space-site.js';
@@ -99,22 +99,28 @@ ${diffs}<h2>Comments</h2>${comments}`;
     const before = await loadPageMarkdown(db, base, changes.flatMap((c) => (c.kind === 'changed' ? [c.before] : c.kind === 'deleted' ? [c.page] : [])));
     const after = await loadPageMarkdown(db, head, changes.flatMap((c) => (c.kind === 'deleted' ? [] : [c.page])));
     const siteOf = (tree: typeof base, revision: string, prefix: string) => spaceSite(db, `app|${revision}|${prefix}`, tree, { title, pageUrl: (p) => `${prefix}/pages/${p.id}`, assetBase: `/app/spaces/${spaceId}/revisions/${revision}/` });
-    const baseSite = await siteOf(base, baseId, `/app/spaces/${spaceId}/revisions/${baseId}`);
-    const headSite = await siteOf(head, headId, `/app/spaces/${spaceId}/change-requests/${cr.number}`);
-    const rendered = (site: typeof baseSite, id: string, markdown: string) => {
-      const page = site.byId.get(id);
-      return page ? renderPage(site.site, page.site, markdown, { mode: 'preview' }).html : '';
+    const basePrefix = `/app/spaces/${spaceId}/revisions/${baseId}`;
+    const headPrefix = `/app/spaces/${spaceId}/change-requests/${cr.number}`;
+    const baseSite = await siteOf(base, baseId, basePrefix);
+    const headSite = await siteOf(head, headId, headPrefix);
+    // Rendered on the parse pool within its budget and kept, as the space's pages (render-cache.ts).
+    const rendered = async (side: 'base' | 'head', page: TreePage) => {
+      const [key, tree, site] = side === 'base' ? [`app|${baseId}|${basePrefix}`, base, baseSite] : [`app|${headId}|${headPrefix}`, head, headSite];
+      return site.byId.has(page.id) ? (await renderedPage(db, key, tree, site, page, { mode: 'preview' })).html : '';
     };
-    return changes.map((c) => {
+    const sections = await Promise.all(changes.map(async (c) => {
       if (c.kind !== 'changed' || c.edited) {
         const then = c.kind === 'added' ? '' : before.markdown(c.kind === 'changed' ? c.before : c.page);
         const now = c.kind === 'deleted' ? '' : after.markdown(c.page);
         if (then === now) return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3></section>`;
-        const sides = `<div class="diff-sides"><section><h4>Before</h4>${rendered(baseSite, c.kind === 'changed' ? c.before.id : c.page.id, then)}</section><section><h4>After</h4>${c.kind === 'deleted' ? '' : rendered(headSite, c.page.id, now)}</section></div>`;
+        const left = c.kind === 'added' ? '' : await rendered('base', c.kind === 'changed' ? c.before : c.page);
+        const right = c.kind === 'deleted' ? '' : await rendered('head', c.page);
+        const sides = `<div class="diff-sides"><section><h4>Before</h4>${left}</section><section><h4>After</h4>${right}</section></div>`;
         return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3>${textDiffHtml(then, now)}${sides}</section>`;
       }
       return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3></section>`;
-    }).join('');
+    }));
+    return sections.join('');
   }
 
   async function commentsHtml(crId: string): Promise<string> {

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../../helpers/server.js';
 import { WebClient } from '../../helpers/web.js';
 import { spaceWithPages } from '../../helpers/web-content.js';
+import { createSpace } from '../../helpers/spaces.js';
 import { PARSE_LIMITS } from '../../../src/server/parse/limits.js';
 import { LIVENESS_MS, whileAttacked } from '../../helpers/liveness.js';
 
@@ -34,6 +35,21 @@ describe.each(testDialects())('web pages of hostile markdown (%s)', (dialect) =>
     expect([200, 422]).toContain(result.status);
     expect(result.headers.get('content-type')).toContain('text/html');
     if (result.status === 200) expect(result.text.includes('<p><em>a</em>a<em>a</em>a')).toBe(true);
+    else expect(result.text).toMatch(/this page took longer than 10 s to render and was stopped/);
+    expect(polls).toBeGreaterThan(1);
+    expect(slowest).toBeLessThan(LIVENESS_MS);
+  }, 60_000);
+
+  it('renders a change request\'s diff of `*a` x 20,000 on a worker: GET /v1/user answers within 1 s meanwhile', async () => {
+    const space = await createSpace(server, { title: 'Diffs' });
+    const cr = await server.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Hostile' } });
+    const changes = [{ operation: 'insert_page', title: 'Hostile', document: { markdown: '*a'.repeat(20_000) } }];
+    const write = await server.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, { body: { changes } });
+    expect(write.status).toBe(200);
+    PARSE_LIMITS.budgetMs = 10_000;
+    const { result, slowest, polls } = await whileAttacked(server, () => web.get(`/app/spaces/${space.id}/change-requests/${cr.body.number}`));
+    expect([200, 422]).toContain(result.status);
+    if (result.status === 200) expect(result.text.includes('<h4>After</h4><p><em>a</em>a<em>a</em>a')).toBe(true);
     else expect(result.text).toMatch(/this page took longer than 10 s to render and was stopped/);
     expect(polls).toBeGreaterThan(1);
     expect(slowest).toBeLessThan(LIVENESS_MS);
