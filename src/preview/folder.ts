@@ -4,14 +4,18 @@ import type { FileMap } from '../workspace/index.js';
 
 const TEXT = /\.(md|ya?ml)$/i;
 const SKIPPED = new Set(['.git', 'node_modules']);
+/** The files the site's structure is read from: SUMMARY.md, .gitbook.yaml, variables, includes. */
+export const STRUCTURE = /(^|\/)(SUMMARY\.md|\.gitbook\.yaml|\.gitbook\/vars\.ya?ml)$|\.gitbook\/includes\//;
 
 /**
  * The folder as the workspace reader takes it, for a preview: markdown and YAML as text, every
  * other file listed with no bytes (the preview serves assets from disk when asked; reading a
- * folder of images at start would only slow it down).
+ * folder of images at start would only slow it down). `only` limits the text read to the files
+ * it accepts; the others are listed as empty text and named in `unread`.
  */
-export async function loadPreviewFolder(dir: string): Promise<FileMap> {
+export async function loadPreviewFolder(dir: string, only?: (path: string) => boolean): Promise<{ files: FileMap; unread: Set<string> }> {
   const files: FileMap = new Map();
+  const unread = new Set<string>();
   const walk = async (folder: string): Promise<void> => {
     const entries = await readdir(folder, { withFileTypes: true });
     await Promise.all(entries.map(async (entry) => {
@@ -20,10 +24,15 @@ export async function loadPreviewFolder(dir: string): Promise<FileMap> {
         if (!SKIPPED.has(entry.name)) await walk(full);
       } else if (entry.isFile()) {
         const path = relative(dir, full).split(sep).join('/');
-        files.set(path, TEXT.test(path) ? await readFile(full, 'utf8') : new Uint8Array());
+        if (!TEXT.test(path)) files.set(path, new Uint8Array());
+        else if (only === undefined || only(path)) files.set(path, await readFile(full, 'utf8'));
+        else {
+          files.set(path, '');
+          unread.add(path);
+        }
       }
     }));
   };
   await walk(dir);
-  return files;
+  return { files, unread };
 }

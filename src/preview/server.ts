@@ -22,7 +22,7 @@ export interface PreviewOptions {
 export interface Preview {
   url: string;
   state: PreviewState;
-  /** Resolves when every page is in the search index. */
+  /** Resolves when every page is read, the folder's problems reported and every page in the search index. */
   indexed: Promise<void>;
   close(): Promise<void>;
 }
@@ -35,7 +35,7 @@ export interface Preview {
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
   const state = new PreviewState(dir, options.title ?? dir.split(sep).pop() ?? 'Preview');
-  await state.load();
+  await state.loadStructure();
   const clients = new Set<ServerResponse>();
   const printed = new Set<string>();
   const report = () => {
@@ -43,7 +43,6 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     for (const line of fresh) printed.add(line);
     if (fresh.length > 0) options.onProblems?.(fresh);
   };
-  report();
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => send(res, 500, 'text/plain; charset=utf-8', `preview: ${(error as Error).message}`));
@@ -62,7 +61,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       if (!target.startsWith(dir + sep) || path.split('/').includes('..')) return send(res, 404, 'text/plain', 'not found');
       return file(res, target, contentTypeOf(path));
     }
-    const html = state.pageHtml(path.length > 1 ? path.replace(/\/$/, '') : path);
+    const html = await state.pageHtml(path.length > 1 ? path.replace(/\/$/, '') : path);
     report();
     if (html === undefined) return send(res, 404, 'text/html; charset=utf-8', `<!doctype html><title>Not found</title><p>No page of SUMMARY.md is at ${escapeHtml(path)}. <a href="/">Home</a></p>`);
     return send(res, 200, 'text/html; charset=utf-8', html);
@@ -86,10 +85,21 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     }, () => undefined);
   };
   watcher.on('add', onEvent('add')).on('change', onEvent('change')).on('unlink', onEvent('unlink'));
-  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  const watching = new Promise<void>((ready) => watcher.once('ready', () => ready()));
 
+  // Listening first: the navigation is SUMMARY.md's, a page is read and rendered when asked.
+  // Then, off the first request's way, every page is read (front matter: hidden pages,
+  // descriptions), open pages told to refetch, the folder's problems reported, pages indexed.
   const port = await listen(server, options.port ?? 4000);
-  const indexed = state.indexAll();
+  const indexed = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await state.loadAll();
+    broadcast({ all: true, urls: [] });
+    report();
+    await state.indexAll();
+    await watching;
+  })();
+  indexed.catch(() => undefined);
   return {
     url: `http://127.0.0.1:${port}`,
     state,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { renderDocument, renderPage, type SitePage } from '../render/index.js';
 import { formatProblem, type FileMap } from '../workspace/index.js';
 import { PREVIEW_CLIENT_URL, IDIOMORPH_URL, KATEX_CSS_URL } from './assets.js';
-import { loadPreviewFolder } from './folder.js';
+import { STRUCTURE, loadPreviewFolder } from './folder.js';
 import { overlayHtml, problemLine, type PreviewProblem } from './overlay.js';
 import { PreviewSearch } from './search.js';
 import { previewSite, type PreviewSite } from './site.js';
@@ -11,14 +11,16 @@ import { previewSite, type PreviewSite } from './site.js';
 /** What changed for the open pages: these URLs, or all of them (the navigation changed). */
 export type PreviewChange = { all: true; urls: [] } | { all: false; urls: string[] };
 
-const STRUCTURE = /(^|\/)(SUMMARY\.md|\.gitbook\.yaml|\.gitbook\/vars\.ya?ml)$|\.gitbook\/includes\//;
 const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
 /**
  * The folder as the preview serves it: the files in memory, the site read from them, the
- * search index, and each page's problems once it has been rendered. A save of a page replaces
- * that page's text only (its front matter changed: the folder is read again); a change of the
- * structure (SUMMARY.md, .gitbook.yaml, variables, includes) or of the file list re-reads it.
+ * search index, and each page's problems once it has been rendered. It starts from the structure
+ * alone (`loadStructure`: the file list, SUMMARY.md, .gitbook.yaml, variables, includes; a page's
+ * text is read when the page is asked for), then `loadAll` reads every page and the site again
+ * (front matter: hidden pages, descriptions) and the folder's problems are known. A save of a
+ * page replaces that page's text only (its front matter changed: the folder is read again); a
+ * change of the structure or of the file list re-reads it.
  */
 export class PreviewState {
   readonly dir: string;
@@ -27,15 +29,35 @@ export class PreviewState {
   #site!: PreviewSite;
   #title: string;
   #pageProblems = new Map<string, PreviewProblem[]>();
+  /** Pages whose text is not read yet (empty in `#files`). */
+  #unread = new Set<string>();
+  /** Whether every file is read: until then the folder's problems are not reported. */
+  #complete = false;
+  #loaded: Promise<void> | undefined;
 
   constructor(dir: string, title: string) {
     this.dir = dir;
     this.#title = title;
   }
 
-  async load(): Promise<void> {
-    this.#files = await loadPreviewFolder(this.dir);
+  /** The site from the structure alone: the navigation of SUMMARY.md, no page read yet. */
+  async loadStructure(): Promise<void> {
+    const { files, unread } = await loadPreviewFolder(this.dir, (path) => STRUCTURE.test(path));
+    this.#files = files;
+    this.#unread = unread;
     this.#reread();
+  }
+
+  /** Reads every page and the site again; file events wait for it. */
+  loadAll(): Promise<void> {
+    this.#loaded ??= (async () => {
+      const { files } = await loadPreviewFolder(this.dir);
+      this.#files = files;
+      this.#unread.clear();
+      this.#reread();
+      this.#complete = true;
+    })();
+    return this.#loaded;
   }
 
   get site(): PreviewSite {
@@ -63,6 +85,7 @@ export class PreviewState {
 
   /** Takes a file event (path relative to the folder) into account; what the open pages must refetch. */
   async fileChanged(path: string, kind: 'add' | 'change' | 'unlink'): Promise<PreviewChange | undefined> {
+    await this.loadAll();
     if (!/\.(md|ya?ml)$/i.test(path)) {
       if (kind === 'change') return undefined;
       if (kind === 'add') this.#files.set(path, new Uint8Array());
@@ -91,10 +114,17 @@ export class PreviewState {
   }
 
   /** The page served at `url` as a whole HTML document, or undefined when no page is there. */
-  pageHtml(url: string): string | undefined {
+  async pageHtml(url: string): Promise<string | undefined> {
+    const found = this.#site.byUrl.get(url);
+    if (found === undefined) return undefined;
+    const file = this.#site.prefix + found.path!;
+    if (this.#unread.has(file)) {
+      const text = await readFile(join(this.dir, ...file.split('/')), 'utf8').catch(() => '');
+      // The folder may have been read meanwhile (then it holds the text already).
+      if (this.#unread.delete(file)) this.#files.set(file, text);
+    }
     const page = this.#site.byUrl.get(url);
-    if (page === undefined) return undefined;
-    const file = this.#site.prefix + page.path!;
+    if (page === undefined || this.#site.prefix + page.path! !== file) return this.pageHtml(url);
     const rendered = renderPage(this.#site.site, page, this.#text(file), { mode: 'preview' });
     this.#pageProblems.set(file, rendered.problems.map((p) => ({ ...p, file: this.#site.prefix + p.file })));
     const problems = [...(this.#pageProblems.get(file) ?? []), ...this.folderProblems()];
@@ -108,12 +138,13 @@ export class PreviewState {
 
   /** Problems of the folder as the workspace reader found them. */
   folderProblems(): PreviewProblem[] {
+    if (!this.#complete) return [];
     return this.#site.read.problems.map((p) => ({ file: p.file, ...(p.line !== undefined ? { line: p.line } : {}), message: p.message }));
   }
 
   /** Every problem known now, as `file:line: message` lines. */
   problemLines(): string[] {
-    return [...this.#site.read.problems.map(formatProblem), ...[...this.#pageProblems.values()].flat().map(problemLine)];
+    return [...(this.#complete ? this.#site.read.problems.map(formatProblem) : []), ...[...this.#pageProblems.values()].flat().map(problemLine)];
   }
 
   pageAt(url: string): SitePage | undefined {
