@@ -8,7 +8,7 @@ import type { Database } from '../store/schema.js';
 import type { RevisionRow } from '../store/revisions.js';
 import type { SpaceRow } from '../store/spaces.js';
 import { getBlobs } from '../store/blobs.js';
-import { EMPTY_GIT_OID, gitBlobOid, gitOids } from '../store/git-oids.js';
+import { EMPTY_GIT_OID, gitOids } from '../store/git-oids.js';
 import { loadPageMarkdown } from './stored-documents.js';
 import { loadFacts } from './facts.js';
 import { pageView, type PageBody } from '../views/page.js';
@@ -51,7 +51,7 @@ export async function renderPages(db: Kysely<Database>, scope: ContentScope, pag
   const oids = options.metadata ? await gitOids(db, plain, documents.blobs) : new Map<string, string>();
   const gitOid = (page: TreePage) => {
     if (page.document === undefined) return EMPTY_GIT_OID;
-    return documents.hasRefs(page) ? gitBlobOid(Buffer.from(documents.markdown(page), 'utf8')) : oids.get(page.document) ?? EMPTY_GIT_OID;
+    return documents.renderedOid(page) ?? oids.get(page.document) ?? EMPTY_GIT_OID;
   };
   // The JSON document was derived when the document was written: a read parses nothing.
   const facts = options.format === 'markdown' ? new Map() : await loadFacts(db, all.flatMap((p) => (p.document === undefined ? [] : [p.document])));

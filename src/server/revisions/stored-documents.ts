@@ -3,6 +3,7 @@ import { refPaths, renderPageMarkdown, splitTemplate, type RefPaths, type Templa
 import type { ContentTree, TreePage } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import { getBlobs } from '../store/blobs.js';
+import { gitBlobOid } from '../store/git-oids.js';
 
 // A stored document is immutable per sha, so its split into text and references is reused.
 // Documents without references are never split (one `includes` check), nor cached.
@@ -22,6 +23,25 @@ export function templateOf(sha: string, text: string): TemplateParts {
 }
 
 /**
+ * Rendered markdown and its git oid by page and document, for one set of paths. `refPaths`
+ * hands out the same two maps for every tree of one shape (and files array), so a page whose
+ * document and place are unchanged renders from here on every read: reading a page with 50
+ * links, or a section with a hundred such children, costs what reading it without links costs.
+ * Weakly held by the paths, so a shape no tree has any more takes its renders with it.
+ */
+interface Rendered { markdown: string; oid?: string }
+const RENDERED_PER_SHAPE = 20_000;
+const renders = new WeakMap<RefPaths['pages'], WeakMap<RefPaths['fileGitPath'], Map<string, Rendered>>>();
+
+function rendersFor(paths: RefPaths): Map<string, Rendered> {
+  let byFiles = renders.get(paths.pages);
+  if (!byFiles) renders.set(paths.pages, (byFiles = new WeakMap()));
+  let map = byFiles.get(paths.fileGitPath);
+  if (!map) byFiles.set(paths.fileGitPath, (map = new Map()));
+  return map;
+}
+
+/**
  * Renders the stored documents of a tree's pages as markdown, each reference as the path from
  * the page to its target in this tree (docs/api.md, "Links"). Everything content leaves the
  * store as (reads, search, PDF) goes through here or `templateOf`.
@@ -30,7 +50,6 @@ export class PageMarkdown {
   readonly #tree: ContentTree;
   readonly #texts: ReadonlyMap<string, Buffer>;
   #paths: RefPaths | undefined;
-  readonly #rendered = new Map<string, string>();
 
   constructor(tree: ContentTree, texts: ReadonlyMap<string, Buffer>) {
     this.#tree = tree;
@@ -57,12 +76,32 @@ export class PageMarkdown {
   }
 
   markdown(page: TreePage): string {
+    return this.#render(page)?.markdown ?? (this.parts(page)[0] as string);
+  }
+
+  /** The git blob oid of a page's rendered markdown, for a page with references (undefined otherwise: the stored oid serves). */
+  renderedOid(page: TreePage): string | undefined {
+    const rendered = this.#render(page);
+    if (rendered === undefined) return undefined;
+    rendered.oid ??= gitBlobOid(Buffer.from(rendered.markdown, 'utf8'));
+    return rendered.oid;
+  }
+
+  /** The page's rendering, for a document with references; undefined for one without (its text is its markdown). */
+  #render(page: TreePage): Rendered | undefined {
     const parts = this.parts(page);
-    if (parts.length === 1) return parts[0] as string;
-    let text = this.#rendered.get(page.id);
+    if (parts.length === 1) return undefined;
     // Paths cost a walk of the tree (cached by its shape); a document without references needs none.
-    if (text === undefined) this.#rendered.set(page.id, (text = renderPageMarkdown(parts, page.id, (this.#paths ??= refPaths(this.#tree)))));
-    return text;
+    const paths = (this.#paths ??= refPaths(this.#tree));
+    const cache = rendersFor(paths);
+    const key = `${page.id}\u0000${page.document ?? ''}`;
+    let rendered = cache.get(key);
+    if (!rendered) {
+      rendered = { markdown: renderPageMarkdown(parts, page.id, paths) };
+      cache.set(key, rendered);
+      if (cache.size > RENDERED_PER_SHAPE) cache.delete(cache.keys().next().value as string);
+    }
+    return rendered;
   }
 }
 
