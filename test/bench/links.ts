@@ -1,7 +1,7 @@
 // Link rendering on reads (issue 15): links are stored as references and rendered into relative
 // paths on every read, so a page read must not cost more with its links than without them. Two
 // spaces of 5,000 pages built alike; in one, every page carries 50 links to other pages, in the
-// other the same words without links. One middle page of each is read, interleaved so load from
+// other the same words linked to URLs of about the same length (kept as written: nothing to render). One middle page of each is read, interleaved so load from
 // elsewhere falls on both alike; the figure is the linked read's cost over the plain one's.
 import { performance } from 'node:perf_hooks';
 import type { RunningServer } from '../../src/server/serve.js';
@@ -56,7 +56,10 @@ async function buildSpace(server: RunningServer, org: string, linked: boolean) {
     const words = Array.from({ length: LINKS }, (_, k) => {
       const target = pages[(i * 31 + k * 97 + 1) % pages.length]!;
       const text = `see topic ${k}`;
-      return linked ? `[${text}](${relative(page.file, target.file)})` : text;
+      // The baseline links the same words to URLs of the same length: text the server keeps as
+      // written (no reference to render), with the same bytes and the same document shape.
+      const path = relative(page.file, target.file);
+      return linked ? `[${text}](${path})` : `[${text}](https://x.invalid/${path.replace(/\.\.\//g, 'up/')})`;
     });
     return { operation: 'update_page', page: page.id, document: { markdown: `# Page\n\n${words.join(', ')}.\n` } };
   });
