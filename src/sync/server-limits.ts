@@ -1,4 +1,4 @@
-import type { DocsyncExtension } from '../model/index.js';
+import { DOCSYNC_EXTENSIONS, type DocsyncExtension } from '../model/index.js';
 
 /**
  * What the sync tool cannot round-trip on a server without each of docsync's extensions (the
@@ -30,9 +30,9 @@ export interface ServerLimit {
   without: string;
 }
 
-/** The limits of a server offering `extensions`, in the order of {@link WITHOUT_EXTENSION}. */
+/** The limits of a server offering `extensions`, in the order of DOCSYNC_EXTENSIONS (the header's order). */
 export function serverLimits(extensions: ReadonlySet<string>): ServerLimit[] {
-  return (Object.keys(WITHOUT_EXTENSION) as DocsyncExtension[])
+  return DOCSYNC_EXTENSIONS
     .filter((extension) => !extensions.has(extension))
     .map((extension) => ({ extension, without: WITHOUT_EXTENSION[extension] }));
 }
