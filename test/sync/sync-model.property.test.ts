@@ -21,7 +21,10 @@ import { platformPages, tokensOf } from './model/observe.js';
 const exploring = process.env.FC_SEED !== undefined;
 const numRuns = exploring ? Number(process.env.FC_RUNS ?? 30) : 12;
 
-describe('the writer and the platform, at random (sqlite)', () => {
+// Each regression replays a whole scenario against a real server and real repositories: about
+// 10 s with docsync's git fast paths, up to 30 s through isomorphic-git alone on a loaded
+// machine (npm run test:git-fallback), so the file's tests get more than the suite's 30 s.
+describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }, () => {
   let s: TestServer;
   let work: string;
   let client: Client;
