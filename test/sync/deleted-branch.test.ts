@@ -1,13 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, testDialects, type TestServer } from '../helpers/server.js';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects, type TestServer } from '../helpers/server.js';
+import { type Client } from '../../src/client/index.js';
 import { push } from '../../src/sync/push/push.js';
 import { pull } from '../../src/sync/pull/pull.js';
 import { readState } from '../../src/sync/state/state.js';
 import { runCli } from '../cli/run-cli.js';
+import { withSyncServer } from './sync-server.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
 // Issue 13, item 5: a tracked branch deleted with `git branch -D` is a branch no longer
@@ -17,17 +17,7 @@ describe.each(testDialects())('a tracked branch deleted with git (%s)', (dialect
   let work: string;
   let client: Client;
   let env: Record<string, string>;
-  beforeAll(async () => {
-    s = await startServer(dialect);
-    work = await mkdtemp(join(tmpdir(), 'docsync-deleted-branch-'));
-    client = createClient({ baseUrl: s.url, token: s.token });
-    env = { XDG_CONFIG_HOME: join(work, 'config'), DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token };
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  withSyncServer(dialect, 'docsync-deleted-branch-', (h) => ({ s, work, client, env } = h));
 
   it('is no longer followed, said once; main and sync go on; cr open makes it again with what the change request holds', async () => {
     const t = await clonedSpace(s, client, work, 'branch-deleted');

@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, testDialects, type TestServer } from '../helpers/server.js';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects, type TestServer } from '../helpers/server.js';
+import { type Client } from '../../src/client/index.js';
 import { push } from '../../src/sync/push/push.js';
 import { pull } from '../../src/sync/pull/pull.js';
 import { runCli } from '../cli/run-cli.js';
+import { withSyncServer } from './sync-server.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from './fixture.js';
 
 // Issue 13, item 8: resolving the git way (git merge main into the branch, conflicts resolved,
@@ -16,17 +16,7 @@ describe.each(testDialects())('main merged into a branch with git (%s)', (dialec
   let work: string;
   let client: Client;
   let env: Record<string, string>;
-  beforeAll(async () => {
-    s = await startServer(dialect);
-    work = await mkdtemp(join(tmpdir(), 'docsync-merged-main-'));
-    client = createClient({ baseUrl: s.url, token: s.token });
-    env = { XDG_CONFIG_HOME: join(work, 'config'), DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token };
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  withSyncServer(dialect, 'docsync-merged-main-', (h) => ({ s, work, client, env } = h));
 
   it('a conflict resolved with git merge main is pushed onto the change request, which then merges', async () => {
     const t = await clonedSpace(s, client, work, 'git-merge');

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, testDialects, type TestServer } from '../helpers/server.js';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects, type TestServer } from '../helpers/server.js';
+import { type Client } from '../../src/client/index.js';
 import { push } from '../../src/sync/push/push.js';
 import { runCli } from '../cli/run-cli.js';
+import { withSyncServer } from './sync-server.js';
 import { clonedSpace, git, remoteMarkdown } from './fixture.js';
 
 // Issue 13, item 6: a SUMMARY.md line to a missing file (a typo) and a page file SUMMARY.md does
@@ -17,17 +17,7 @@ describe.each(testDialects())('SUMMARY.md entries that cannot be sent (%s)', (di
   let work: string;
   let client: Client;
   let env: Record<string, string>;
-  beforeAll(async () => {
-    s = await startServer(dialect);
-    work = await mkdtemp(join(tmpdir(), 'docsync-summary-problems-'));
-    client = createClient({ baseUrl: s.url, token: s.token });
-    env = { XDG_CONFIG_HOME: join(work, 'config'), DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token };
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  withSyncServer(dialect, 'docsync-summary-problems-', (h) => ({ s, work, client, env } = h));
 
   const titles = async (spaceId: string, crId: string) =>
     ((await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content`)).body.pages as { title: string }[]).map((p) => p.title);

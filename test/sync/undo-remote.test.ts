@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, testDialects, type TestServer } from '../helpers/server.js';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects, type TestServer } from '../helpers/server.js';
+import { type Client } from '../../src/client/index.js';
 import { push } from '../../src/sync/push/push.js';
 import { pull } from '../../src/sync/pull/pull.js';
 import { runCli } from '../cli/run-cli.js';
+import { withSyncServer } from './sync-server.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from './fixture.js';
 
 // Issue 13, item 9: a branch reset past a pull no longer holds the platform's changes; its push
@@ -17,17 +17,7 @@ describe.each(testDialects())('a push that would undo platform changes (%s)', (d
   let work: string;
   let client: Client;
   let env: Record<string, string>;
-  beforeAll(async () => {
-    s = await startServer(dialect);
-    work = await mkdtemp(join(tmpdir(), 'docsync-undo-'));
-    client = createClient({ baseUrl: s.url, token: s.token });
-    env = { XDG_CONFIG_HOME: join(work, 'config'), DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token };
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  withSyncServer(dialect, 'docsync-undo-', (h) => ({ s, work, client, env } = h));
 
   it('refuses (exit 5, dry run included) a branch reset past a pull, naming the file; --force undoes them', async () => {
     const t = await clonedSpace(s, client, work, 'reset');
