@@ -12,7 +12,11 @@ const browserTests = '**/*browser*.test.ts';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...(process.env.DOCSYNC_CORPUS_DIR ? [] : [corpusTests]), ...(process.env.DOCSYNC_CHROMIUM ? [] : [browserTests])],
+    exclude: [
+      '**/node_modules/**',
+      ...(process.env.DOCSYNC_CORPUS_DIR ? [] : [corpusTests]),
+      ...(process.env.DOCSYNC_CHROMIUM ? [] : [browserTests]),
+    ],
     setupFiles: ['test/setup-fast-check.ts', 'test/setup-limits.ts'],
     // Server tests open real databases and listen on ports; two workers suit the 2-core machines.
     pool: 'forks',

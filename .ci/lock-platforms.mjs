@@ -10,14 +10,27 @@ import { fileURLToPath } from 'node:url';
 const lockPath = fileURLToPath(import.meta.resolve('../package-lock.json'));
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
 const OS = ['android', 'darwin', 'freebsd', 'linux', 'openbsd', 'openharmony', 'win32', 'sunos', 'aix', 'netbsd'];
-const CPU = { 'arm-eabi': 'arm', 'arm-gnueabihf': 'arm', 'arm-musleabihf': 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' };
+const CPU = {
+  'arm-eabi': 'arm',
+  'arm-gnueabihf': 'arm',
+  'arm-musleabihf': 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+};
 
 function platformOf(name) {
   const base = name.split('/').pop();
   const os = OS.find((o) => base.includes(`-${o}-`));
   if (!os) return undefined;
   const rest = base.slice(base.indexOf(`-${os}-`) + os.length + 2);
-  const cpuKey = Object.keys(CPU).sort((a, b) => b.length - a.length).find((k) => rest === k || rest.startsWith(`${k}-`));
+  const cpuKey = Object.keys(CPU)
+    .sort((a, b) => b.length - a.length)
+    .find((k) => rest === k || rest.startsWith(`${k}-`));
   if (!cpuKey) return undefined;
   const libc = /musl/.test(rest) ? 'musl' : /gnu/.test(rest) && os === 'linux' ? 'glibc' : undefined;
   return { os: [os], cpu: [CPU[cpuKey]], ...(libc ? { libc: [libc] } : {}) };
@@ -35,6 +48,8 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     added += 1;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+);
 writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`lock-platforms: added ${added} platform entries`);

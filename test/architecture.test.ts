@@ -50,7 +50,10 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^diff(\/|$)/, ['server']],
   // SAML 2.0 sign-in (server/sso).
   [/^@node-saml\/node-saml(\/|$)/, ['server']],
-  [/^(unified|remark(-[a-z0-9-]+)?|rehype(-[a-z0-9-]+)?|hast(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/, ['content', 'render']],
+  [
+    /^(unified|remark(-[a-z0-9-]+)?|rehype(-[a-z0-9-]+)?|hast(-[a-z0-9-]+)?|mdast(-[a-z0-9-]+)?|micromark(-[a-z0-9-]+)?|unist(-[a-z0-9-]+)?|vfile|node-diff3)(\/|$)/,
+    ['content', 'render'],
+  ],
 ];
 
 /** Node modules that do I/O or read the clock's environment: not for the pure layers. */
@@ -153,7 +156,8 @@ describe('architecture', () => {
         violations.push(`${where(i)}: outside src/`);
       } else if (toLayer !== fromLayer) {
         if (!MAY_IMPORT[fromLayer].includes(toLayer)) violations.push(`${where(i)}: ${fromLayer} may not import ${toLayer}`);
-        else if (target !== join(srcDir, toLayer, 'index.ts')) violations.push(`${where(i)}: import ${toLayer} through src/${toLayer}/index.ts`);
+        else if (target !== join(srcDir, toLayer, 'index.ts'))
+          violations.push(`${where(i)}: import ${toLayer} through src/${toLayer}/index.ts`);
       }
     }
     expect(violations).toEqual([]);
@@ -171,7 +175,8 @@ describe('architecture', () => {
       }
       const rule = LIBRARY_LAYERS.find(([pattern]) => pattern.test(i.specifier));
       if (!rule) violations.push(`${where(i)}: '${packageName(i.specifier)}' has no layer in the table of test/architecture.test.ts`);
-      else if (!rule[1].includes(fromLayer)) violations.push(`${where(i)}: '${packageName(i.specifier)}' lives only in ${rule[1].join(', ')}`);
+      else if (!rule[1].includes(fromLayer))
+        violations.push(`${where(i)}: '${packageName(i.specifier)}' lives only in ${rule[1].join(', ')}`);
       // A runtime import of a devDependency works in the repository and fails once installed.
       if (!i.typeOnly && pkg.dependencies?.[packageName(i.specifier)] === undefined) {
         violations.push(`${where(i)}: '${packageName(i.specifier)}' is not in package.json dependencies`);
@@ -191,9 +196,12 @@ describe('architecture', () => {
       }
     }
     for (const file of files.filter((f) => pureFolderOf(f) !== undefined)) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
-        if (CLOCK_OR_RANDOM.test(line.replace(/\/\/.*$/, ''))) violations.push(`${relative(root, file)}:${index + 1}: reads the clock or randomness: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          if (CLOCK_OR_RANDOM.test(line.replace(/\/\/.*$/, '')))
+            violations.push(`${relative(root, file)}:${index + 1}: reads the clock or randomness: ${line.trim()}`);
+        });
     }
     expect(violations).toEqual([]);
   });
@@ -201,12 +209,14 @@ describe('architecture', () => {
   it('prints and exits only in src/cli', () => {
     const violations: string[] = [];
     for (const file of files.filter((f) => layerOf(f) !== 'cli')) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
-        const code = line.replace(/\/\/.*$/, '');
-        if (/\bconsole\.[a-z]+\s*\(|\bprocess\.(exit|stdout|stderr)\b/.test(code)) {
-          violations.push(`${relative(root, file)}:${index + 1}: ${line.trim()}`);
-        }
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          const code = line.replace(/\/\/.*$/, '');
+          if (/\bconsole\.[a-z]+\s*\(|\bprocess\.(exit|stdout|stderr)\b/.test(code)) {
+            violations.push(`${relative(root, file)}:${index + 1}: ${line.trim()}`);
+          }
+        });
     }
     expect(violations).toEqual([]);
   });
@@ -226,7 +236,13 @@ describe('architecture', () => {
       path.push(file);
       for (const next of graph.get(file) ?? []) {
         if (state.get(next) === 'visiting') {
-          cycles.push(path.slice(path.indexOf(next)).concat(next).map((f) => relative(srcDir, f)).join(' -> '));
+          cycles.push(
+            path
+              .slice(path.indexOf(next))
+              .concat(next)
+              .map((f) => relative(srcDir, f))
+              .join(' -> '),
+          );
         } else if (!state.has(next) && graph.has(next)) {
           visit(next);
         }

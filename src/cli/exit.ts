@@ -25,7 +25,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 type ServerInternalCode = 'fetch-failed' | 'change-refused' | 'head-moved';
 
 /** Every code a docsync error may carry. */
-export type AnyErrorCode = ErrorCode | GitErrorCode | SyncErrorCode | ClientErrorCode | WorkspaceErrorCode | DaemonErrorCode | ServerInternalCode | 'exit';
+export type AnyErrorCode =
+  ErrorCode | GitErrorCode | SyncErrorCode | ClientErrorCode | WorkspaceErrorCode | DaemonErrorCode | ServerInternalCode | 'exit';
 
 /**
  * The one table from error codes to exit codes (docs/errors.md lists it, and
@@ -137,6 +138,8 @@ export function reportFailure(error: unknown): number {
     console.error(`docsync: ${(error as Error).message}`);
     return EXIT.error;
   }
-  console.error(`docsync: internal error (a bug; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  console.error(
+    `docsync: internal error (a bug; please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   return EXIT.error;
 }

@@ -16,9 +16,7 @@ function storeCommand(parent: Command, name: string, description: string): Comma
 
 /** `docsync admin ...`: users, organizations, memberships and tokens straight in the store. */
 function addAdminCommands(program: Command): void {
-  const admin = program
-    .command('admin')
-    .description('manage users, organizations, members and tokens in the server store directly');
+  const admin = program.command('admin').description('manage users, organizations, members and tokens in the server store directly');
 
   const user = admin.command('user').description('manage users');
   storeCommand(user, 'create', 'create a user')
@@ -158,7 +156,10 @@ function addPushCommands(program: Command): void {
     .option('--merge', 'merge the change request right after the push, then pull main')
     .option('--dry-run', 'print the page operations the push would send, and send nothing')
     .option('--allow-mass-delete', 'allow a push that deletes more than half of the pages, or all of them')
-    .option('--force', "push even when the branch no longer holds the platform's changes a pull brought in (after a git reset): the push undoes them")
+    .option(
+      '--force',
+      "push even when the branch no longer holds the platform's changes a pull brought in (after a git reset): the push undoes them",
+    )
     .option('--org <id>', 'first push of a workspace docsync init made: the organization to create its space in (default: your only one)')
     .option('--dir <dir>', 'the workspace', '.')
     .option('--json', 'print the result as JSON')
@@ -181,8 +182,14 @@ function addPushCommands(program: Command): void {
 
   program
     .command('up')
-    .description('everything on this machine: the embedded server, a sample space on the first run, its workspace, and the daemon watching it (what npm start runs)')
-    .option('--data <dir>', 'data folder of the embedded server (SQLite, its admin token); unused when DOCSYNC_API_URL is set', DEFAULT_DATA_DIR)
+    .description(
+      'everything on this machine: the embedded server, a sample space on the first run, its workspace, and the daemon watching it (what npm start runs)',
+    )
+    .option(
+      '--data <dir>',
+      'data folder of the embedded server (SQLite, its admin token); unused when DOCSYNC_API_URL is set',
+      DEFAULT_DATA_DIR,
+    )
     .option('--workspace <dir>', 'the workspace to watch: kept when there, else cloned or made from the sample', './docs-workspace')
     .option('--host <host>', 'address the embedded server listens on', '127.0.0.1')
     .option('--port <port>', "port of the embedded server (default: last run's, else 8080; a taken port falls back to a free one)")
@@ -224,45 +231,46 @@ function addPushCommands(program: Command): void {
 function addChangeRequestCommands(program: Command): void {
   const workspace = (command: Command) => command.option('--dir <dir>', 'the workspace', '.').option('--json', 'print the result as JSON');
 
-  workspace(program
-    .command('merge')
-    .description("merge a branch's change request into the live content on the platform, then pull main")
-    .argument('[branch]', 'the change request branch (default: the checked-out branch)'))
-    .action(async (branch: string | undefined, options) => {
-      const { mergeCommand } = await import('./commands/merge.js');
-      await mergeCommand(branch, options);
-    });
+  workspace(
+    program
+      .command('merge')
+      .description("merge a branch's change request into the live content on the platform, then pull main")
+      .argument('[branch]', 'the change request branch (default: the checked-out branch)'),
+  ).action(async (branch: string | undefined, options) => {
+    const { mergeCommand } = await import('./commands/merge.js');
+    await mergeCommand(branch, options);
+  });
 
-  workspace(program
-    .command('update')
-    .description("bring main's live content into a branch's change request on the platform, then pull the branch")
-    .argument('[branch]', 'the change request branch (default: the checked-out branch)'))
-    .action(async (branch: string | undefined, options) => {
-      const { updateCommand } = await import('./commands/update.js');
-      await updateCommand(branch, options);
-    });
+  workspace(
+    program
+      .command('update')
+      .description("bring main's live content into a branch's change request on the platform, then pull the branch")
+      .argument('[branch]', 'the change request branch (default: the checked-out branch)'),
+  ).action(async (branch: string | undefined, options) => {
+    const { updateCommand } = await import('./commands/update.js');
+    await updateCommand(branch, options);
+  });
 
   const cr = program.command('cr').description("list the space's change requests; open or archive one");
-  workspace(cr
-    .command('list')
-    .description('list change requests of one status with their local branch (- when none)')
-    .addOption(new Option('--status <status>', 'which change requests').choices(CHANGE_REQUEST_STATUSES).default('open')))
-    .action(async (options) => {
-      const { crListCommand } = await import('./commands/cr.js');
-      await crListCommand(options);
-    });
+  workspace(
+    cr
+      .command('list')
+      .description('list change requests of one status with their local branch (- when none)')
+      .addOption(new Option('--status <status>', 'which change requests').choices(CHANGE_REQUEST_STATUSES).default('open')),
+  ).action(async (options) => {
+    const { crListCommand } = await import('./commands/cr.js');
+    await crListCommand(options);
+  });
   for (const [name, status, description] of [
     ['open', 'open', 'open a change request again (status open) and follow its branch again, pulling it'],
     ['archive', 'archived', 'archive a change request (status archived) and stop following its branch; the git branch stays'],
   ] as const) {
-    workspace(cr
-      .command(name)
-      .description(description)
-      .argument('<branch>', 'the change request branch, or the change request number (12 or #12)'))
-      .action(async (target: string, options) => {
-        const { crStatusCommand } = await import('./commands/cr.js');
-        await crStatusCommand(target, status, options);
-      });
+    workspace(
+      cr.command(name).description(description).argument('<branch>', 'the change request branch, or the change request number (12 or #12)'),
+    ).action(async (target: string, options) => {
+      const { crStatusCommand } = await import('./commands/cr.js');
+      await crStatusCommand(target, status, options);
+    });
   }
 }
 
@@ -323,7 +331,7 @@ export async function main(argv: string[]): Promise<number> {
     await overrideExits(buildProgram()).parseAsync(argv);
     return 0;
   } catch (error) {
-    const exit = (error as { exitCode?: unknown; code?: unknown });
+    const exit = error as { exitCode?: unknown; code?: unknown };
     if (typeof exit.code === 'string' && exit.code.startsWith('commander.') && typeof exit.exitCode === 'number') {
       // Commander has printed its message already; a usage error gets the usage exit code.
       return exit.exitCode === 0 ? EXIT.ok : EXIT.usage;

@@ -1,6 +1,4 @@
-import {
-  MAX_BASE64_BYTES, MAX_BATCH_CHANGES, MAX_BATCH_FILES, type ContentChange, type InsertFileItem,
-} from '../model/index.js';
+import { MAX_BASE64_BYTES, MAX_BATCH_CHANGES, MAX_BATCH_FILES, type ContentChange, type InsertFileItem } from '../model/index.js';
 import { ClientError } from './errors.js';
 import { refDefinitions, refUses } from './batch-refs.js';
 
@@ -27,7 +25,11 @@ export interface BatchLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = Object.freeze({ maxChanges: MAX_BATCH_CHANGES, maxFiles: MAX_BATCH_FILES, maxBytes: 8 * 1024 * 1024 });
+export const DEFAULT_BATCH_LIMITS: BatchLimits = Object.freeze({
+  maxChanges: MAX_BATCH_CHANGES,
+  maxFiles: MAX_BATCH_FILES,
+  maxBytes: 8 * 1024 * 1024,
+});
 
 export interface BatchPlan {
   batches: ContentChange[][];
@@ -77,10 +79,14 @@ function splitFiles(files: InsertFileItem[], index: number, limits: BatchLimits)
 function checkLimits(limits: BatchLimits) {
   for (const key of ['maxChanges', 'maxFiles', 'maxBytes'] as const) {
     const value = limits[key];
-    if (!Number.isInteger(value) || value < 1) throw new ClientError('invalid-option', `batch limit \`${key}\` must be a whole number of at least 1, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new ClientError('invalid-option', `batch limit \`${key}\` must be a whole number of at least 1, got ${String(value)}`);
   }
   if (limits.maxChanges > MAX_BATCH_CHANGES || limits.maxFiles > MAX_BATCH_FILES) {
-    throw new ClientError('invalid-option', `batch limits go beyond the API's: at most ${MAX_BATCH_CHANGES} changes and ${MAX_BATCH_FILES} files`);
+    throw new ClientError(
+      'invalid-option',
+      `batch limits go beyond the API's: at most ${MAX_BATCH_CHANGES} changes and ${MAX_BATCH_FILES} files`,
+    );
   }
 }
 
@@ -101,7 +107,10 @@ export function planBatches(changes: readonly ContentChange[], options: Partial<
   const sizes = flat.map((change, index) => {
     const size = bytes(change);
     if (ENVELOPE + size > limits.maxBytes) {
-      throw new ClientError('batch-too-large', `changes[${origin[index]!}] (${change.operation}) is ${size} bytes of JSON; a batch may hold at most ${limits.maxBytes}`);
+      throw new ClientError(
+        'batch-too-large',
+        `changes[${origin[index]!}] (${change.operation}) is ${size} bytes of JSON; a batch may hold at most ${limits.maxBytes}`,
+      );
     }
     return size;
   });

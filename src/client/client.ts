@@ -47,9 +47,11 @@ export interface ClientStats {
 }
 
 function checkToken(token: unknown): string {
-  if (typeof token !== 'string' || token.length === 0) throw new ClientError('invalid-option', 'client option `token` must be a non-empty string');
+  if (typeof token !== 'string' || token.length === 0)
+    throw new ClientError('invalid-option', 'client option `token` must be a non-empty string');
   // A newline would let the token end the header; say so without echoing it.
-  if ([...token].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) throw new ClientError('invalid-option', 'client option `token` must not contain spaces or control characters');
+  if ([...token].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f))
+    throw new ClientError('invalid-option', 'client option `token` must not contain spaces or control characters');
   return token;
 }
 
@@ -113,7 +115,11 @@ export function createClient(options: ClientOptions) {
      * `capabilities.extensions`); outside the queue and the retries (event-stream.ts).
      */
     spaceEvents: (spaceId: string, streamOptions: EventStreamOptions) =>
-      followEventStream({ base, token, dispatcher, userAgent: options.userAgent ?? 'docsync' }, `/v1/spaces/${encodeURIComponent(spaceId)}/events`, streamOptions),
+      followEventStream(
+        { base, token, dispatcher, userAgent: options.userAgent ?? 'docsync' },
+        `/v1/spaces/${encodeURIComponent(spaceId)}/events`,
+        streamOptions,
+      ),
     /** What the client learnt about the server (resources/pages.ts, `Capabilities`). */
     capabilities,
     stats,

@@ -49,13 +49,23 @@ export async function followEventStream(
 ): Promise<void> {
   const url = requestUrl(deps.base, { method: 'GET', path });
   const what = `GET ${path}`;
-  const headers: Record<string, string> = { 'user-agent': deps.userAgent, accept: 'text/event-stream', authorization: `Bearer ${deps.token}` };
+  const headers: Record<string, string> = {
+    'user-agent': deps.userAgent,
+    accept: 'text/event-stream',
+    authorization: `Bearer ${deps.token}`,
+  };
   if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
   const idle = options.idleTimeoutMs ?? 60_000;
   let answer: Dispatcher.ResponseData;
   try {
     answer = await deps.dispatcher.request({
-      origin: url.origin, path: url.pathname + url.search, method: 'GET', headers, signal: options.signal, bodyTimeout: idle, headersTimeout: idle,
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: 'GET',
+      headers,
+      signal: options.signal,
+      bodyTimeout: idle,
+      headersTimeout: idle,
     });
   } catch (error) {
     if (options.signal.aborted) return;

@@ -4,7 +4,10 @@ import { requestUrl, type Send } from './transport.js';
 
 /** The names in an `x-docsync-extensions` value (comma-separated; a repeated header counts whole). */
 export function parseExtensions(value: string | string[]): string[] {
-  return (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  return (Array.isArray(value) ? value : [value])
+    .flatMap((v) => v.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 }
 
 /**

@@ -1,5 +1,14 @@
 export { createClient, type Client, type ClientOptions, type ClientStats } from './client.js';
-export { ApiError, CLIENT_ERROR_CODES, ClientError, ConnectionError, isApiError, redact, type ApiErrorDetails, type ClientErrorCode } from './errors.js';
+export {
+  ApiError,
+  CLIENT_ERROR_CODES,
+  ClientError,
+  ConnectionError,
+  isApiError,
+  redact,
+  type ApiErrorDetails,
+  type ClientErrorCode,
+} from './errors.js';
 export { DEFAULT_RETRY_POLICY, retryDelay, serverDelay, type AttemptOutcome, type RetryPolicy } from './retry.js';
 export { DEFAULT_CONCURRENCY } from './queue.js';
 export { paginate, collect, type ListPage, type PageQuery } from './paginate.js';

@@ -22,7 +22,10 @@ export interface PageQuery {
  * @example
  * for await (const space of paginate((q) => client.request({ method: 'GET', path, query: q }))) ...
  */
-export async function* paginate<T>(fetchPage: (query: PageQuery) => Promise<ListPage<T>>, options: { limit?: number } = {}): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (query: PageQuery) => Promise<ListPage<T>>,
+  options: { limit?: number } = {},
+): AsyncGenerator<T, void, undefined> {
   const limit = options.limit ?? MAX_LIST_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
     throw new ClientError('invalid-option', `paginate: \`limit\` must be a whole number from 1 to ${MAX_LIST_LIMIT}, got ${String(limit)}`);
@@ -34,7 +37,8 @@ export async function* paginate<T>(fetchPage: (query: PageQuery) => Promise<List
     yield* answer.items;
     cursor = answer.next?.page;
     if (cursor === undefined) return;
-    if (seen.has(cursor)) throw new ClientError('api-error', `paginate: the server returned the cursor "${cursor}" twice; stopping instead of looping`);
+    if (seen.has(cursor))
+      throw new ClientError('api-error', `paginate: the server returned the cursor "${cursor}" twice; stopping instead of looping`);
     seen.add(cursor);
   }
 }

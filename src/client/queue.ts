@@ -15,7 +15,10 @@ export const DEFAULT_CONCURRENCY = 8;
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new ClientError('invalid-option', `client option \`${name}\` must be a whole number of at least 1, got ${String(value)} (${typeof value})`);
+    throw new ClientError(
+      'invalid-option',
+      `client option \`${name}\` must be a whole number of at least 1, got ${String(value)} (${typeof value})`,
+    );
   }
   return value;
 }

@@ -48,7 +48,11 @@ export function withRetry(send: Send, policy: RetryPolicy, timing: RetryTiming):
       try {
         answer = await send(request);
       } catch (error) {
-        const delay = retryDelay(policy, { kind: 'error', code: errorCode(error) }, { retried, idempotent, now: timing.now(), random: timing.random() });
+        const delay = retryDelay(
+          policy,
+          { kind: 'error', code: errorCode(error) },
+          { retried, idempotent, now: timing.now(), random: timing.random() },
+        );
         if (delay === undefined) throw error;
         await timing.sleep(delay);
         continue;

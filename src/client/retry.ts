@@ -34,7 +34,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   baseDelay: 500,
   maxDelay: 30_000,
   statuses: [429, 502, 503, 504],
-  errorCodes: ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'],
+  errorCodes: [
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EAI_AGAIN',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+  ],
   notSentCodes: ['ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'],
 });
 
@@ -43,9 +53,7 @@ export const IDEMPOTENT_METHODS: readonly string[] = ['GET', 'HEAD', 'PUT', 'DEL
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
 /** What one attempt ended with: an answer, or a transport error with its code. */
-export type AttemptOutcome =
-  | { kind: 'response'; status: number; headers: HeaderMap }
-  | { kind: 'error'; code: string | undefined };
+export type AttemptOutcome = { kind: 'response'; status: number; headers: HeaderMap } | { kind: 'error'; code: string | undefined };
 
 export interface RetryContext {
   /** Retries already made for this request (0 after the first attempt). */
@@ -126,7 +134,10 @@ export function resolveRetryPolicy(options: Partial<RetryPolicy> = {}): RetryPol
   for (const key of ['retries', 'baseDelay', 'maxDelay'] as const) {
     const value = policy[key];
     if (!Number.isInteger(value) || value < 0) {
-      throw new ClientError('invalid-option', `retry option \`${key}\` must be a whole number of at least 0, got ${String(value)} (${typeof value})`);
+      throw new ClientError(
+        'invalid-option',
+        `retry option \`${key}\` must be a whole number of at least 0, got ${String(value)} (${typeof value})`,
+      );
     }
   }
   return policy;

@@ -37,7 +37,8 @@ export function parseBaseUrl(value: string): URL {
     throw new ClientError('invalid-option', `client option \`baseUrl\` must be an http(s) URL, got "${url.protocol}" in "${value}"`);
   }
   // Credentials in a URL end up in logs; the token has its own option.
-  if (url.username || url.password) throw new ClientError('invalid-option', 'client option `baseUrl` must not hold a user name or password; pass the token as `token`');
+  if (url.username || url.password)
+    throw new ClientError('invalid-option', 'client option `baseUrl` must not hold a user name or password; pass the token as `token`');
   url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   url.search = '';
   url.hash = '';
@@ -46,7 +47,9 @@ export function parseBaseUrl(value: string): URL {
 
 /** The absolute URL of a request. */
 export function requestUrl(base: URL, request: ApiRequest): URL {
-  const url = /^https?:\/\//i.test(request.path) ? new URL(request.path) : new URL(base.pathname.replace(/\/$/, '') + request.path, base.origin);
+  const url = /^https?:\/\//i.test(request.path)
+    ? new URL(request.path)
+    : new URL(base.pathname.replace(/\/$/, '') + request.path, base.origin);
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }

@@ -5,9 +5,28 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Ignore } from 'ignore';
 import { ApiError, ConnectionError, type Client } from '../client/index.js';
 import {
-  branchOid, commitWorkingTree, configuredAuthor, currentBranch, gitOperationInProgress, isGitError, workingTreeChanges, workingTreeChangesAt,
+  branchOid,
+  commitWorkingTree,
+  configuredAuthor,
+  currentBranch,
+  gitOperationInProgress,
+  isGitError,
+  workingTreeChanges,
+  workingTreeChangesAt,
 } from '../git/index.js';
-import { DOCSYNC_AUTHOR, readState, arrivedComments, branchesToPush, isPushRefusal, isSyncError, newCommentFeed, pull, push, skippedPlace, type BranchPull } from '../sync/index.js';
+import {
+  DOCSYNC_AUTHOR,
+  readState,
+  arrivedComments,
+  branchesToPush,
+  isPushRefusal,
+  isSyncError,
+  newCommentFeed,
+  pull,
+  push,
+  skippedPlace,
+  type BranchPull,
+} from '../sync/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Debouncer } from './debounce.js';
 import { fileList } from './file-list.js';
@@ -64,7 +83,6 @@ function isOutage(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 429 || error.status >= 500);
 }
 
-
 /**
  * Starts the daemon on a workspace: file events, debounced, become commits on the checked-out
  * branch and pushes to its change request; every `pollMs` the remote heads are compared and what
@@ -91,8 +109,13 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   let rules: Ignore = await loadIgnoreRules(dir);
 
   const status: DaemonStatus = {
-    pid: process.pid, startedAt: lock.holder.startedAt, updatedAt: lock.holder.startedAt, activity: 'starting',
-    branch: await currentBranch(dir), pendingFiles: 0, unpushed: [],
+    pid: process.pid,
+    startedAt: lock.holder.startedAt,
+    updatedAt: lock.holder.startedAt,
+    activity: 'starting',
+    branch: await currentBranch(dir),
+    pendingFiles: 0,
+    unpushed: [],
   };
   let statusWrite = Promise.resolve();
   const saveStatus = () => {
@@ -319,14 +342,25 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   async function pushBranch(branch: string): Promise<void> {
     try {
       // The daemon's own commit messages start with `docsync:`, which push leaves out of a subject.
-      const result = await push(client, dir, { branch, commitWorkingTree: false, defaultSubject: branch === 'main' ? 'Edits saved on main (docsync watch)' : `${branch} (docsync watch)` });
+      const result = await push(client, dir, {
+        branch,
+        commitWorkingTree: false,
+        defaultSubject: branch === 'main' ? 'Edits saved on main (docsync watch)' : `${branch} (docsync watch)`,
+      });
       refusedAt.delete(branch);
       const head = await branchOid(dir, branch);
       if (result.changes.length === 0 && head !== null) idleAt.set(branch, head);
       else idleAt.delete(branch);
       emit({
-        type: 'pushed', branch, revision: result.revision, resumed: result.resumed,
-        changeRequest: result.changeRequest && { number: result.changeRequest.number, url: result.changeRequest.url, opened: result.changeRequest.opened },
+        type: 'pushed',
+        branch,
+        revision: result.revision,
+        resumed: result.resumed,
+        changeRequest: result.changeRequest && {
+          number: result.changeRequest.number,
+          url: result.changeRequest.url,
+          opened: result.changeRequest.opened,
+        },
         pages: { inserted: result.counts.inserted, updated: result.counts.updated, deleted: result.counts.deleted },
         skipped: result.skipped.map((s) => ({ path: skippedPlace(s), reason: s.reason })),
       });
@@ -342,8 +376,13 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     for (const result of pulled) {
       if (result.from !== result.to || result.created || result.closed) {
         emit({
-          type: 'pulled', branch: result.branch, from: result.from, to: result.to, files: result.changes.map((c) => c.path),
-          created: result.created === true, closed: result.closed,
+          type: 'pulled',
+          branch: result.branch,
+          from: result.from,
+          to: result.to,
+          files: result.changes.map((c) => c.path),
+          created: result.created === true,
+          closed: result.closed,
         });
       }
       if (result.kept !== undefined) emit({ type: 'kept', branch: result.branch, files: result.kept });
@@ -372,24 +411,34 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     if (debouncer.pending === 1) saveStatus();
   };
   for (const name of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) watcher.on(name, onPath);
-  watcher.on('error', (error) => emit({ type: 'error', message: `watching ${dir}: ${error instanceof Error ? error.message : String(error)}` }));
+  watcher.on('error', (error) =>
+    emit({ type: 'error', message: `watching ${dir}: ${error instanceof Error ? error.message : String(error)}` }),
+  );
   await new Promise<void>((ready) => watcher.once('ready', ready));
 
   // Platform edits arrive as events where the server streams them; polling is the fallback.
-  const spaceId = await readState(dir).then((state) => state.binding.spaceId, () => undefined);
-  remote = spaceId === undefined ? undefined : followRemoteEvents({
-    client, spaceId, backoff,
-    onConnected: () => {
-      emit({ type: 'remote', mode: 'events' });
-      pollDue = true; // what changed before the stream opened
-      if (failures === 0) kick();
-    },
-    onEvent: () => {
-      pollDue = true;
-      if (failures === 0) kick();
-    },
-    onDisconnected: (reason) => emit({ type: 'remote', mode: 'polling', reason }),
-  });
+  const spaceId = await readState(dir).then(
+    (state) => state.binding.spaceId,
+    () => undefined,
+  );
+  remote =
+    spaceId === undefined
+      ? undefined
+      : followRemoteEvents({
+          client,
+          spaceId,
+          backoff,
+          onConnected: () => {
+            emit({ type: 'remote', mode: 'events' });
+            pollDue = true; // what changed before the stream opened
+            if (failures === 0) kick();
+          },
+          onEvent: () => {
+            pollDue = true;
+            if (failures === 0) kick();
+          },
+          onDisconnected: (reason) => emit({ type: 'remote', mode: 'polling', reason }),
+        });
   const pollTimer = setInterval(() => {
     fullWalk = true;
     if (remote?.connected) return;
@@ -398,13 +447,16 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   }, pollMs);
   // A branch switch that changed no file gives no file event: read HEAD now and then.
   const headTimer = setInterval(() => {
-    void readFile(join(dir, '.git', 'HEAD'), 'utf8').then((text) => {
-      if (text === headText) return;
-      headText = text;
-      pendingSave = true;
-      fullWalk = true;
-      kick();
-    }, () => undefined);
+    void readFile(join(dir, '.git', 'HEAD'), 'utf8').then(
+      (text) => {
+        if (text === headText) return;
+        headText = text;
+        pendingSave = true;
+        fullWalk = true;
+        kick();
+      },
+      () => undefined,
+    );
   }, options.headCheckMs ?? 1_000);
 
   emit({ type: 'started', dir, branch: status.branch, pid: process.pid, debounceMs, pollMs });

@@ -12,8 +12,10 @@ export class Debouncer {
   #firstAt = 0;
 
   constructor(options: { quietMs: number; maxWaitMs?: number; flush: (paths: string[]) => void }) {
-    if (!Number.isFinite(options.quietMs) || options.quietMs < 0) throw new TypeError(`quietMs must be a number of milliseconds >= 0, got ${options.quietMs}`);
-    if (options.maxWaitMs !== undefined && !(typeof options.maxWaitMs === 'number' && options.maxWaitMs >= 0)) throw new TypeError(`maxWaitMs must be a number of milliseconds >= 0, got ${options.maxWaitMs}`);
+    if (!Number.isFinite(options.quietMs) || options.quietMs < 0)
+      throw new TypeError(`quietMs must be a number of milliseconds >= 0, got ${options.quietMs}`);
+    if (options.maxWaitMs !== undefined && !(typeof options.maxWaitMs === 'number' && options.maxWaitMs >= 0))
+      throw new TypeError(`maxWaitMs must be a number of milliseconds >= 0, got ${options.maxWaitMs}`);
     this.#quietMs = options.quietMs;
     this.#maxWaitMs = options.maxWaitMs ?? Math.max(10 * options.quietMs, 2_000);
     this.#flush = options.flush;

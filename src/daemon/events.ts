@@ -7,13 +7,25 @@ export type DaemonEvent =
   | { type: 'committed'; branch: string; commit: string; files: string[] }
   /** A branch's changes reached its change request. */
   | {
-    type: 'pushed'; branch: string; changeRequest: { number: number; url: string; opened: boolean } | undefined;
-    pages: { inserted: number; updated: number; deleted: number }; revision: string | undefined;
-    /** Files left out of the push, and why (conflict markers, bad front matter, too large). */
-    skipped: { path: string; reason: string }[]; resumed: boolean;
-  }
+      type: 'pushed';
+      branch: string;
+      changeRequest: { number: number; url: string; opened: boolean } | undefined;
+      pages: { inserted: number; updated: number; deleted: number };
+      revision: string | undefined;
+      /** Files left out of the push, and why (conflict markers, bad front matter, too large). */
+      skipped: { path: string; reason: string }[];
+      resumed: boolean;
+    }
   /** Remote changes arrived in a branch. */
-  | { type: 'pulled'; branch: string; from: string; to: string; files: string[]; created: boolean; closed: 'merged' | 'archived' | 'deleted' | undefined }
+  | {
+      type: 'pulled';
+      branch: string;
+      from: string;
+      to: string;
+      files: string[];
+      created: boolean;
+      closed: 'merged' | 'archived' | 'deleted' | undefined;
+    }
   /** A comment or a reply arrived on a followed change request (or the space) since the last poll. */
   | ({ type: 'comment' } & ArrivedComment)
   /** A pull left conflict markers in these files. */

@@ -11,7 +11,16 @@ import ignore, { type Ignore } from 'ignore';
 export const EDITOR_TEMP_PATTERNS: readonly string[] = [
   // `\#`: a line starting with `#` is a comment in git's syntax, which would leave Emacs's
   // `#page.md#` files in.
-  '*.swp', '*.swo', '*.swx', '*~', '.#*', '\\#*#', '4913', '.DS_Store', '*.docsync-tmp', '.~lock.*#',
+  '*.swp',
+  '*.swo',
+  '*.swx',
+  '*~',
+  '.#*',
+  '\\#*#',
+  '4913',
+  '.DS_Store',
+  '*.docsync-tmp',
+  '.~lock.*#',
 ];
 
 /**
@@ -19,7 +28,9 @@ export const EDITOR_TEMP_PATTERNS: readonly string[] = [
  * submodule, at any depth), `.gitignore` and `.git/info/exclude`.
  */
 export async function loadIgnoreRules(workspace: string): Promise<Ignore> {
-  const rules = ignore().add(['.git']).add([...EDITOR_TEMP_PATTERNS]);
+  const rules = ignore()
+    .add(['.git'])
+    .add([...EDITOR_TEMP_PATTERNS]);
   for (const file of [join(workspace, '.gitignore'), join(workspace, '.git', 'info', 'exclude')]) {
     try {
       rules.add(await readFile(file, 'utf8'));

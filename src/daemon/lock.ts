@@ -29,7 +29,11 @@ export class DaemonLockedError extends BaseError<'daemon-running'> {
     readonly holder: LockHolder,
     readonly dir: string,
   ) {
-    super('daemon-running', `another docsync daemon (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) is watching ${dir}; stop it first, or wait for it to exit`, { data: { holder, dir } });
+    super(
+      'daemon-running',
+      `another docsync daemon (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}) is watching ${dir}; stop it first, or wait for it to exit`,
+      { data: { holder, dir } },
+    );
   }
 }
 
@@ -40,7 +44,11 @@ export class WorkspaceBusyError extends BaseError<'workspace-busy'> {
     readonly holder: LockHolder | undefined,
     readonly waitedMs: number,
   ) {
-    super('workspace-busy', `${path} has been held for ${Math.round(waitedMs / 1000)} s by another docsync process${holder ? ` (pid ${holder.pid} on ${holder.host})` : ''}; try again when it is done, or remove the file if no docsync is running`, { data: { path, waitedMs } });
+    super(
+      'workspace-busy',
+      `${path} has been held for ${Math.round(waitedMs / 1000)} s by another docsync process${holder ? ` (pid ${holder.pid} on ${holder.host})` : ''}; try again when it is done, or remove the file if no docsync is running`,
+      { data: { path, waitedMs } },
+    );
   }
 }
 
@@ -74,7 +82,8 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
   try {
     const holder = JSON.parse(text) as Partial<LockHolder>;
     // pid 0 and negative pids name process groups, which signal 0 always finds alive.
-    if (Number.isSafeInteger(holder.pid) && holder.pid! > 0 && typeof holder.host === 'string' && typeof holder.startedAt === 'string') return holder as LockHolder;
+    if (Number.isSafeInteger(holder.pid) && holder.pid! > 0 && typeof holder.host === 'string' && typeof holder.startedAt === 'string')
+      return holder as LockHolder;
   } catch {
     // Not JSON: nobody holds it.
   }
@@ -136,7 +145,8 @@ export async function takeMutex(path: string, mine: LockHolder, waitMs = 10_000)
       }
       const moved = await readHolder(aside);
       // A live mutex taken between our read and our rename: give it back.
-      if (moved !== undefined && moved.pid !== 0 && !sameHolder(moved, holder) && isAlive(moved)) await link(aside, path).catch(() => undefined);
+      if (moved !== undefined && moved.pid !== 0 && !sameHolder(moved, holder) && isAlive(moved))
+        await link(aside, path).catch(() => undefined);
       await unlink(aside).catch(() => undefined);
     }
   } finally {

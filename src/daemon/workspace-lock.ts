@@ -16,8 +16,18 @@ export const syncLockPath = (workspace: string) => join(stateDir(workspace), 'sy
 export async function withWorkspaceLock<T>(workspace: string, fn: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
   // Not a docsync workspace (or no longer one): nothing to guard, and `fn` says what is wrong.
   // Never created here: a folder deleted under the daemon must not come back as `.git/docsync`.
-  if (!(await access(stateDir(workspace)).then(() => true, () => false))) return fn();
-  const release = await takeMutex(syncLockPath(workspace), { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() }, options.waitMs ?? 600_000);
+  if (
+    !(await access(stateDir(workspace)).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return fn();
+  const release = await takeMutex(
+    syncLockPath(workspace),
+    { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() },
+    options.waitMs ?? 600_000,
+  );
   try {
     return await fn();
   } finally {

@@ -21,7 +21,13 @@ const IN_PROGRESS: readonly [string, string][] = [
 export async function gitOperationInProgress(dir: string): Promise<string | undefined> {
   const r = await repo(dir);
   for (const [file, what] of IN_PROGRESS) {
-    if (await access(join(r.gitdir, file)).then(() => true, () => false)) return what;
+    if (
+      await access(join(r.gitdir, file)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return what;
   }
   return undefined;
 }
@@ -29,7 +35,7 @@ export async function gitOperationInProgress(dir: string): Promise<string | unde
 /** `user.name` and `user.email` of the repository's own config, when both are set. */
 export async function configuredAuthor(dir: string): Promise<Person | undefined> {
   const r = await repo(dir);
-  const name = await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'user.name' }) as unknown;
-  const email = await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'user.email' }) as unknown;
+  const name = (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'user.name' })) as unknown;
+  const email = (await git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path: 'user.email' })) as unknown;
   return typeof name === 'string' && name !== '' && typeof email === 'string' && email !== '' ? { name, email } : undefined;
 }

@@ -25,9 +25,15 @@ export async function probeCore(gitdir: string): Promise<ProbedCore> {
   const filemode = ((await stat(config)).mode & 0o100) !== (before & 0o100);
   await chmod(config, before);
   const link = join(gitdir, `tXXXXXX-symlink-probe-${process.pid}`);
-  const symlinks = await symlink('testing', link).then(() => true, () => false);
+  const symlinks = await symlink('testing', link).then(
+    () => true,
+    () => false,
+  );
   if (symlinks) await rm(link, { force: true });
-  const ignorecase = await lstat(join(gitdir, 'CoNfIg')).then(() => true, () => false);
+  const ignorecase = await lstat(join(gitdir, 'CoNfIg')).then(
+    () => true,
+    () => false,
+  );
   return { filemode, symlinks, ignorecase };
 }
 

@@ -39,7 +39,10 @@ export async function repo(dir: string): Promise<Repo> {
 export async function initRepo(dir: string, options: { defaultBranch?: string } = {}): Promise<string> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
-  const existed = await stat(join(root, '.git', 'config')).then(() => true, () => false);
+  const existed = await stat(join(root, '.git', 'config')).then(
+    () => true,
+    () => false,
+  );
   await git.init({ fs, dir: root, defaultBranch: options.defaultBranch ?? 'main' });
   // isomorphic-git writes Windows' core settings everywhere; git probes the file system.
   if (!existed) {
@@ -100,10 +103,18 @@ async function checkRepositoryFormat(root: string, gitdir: string): Promise<void
   const objectFormat = extension(config, 'objectformat') ?? 'sha1';
   const refStorage = extension(config, 'refstorage') ?? 'files';
   if (objectFormat !== 'sha1') {
-    throw new GitError('unsupported-repository', `${root} stores its objects with ${objectFormat} (extensions.objectFormat); docsync works with sha1 repositories only: clone into a new folder with git init --object-format=sha1`, { dir: root, objectFormat });
+    throw new GitError(
+      'unsupported-repository',
+      `${root} stores its objects with ${objectFormat} (extensions.objectFormat); docsync works with sha1 repositories only: clone into a new folder with git init --object-format=sha1`,
+      { dir: root, objectFormat },
+    );
   }
   if (refStorage !== 'files') {
-    throw new GitError('unsupported-repository', `${root} stores its refs in ${refStorage} (extensions.refStorage); docsync works with the files ref storage only: convert it with git refs migrate --ref-format=files`, { dir: root, refStorage });
+    throw new GitError(
+      'unsupported-repository',
+      `${root} stores its refs in ${refStorage} (extensions.refStorage); docsync works with the files ref storage only: convert it with git refs migrate --ref-format=files`,
+      { dir: root, refStorage },
+    );
   }
 }
 

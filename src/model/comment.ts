@@ -94,7 +94,9 @@ export type CommentReply = Static<typeof CommentReply>;
 export const CommentBodyInput = Type.Object(
   {
     markdown: Type.Optional(Type.String({ maxLength: MAX_COMMENT_MARKDOWN })),
-    document: Type.Optional(Type.Object({ object: Type.Literal('document'), nodes: Type.Array(Type.Unknown()) }, { additionalProperties: true })),
+    document: Type.Optional(
+      Type.Object({ object: Type.Literal('document'), nodes: Type.Array(Type.Unknown()) }, { additionalProperties: true }),
+    ),
   },
   { additionalProperties: false },
 );

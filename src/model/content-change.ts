@@ -24,7 +24,11 @@ export const ChangeDocument = Type.Union([
   Type.Object(
     {
       document: Type.Object(
-        { object: Type.Literal('document'), data: Type.Optional(Type.Object({}, { additionalProperties: true })), nodes: Type.Array(Type.Unknown()) },
+        {
+          object: Type.Literal('document'),
+          data: Type.Optional(Type.Object({}, { additionalProperties: true })),
+          nodes: Type.Array(Type.Unknown()),
+        },
         { additionalProperties: true },
       ),
     },
@@ -204,7 +208,10 @@ export const MAX_VARIABLE_STRING = 256;
  * A variable's value: one schema with a list of types, not a union, so a wrong value is one
  * problem naming the variable; `maxLength` applies to strings only.
  */
-const VariableValueField = Type.Unsafe<string | number | boolean>({ type: ['string', 'number', 'boolean'], maxLength: MAX_VARIABLE_STRING });
+const VariableValueField = Type.Unsafe<string | number | boolean>({
+  type: ['string', 'number', 'boolean'],
+  maxLength: MAX_VARIABLE_STRING,
+});
 
 /**
  * Extension (docs/api.md): replaces the revision's space variables (`.gitbook/vars.yaml` in the
@@ -230,13 +237,29 @@ export function variableNameProblem(name: string): string | undefined {
 }
 
 export const CONTENT_CHANGE_OPERATIONS = [
-  'insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files', 'delete_file', 'set_variables',
-  'insert_reusable_content', 'update_reusable_content', 'delete_reusable_content',
+  'insert_page',
+  'update_page',
+  'delete_page',
+  'revert_page',
+  'insert_files',
+  'delete_file',
+  'set_variables',
+  'insert_reusable_content',
+  'update_reusable_content',
+  'delete_reusable_content',
 ] as const;
 
 const VARIANTS = [
-  InsertPageChange, UpdatePageChange, DeletePageChange, RevertPageChange, InsertFilesChange, DeleteFileChange, SetVariablesChange,
-  InsertReusableContentChange, UpdateReusableContentChange, DeleteReusableContentChange,
+  InsertPageChange,
+  UpdatePageChange,
+  DeletePageChange,
+  RevertPageChange,
+  InsertFilesChange,
+  DeleteFileChange,
+  SetVariablesChange,
+  InsertReusableContentChange,
+  UpdateReusableContentChange,
+  DeleteReusableContentChange,
 ] as const;
 type Variants = Static<(typeof VARIANTS)[number]>;
 
@@ -263,10 +286,7 @@ export type UpdateReusableContentChange = Static<typeof UpdateReusableContentCha
 export type DeleteReusableContentChange = Static<typeof DeleteReusableContentChange>;
 export type ContentChange = Static<typeof ContentChange>;
 
-export const ContentChangeBatch = Type.Object(
-  { changes: Type.Array(ContentChange, { minItems: 1, maxItems: MAX_BATCH_CHANGES }) },
-  closed,
-);
+export const ContentChangeBatch = Type.Object({ changes: Type.Array(ContentChange, { minItems: 1, maxItems: MAX_BATCH_CHANGES }) }, closed);
 export type ContentChangeBatch = Static<typeof ContentChangeBatch>;
 
 export const ContentWriteQuery = Type.Object({ compat: Type.Boolean({ default: true }) }, closed);
@@ -317,8 +337,19 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `explicit-layout`: `explicitLayout` on document pages read, the layout options set to their default.
  */
 export const DOCSYNC_EXTENSIONS = [
-  'page-types', 'link-title', 'set-variables', 'replace-files', 'delete-file', 'markdown-listing',
-  'insert-reusable-content', 'update-reusable-content', 'delete-reusable-content', 'reusable-content-markdown',
-  'git-path', 'computed-pages', 'space-events', 'explicit-layout',
+  'page-types',
+  'link-title',
+  'set-variables',
+  'replace-files',
+  'delete-file',
+  'markdown-listing',
+  'insert-reusable-content',
+  'update-reusable-content',
+  'delete-reusable-content',
+  'reusable-content-markdown',
+  'git-path',
+  'computed-pages',
+  'space-events',
+  'explicit-layout',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

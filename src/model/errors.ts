@@ -39,8 +39,7 @@ export class DocsyncError extends BaseError<ErrorCode> {
 export const badRequest = (message: string) => new DocsyncError('invalid_request', message);
 export const notFound = (message: string) => new DocsyncError('not_found', message);
 export const forbidden = (message: string) => new DocsyncError('forbidden', message);
-export const conflict = (message: string, data?: Record<string, unknown>) =>
-  new DocsyncError('conflict', message, data);
+export const conflict = (message: string, data?: Record<string, unknown>) => new DocsyncError('conflict', message, data);
 
 export function isDocsyncError(value: unknown): value is DocsyncError {
   return value instanceof DocsyncError;

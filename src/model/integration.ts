@@ -8,10 +8,27 @@ export const INTEGRATION_TARGETS = ['all', 'site', 'space', 'organization'] as c
 export const INTEGRATION_VISIBILITIES = ['public', 'private', 'unlisted'] as const;
 /** The published spec's scopes and those of the edition the seed follows (api-gaps 2.2): the union. */
 export const INTEGRATION_SCOPES = [
-  'space:content:read', 'space:content:write', 'space:metadata:read', 'space:metadata:write', 'space:git:sync', 'page:feedback:read',
-  'site:metadata:read', 'site:views:read', 'site:script:inject', 'site:script:cookies', 'site:visitor:auth', 'site:visitor:claims',
-  'site:adaptive:read', 'site:adaptive:write', 'conversations:ingest', 'openapi:read', 'openapi:write',
-  'space:views:read', 'space:script:inject', 'space:script:cookies', 'space:visitor:auth',
+  'space:content:read',
+  'space:content:write',
+  'space:metadata:read',
+  'space:metadata:write',
+  'space:git:sync',
+  'page:feedback:read',
+  'site:metadata:read',
+  'site:views:read',
+  'site:script:inject',
+  'site:script:cookies',
+  'site:visitor:auth',
+  'site:visitor:claims',
+  'site:adaptive:read',
+  'site:adaptive:write',
+  'conversations:ingest',
+  'openapi:read',
+  'openapi:write',
+  'space:views:read',
+  'space:script:inject',
+  'space:script:cookies',
+  'space:visitor:auth',
 ] as const;
 export const INTEGRATION_CATEGORIES = ['analytics', 'collaboration', 'content', 'marketing', 'visitor-auth', 'other', 'gitsync'] as const;
 
@@ -64,7 +81,10 @@ export const IntegrationConfigurations = Type.Object(
   { account: Type.Optional(Configuration), space: Type.Optional(Configuration), site: Type.Optional(Configuration) },
   closed,
 );
-export const IntegrationExternalLink = Type.Object({ url: Type.String({ format: 'uri', maxLength: 2048 }), label: Type.String({ minLength: 1, maxLength: 100 }) }, closed);
+export const IntegrationExternalLink = Type.Object(
+  { url: Type.String({ format: 'uri', maxLength: 2048 }), label: Type.String({ minLength: 1, maxLength: 100 }) },
+  closed,
+);
 
 /** Base64 text of an image: the icon, or a preview image (at most 2 MiB once decoded). */
 const Base64Image = Type.String({ minLength: 4, maxLength: 2_800_000, pattern: '^[A-Za-z0-9+/]+={0,2}$' });
@@ -164,4 +184,7 @@ export const InstallationListQuery = Type.Object(
   },
   closed,
 );
-export const InstallationParams = Type.Object({ integrationName: IntegrationName, installationId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9_-]+$' }) });
+export const InstallationParams = Type.Object({
+  integrationName: IntegrationName,
+  installationId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9_-]+$' }),
+});

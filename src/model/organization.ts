@@ -6,17 +6,31 @@ export const OrganizationTitle = Type.String({ minLength: 2, maxLength: 255, pat
 export const OrganizationHostname = Type.String({ minLength: 3, maxLength: 32 });
 export const ORGANIZATION_TYPES = ['business', 'community'] as const;
 export const ORGANIZATION_USE_CASES = [
-  'internalDocs', 'docsSite', 'audienceControlledSite', 'productDocs', 'teamKnowledgeBase',
-  'designSystem', 'openSourceDocs', 'notes', 'other',
+  'internalDocs',
+  'docsSite',
+  'audienceControlledSite',
+  'productDocs',
+  'teamKnowledgeBase',
+  'designSystem',
+  'openSourceDocs',
+  'notes',
+  'other',
 ] as const;
 export const ORGANIZATION_COMMUNITY_TYPES = ['nonProfit', 'openSource', 'education'] as const;
 export const BILLING_PRODUCTS = [
-  'free_2024', 'plus_2024', 'pro_2024', 'enterprise_2024', 'community_2024', 'free', 'plus', 'pro', 'internal',
+  'free_2024',
+  'plus_2024',
+  'pro_2024',
+  'enterprise_2024',
+  'community_2024',
+  'free',
+  'plus',
+  'pro',
+  'internal',
 ] as const;
 export const TRIAL_STATUSES = ['notapplicable', 'none', 'active', 'ended', 'expired'] as const;
 
-const literals = <T extends readonly string[]>(values: T) =>
-  Type.Union(values.map((v) => Type.Literal(v)));
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const OrganizationDefaultContent = Type.Object({ type: Type.Literal('site'), site: Type.String() });
 

@@ -156,7 +156,11 @@ export const CreateSite = Type.Object(
     title: Type.Optional(SiteTitle),
     visibility: Type.Optional(SiteVisibility),
     spaces: Type.Optional(
-      Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }), Type.Literal('empty'), Type.Literal('sample')]),
+      Type.Union([
+        Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }),
+        Type.Literal('empty'),
+        Type.Literal('sample'),
+      ]),
     ),
   },
   { additionalProperties: false },
@@ -234,8 +238,14 @@ export type UpdateSiteSpace = Static<typeof UpdateSiteSpace>;
 const position = <T extends TSchema>(item: T) =>
   Type.Object({ before: Type.Optional(item), after: Type.Optional(item) }, { additionalProperties: false });
 
-const SectionPointer = Type.Object({ type: Type.Literal('site-section'), siteSection: Type.String({ minLength: 1 }) }, { additionalProperties: false });
-const SiteSpacePointer = Type.Object({ type: Type.Literal('site-space'), siteSpace: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+const SectionPointer = Type.Object(
+  { type: Type.Literal('site-section'), siteSection: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+const SiteSpacePointer = Type.Object(
+  { type: Type.Literal('site-space'), siteSpace: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
 
 /** The three deprecated move operations (seed), each with its own pointer shape. */
 export const MoveSiteSection = Type.Object({ position: Type.Optional(position(SectionPointer)) }, { additionalProperties: false });

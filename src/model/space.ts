@@ -108,8 +108,5 @@ export const MoveContent = Type.Object(
 );
 export type MoveContent = Static<typeof MoveContent>;
 
-export const TransferContent = Type.Object(
-  { organization: Id, collection: Type.Optional(Id) },
-  { additionalProperties: false },
-);
+export const TransferContent = Type.Object({ organization: Id, collection: Type.Optional(Id) }, { additionalProperties: false });
 export type TransferContent = Static<typeof TransferContent>;

@@ -102,6 +102,20 @@ export interface ContentTree {
 }
 
 export const PAGE_META_KEYS = [
-  'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover',
-  'variables', 'condition', 'linkTitle', 'href', 'gitPath', 'computed',
+  'title',
+  'slug',
+  'emoji',
+  'icon',
+  'description',
+  'hidden',
+  'noIndex',
+  'noRobotsIndex',
+  'layout',
+  'cover',
+  'variables',
+  'condition',
+  'linkTitle',
+  'href',
+  'gitPath',
+  'computed',
 ] as const satisfies readonly (keyof PageMeta)[];

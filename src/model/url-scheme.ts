@@ -13,5 +13,7 @@ export function scriptUrlProblem(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  return SCRIPT_SCHEMES.has(protocol) ? `must not be a ${protocol} URL (it would run or render content in the reader's browser)` : undefined;
+  return SCRIPT_SCHEMES.has(protocol)
+    ? `must not be a ${protocol} URL (it would run or render content in the reader's browser)`
+    : undefined;
 }

@@ -15,6 +15,10 @@ export function previewAsset(url: string): { body?: string; file?: string; type:
   if (url === PREVIEW_CLIENT_URL) return { body: PREVIEW_CLIENT, type: 'text/javascript; charset=utf-8' };
   if (url === IDIOMORPH_URL) return { file: IDIOMORPH, type: 'text/javascript; charset=utf-8' };
   const katex = /^\/_docsync\/katex\/((?:fonts\/)?[\w.-]+\.(css|woff2|woff|ttf))$/.exec(url);
-  if (katex) return { file: KATEX_DIST + katex[1], type: { css: 'text/css; charset=utf-8', woff2: 'font/woff2', woff: 'font/woff', ttf: 'font/ttf' }[katex[2]!]! };
+  if (katex)
+    return {
+      file: KATEX_DIST + katex[1],
+      type: { css: 'text/css; charset=utf-8', woff2: 'font/woff2', woff: 'font/woff', ttf: 'font/ttf' }[katex[2]!]!,
+    };
   return undefined;
 }

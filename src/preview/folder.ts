@@ -18,20 +18,22 @@ export async function loadPreviewFolder(dir: string, only?: (path: string) => bo
   const unread = new Set<string>();
   const walk = async (folder: string): Promise<void> => {
     const entries = await readdir(folder, { withFileTypes: true });
-    await Promise.all(entries.map(async (entry) => {
-      const full = join(folder, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) await walk(full);
-      } else if (entry.isFile()) {
-        const path = relative(dir, full).split(sep).join('/');
-        if (!TEXT.test(path)) files.set(path, new Uint8Array());
-        else if (only === undefined || only(path)) files.set(path, await readFile(full, 'utf8'));
-        else {
-          files.set(path, '');
-          unread.add(path);
+    await Promise.all(
+      entries.map(async (entry) => {
+        const full = join(folder, entry.name);
+        if (entry.isDirectory()) {
+          if (!SKIPPED.has(entry.name)) await walk(full);
+        } else if (entry.isFile()) {
+          const path = relative(dir, full).split(sep).join('/');
+          if (!TEXT.test(path)) files.set(path, new Uint8Array());
+          else if (only === undefined || only(path)) files.set(path, await readFile(full, 'utf8'));
+          else {
+            files.set(path, '');
+            unread.add(path);
+          }
         }
-      }
-    }));
+      }),
+    );
   };
   await walk(dir);
   return { files, unread };

@@ -9,7 +9,8 @@ export interface PreviewProblem {
 
 export const problemLine = (p: PreviewProblem) => `${p.file}${p.line === undefined ? '' : `:${p.line}`}: ${p.message}`;
 
-const STYLE = 'position:fixed;right:1rem;bottom:1rem;z-index:20;max-width:min(40rem,calc(100vw - 2rem));max-height:40vh;overflow:auto;background:#fff8f0;color:#5c2b00;border:2px solid #d1570f;border-radius:8px;padding:.6rem 1rem;font:13px/1.5 ui-monospace,monospace;box-shadow:0 8px 24px #0004';
+const STYLE =
+  'position:fixed;right:1rem;bottom:1rem;z-index:20;max-width:min(40rem,calc(100vw - 2rem));max-height:40vh;overflow:auto;background:#fff8f0;color:#5c2b00;border:2px solid #d1570f;border-radius:8px;padding:.6rem 1rem;font:13px/1.5 ui-monospace,monospace;box-shadow:0 8px 24px #0004';
 
 /** The overlay listing the problems of the page and of the folder; empty when there are none. */
 export function overlayHtml(problems: readonly PreviewProblem[]): string {

@@ -52,7 +52,8 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     const path = decodeURIComponent(url.pathname);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
     if (path === '/_docsync/events') return events(res);
-    if (path === '/_docsync/search') return send(res, 200, 'application/json', JSON.stringify(state.search.search(url.searchParams.get('q') ?? '')));
+    if (path === '/_docsync/search')
+      return send(res, 200, 'application/json', JSON.stringify(state.search.search(url.searchParams.get('q') ?? '')));
     const asset = previewAsset(url.pathname);
     if (asset?.body !== undefined) return send(res, 200, asset.type, asset.body);
     if (asset?.file !== undefined) return file(res, asset.file, asset.type);
@@ -63,7 +64,13 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     }
     const html = await state.pageHtml(path.length > 1 ? path.replace(/\/$/, '') : path);
     report();
-    if (html === undefined) return send(res, 404, 'text/html; charset=utf-8', `<!doctype html><title>Not found</title><p>No page of SUMMARY.md is at ${escapeHtml(path)}. <a href="/">Home</a></p>`);
+    if (html === undefined)
+      return send(
+        res,
+        404,
+        'text/html; charset=utf-8',
+        `<!doctype html><title>Not found</title><p>No page of SUMMARY.md is at ${escapeHtml(path)}. <a href="/">Home</a></p>`,
+      );
     return send(res, 200, 'text/html; charset=utf-8', html);
   };
   const events = (res: ServerResponse) => {
@@ -76,13 +83,22 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     for (const client of clients) client.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`);
   };
 
-  const watcher: FSWatcher = watch(dir, { ignoreInitial: true, ignored: (path) => /(^|[/\\])(\.git|node_modules)([/\\]|$)/.test(path.slice(dir.length)) });
+  const watcher: FSWatcher = watch(dir, {
+    ignoreInitial: true,
+    ignored: (path) => /(^|[/\\])(\.git|node_modules)([/\\]|$)/.test(path.slice(dir.length)),
+  });
   const onEvent = (kind: 'add' | 'change' | 'unlink') => (full: string) => {
-    const path = full.slice(dir.length + 1).split(sep).join('/');
-    state.fileChanged(path, kind).then((change) => {
-      if (change !== undefined) broadcast(change);
-      report();
-    }, () => undefined);
+    const path = full
+      .slice(dir.length + 1)
+      .split(sep)
+      .join('/');
+    state.fileChanged(path, kind).then(
+      (change) => {
+        if (change !== undefined) broadcast(change);
+        report();
+      },
+      () => undefined,
+    );
   };
   watcher.on('add', onEvent('add')).on('change', onEvent('change')).on('unlink', onEvent('unlink'));
   const watching = new Promise<void>((ready) => watcher.once('ready', () => ready()));
@@ -115,13 +131,14 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
 
 /** Listens on 127.0.0.1:port, or on a free port when that one is taken. */
 async function listen(server: Server, port: number): Promise<number> {
-  const attempt = (p: number) => new Promise<number>((done, fail) => {
-    server.once('error', fail);
-    server.listen(p, '127.0.0.1', () => {
-      server.off('error', fail);
-      done((server.address() as AddressInfo).port);
+  const attempt = (p: number) =>
+    new Promise<number>((done, fail) => {
+      server.once('error', fail);
+      server.listen(p, '127.0.0.1', () => {
+        server.off('error', fail);
+        done((server.address() as AddressInfo).port);
+      });
     });
-  });
   try {
     return await attempt(port);
   } catch (error) {

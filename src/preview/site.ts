@@ -1,4 +1,14 @@
-import { parseInclude, readFolder, rootPrefix, parseGitbookYaml, GITBOOK_YAML, type FileMap, type ReadResult, type WorkspaceDocument, type WorkspacePage } from '../workspace/index.js';
+import {
+  parseInclude,
+  readFolder,
+  rootPrefix,
+  parseGitbookYaml,
+  GITBOOK_YAML,
+  type FileMap,
+  type ReadResult,
+  type WorkspaceDocument,
+  type WorkspacePage,
+} from '../workspace/index.js';
 import type { RenderSite, SitePage } from '../render/index.js';
 
 export interface PreviewSite {
@@ -36,10 +46,18 @@ export function previewSite(files: FileMap, title: string): PreviewSite {
     if (page.type === 'computed') return { id: page.id, kind: 'group', title: page.title, url: '', pages: [] };
     const path = pathOf.get(page) ?? `${page.slug}.md`;
     const site: SitePage = {
-      id: page.id, kind: 'document', title: page.title, path, url: urlOfPath(path), pages: page.pages.map(convert),
-      ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}), ...(page.hidden ? { hidden: true } : {}),
-      ...(page.emoji !== undefined ? { emoji: page.emoji } : {}), ...(page.description !== undefined ? { description: page.description } : {}),
-      ...(page.layout !== undefined ? { layout: page.layout } : {}), ...(page.variables !== undefined ? { variables: page.variables } : {}),
+      id: page.id,
+      kind: 'document',
+      title: page.title,
+      path,
+      url: urlOfPath(path),
+      pages: page.pages.map(convert),
+      ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}),
+      ...(page.hidden ? { hidden: true } : {}),
+      ...(page.emoji !== undefined ? { emoji: page.emoji } : {}),
+      ...(page.description !== undefined ? { description: page.description } : {}),
+      ...(page.layout !== undefined ? { layout: page.layout } : {}),
+      ...(page.variables !== undefined ? { variables: page.variables } : {}),
       ...(page.cover !== undefined ? { cover: coverOf(page, read) } : {}),
     };
     byUrl.set(site.url, site);
@@ -57,13 +75,31 @@ export function previewSite(files: FileMap, title: string): PreviewSite {
       includes.set(inner, parsed.ok ? parsed.markdown : value);
     } else if (inner.startsWith(ASSETS)) assets.add(inner);
   }
-  return { site: { title: read.content.settings.summaryTitle && read.content.settings.summaryTitle !== 'Table of contents' ? read.content.settings.summaryTitle : title, pages, variables: read.content.variables, includes, assets }, read, prefix, byUrl, byFile };
+  return {
+    site: {
+      title:
+        read.content.settings.summaryTitle && read.content.settings.summaryTitle !== 'Table of contents'
+          ? read.content.settings.summaryTitle
+          : title,
+      pages,
+      variables: read.content.variables,
+      includes,
+      assets,
+    },
+    read,
+    prefix,
+    byUrl,
+    byFile,
+  };
 }
 
 /** A cover naming a file of the space by id, as the path of that asset. */
 function coverOf(page: WorkspaceDocument, read: ReadResult): SitePage['cover'] {
   const cover = page.cover!;
   const name = (id: string) => read.content.files.find((f) => f.id === id)?.name;
-  const ref = cover.ref?.kind === 'file' && name(cover.ref.file) !== undefined ? { kind: 'file' as const, file: ASSETS + name(cover.ref.file)! } : cover.ref;
+  const ref =
+    cover.ref?.kind === 'file' && name(cover.ref.file) !== undefined
+      ? { kind: 'file' as const, file: ASSETS + name(cover.ref.file)! }
+      : cover.ref;
   return ref === undefined ? { ...cover } : { ...cover, ref };
 }

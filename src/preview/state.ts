@@ -126,7 +126,10 @@ export class PreviewState {
     const page = this.#site.byUrl.get(url);
     if (page === undefined || this.#site.prefix + page.path! !== file) return this.pageHtml(url);
     const rendered = renderPage(this.#site.site, page, this.#text(file), { mode: 'preview' });
-    this.#pageProblems.set(file, rendered.problems.map((p) => ({ ...p, file: this.#site.prefix + p.file })));
+    this.#pageProblems.set(
+      file,
+      rendered.problems.map((p) => ({ ...p, file: this.#site.prefix + p.file })),
+    );
     const problems = [...(this.#pageProblems.get(file) ?? []), ...this.folderProblems()];
     return renderDocument(this.#site.site, page, rendered, {
       search: true,
@@ -144,7 +147,10 @@ export class PreviewState {
 
   /** Every problem known now, as `file:line: message` lines. */
   problemLines(): string[] {
-    return [...(this.#complete ? this.#site.read.problems.map(formatProblem) : []), ...[...this.#pageProblems.values()].flat().map(problemLine)];
+    return [
+      ...(this.#complete ? this.#site.read.problems.map(formatProblem) : []),
+      ...[...this.#pageProblems.values()].flat().map(problemLine),
+    ];
   }
 
   pageAt(url: string): SitePage | undefined {

@@ -29,7 +29,8 @@ export function resolveLink(site: RenderSite, from: string, url: string): Resolv
       return { kind: 'anchor', href: `#${encodeURIComponent(target.anchor)}` };
     case 'relative':
     case 'absolute-path': {
-      const path = target.type === 'relative' ? joinPath(dirOf(from), target.path.split('?')[0]!) : joinPath('', target.path.split('?')[0]!);
+      const path =
+        target.type === 'relative' ? joinPath(dirOf(from), target.path.split('?')[0]!) : joinPath('', target.path.split('?')[0]!);
       const hash = target.anchor === undefined || target.anchor === '' ? '' : `#${encodeURIComponent(target.anchor)}`;
       if (path === undefined) return { kind: 'broken', href: url, reason: `\`${url}\` leaves the site's folder` };
       const { byPath } = siteIndex(site);

@@ -25,7 +25,12 @@ import type { RenderOptions, RenderSite, RenderedPage, SitePage } from './types.
 // own markup (trusted) is not stripped.
 const toHtmlWithRaw = unified().use(rehypeStringify, { allowDangerousHtml: true }).freeze();
 const htmlParser = unified().use(rehypeParse, { fragment: true }).freeze();
-const finish = unified().use(rehypeSanitize, SANITIZE_SCHEMA).use(rehypeHighlight, { detect: false }).use(rehypeKatex, { output: 'htmlAndMathml' }).use(rehypeStringify).freeze();
+const finish = unified()
+  .use(rehypeSanitize, SANITIZE_SCHEMA)
+  .use(rehypeHighlight, { detect: false })
+  .use(rehypeKatex, { output: 'htmlAndMathml' })
+  .use(rehypeStringify)
+  .freeze();
 
 /**
  * Renders a page's GitBook markdown to sanitised HTML. `markdown` is the page as written: its
@@ -40,7 +45,10 @@ export function renderPage(site: RenderSite, page: SitePage, markdown: string, o
   const parsed = parseGitbookMarkdown(markdown);
   for (const problem of parsed.problems) ctx.problems.push({ file: ctx.file, ...problem });
   const root = parsed.root;
-  root.children = withoutTitle(root.children.filter((node) => node.type !== 'yaml'), page.title);
+  root.children = withoutTitle(
+    root.children.filter((node) => node.type !== 'yaml'),
+    page.title,
+  );
 
   expandIncludes(root, ctx, ctx.file);
   substituteVariables(root, ctx, ctx.file);
@@ -60,7 +68,10 @@ export function renderPage(site: RenderSite, page: SitePage, markdown: string, o
 function withoutTitle(children: RootContent[], title: string): RootContent[] {
   const first = children[0];
   if (first?.type !== 'heading' || first.depth !== 1) return children;
-  const textOfHeading = first.children.map((c) => ('value' in c ? c.value : '')).join('').trim();
+  const textOfHeading = first.children
+    .map((c) => ('value' in c ? c.value : ''))
+    .join('')
+    .trim();
   return textOfHeading === title.trim() ? children.slice(1) : children;
 }
 

@@ -83,12 +83,16 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     if (isUniqueViolation(error)) {
       // Two writers raced past the same check-then-write; the database kept one of them.
-      return reply.status(409).send({ error: { code: 409, message: 'another request just took this value; read the resource again and retry' } });
+      return reply
+        .status(409)
+        .send({ error: { code: 409, message: 'another request just took this value; read the resource again and retry' } });
     }
     if (isConcurrencyAbort(error)) {
       // PostgreSQL broke a deadlock or a serialisation conflict by aborting this transaction;
       // nothing of it was written, and the same request can simply be sent again.
-      return reply.status(409).send({ error: { code: 409, message: 'a concurrent request touched the same content; nothing was written, retry' } });
+      return reply
+        .status(409)
+        .send({ error: { code: 409, message: 'a concurrent request touched the same content; nothing was written, retry' } });
     }
     // What the answer's message promises: the stack and details, on the server side only.
     request.log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'unhandled error');

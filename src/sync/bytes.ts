@@ -10,4 +10,5 @@ const CONFLICT_MARKER = /^(?:<{7}|>{7})(?: |$)|^={7}$/m;
 const decoder = new TextDecoder();
 
 /** The text still holds conflict markers: a file like that is never sent. */
-export const hasConflictMarkers = (bytes: Uint8Array | string): boolean => CONFLICT_MARKER.test(typeof bytes === 'string' ? bytes : decoder.decode(bytes));
+export const hasConflictMarkers = (bytes: Uint8Array | string): boolean =>
+  CONFLICT_MARKER.test(typeof bytes === 'string' ? bytes : decoder.decode(bytes));

@@ -99,14 +99,23 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   await initRepo(dir, { defaultBranch: 'main' });
   // The folder is new, so main's files go straight from memory to the working tree and index.
   const mainCommit = await commitFiles(dir, {
-    branch: 'main', parent: null, files: main.files, message: `docsync: ${space.title || spaceId} at revision ${main.revision}`, author: DOCSYNC_AUTHOR, checkout: true,
+    branch: 'main',
+    parent: null,
+    files: main.files,
+    message: `docsync: ${space.title || spaceId} at revision ${main.revision}`,
+    author: DOCSYNC_AUTHOR,
+    checkout: true,
   });
   const branches: Record<string, BranchState> = {
     main: { remoteRevision: main.revision, syncedCommit: mainCommit, index: main.index },
   };
   const result: CloneResult = {
-    dir, spaceTitle: space.title, revision: main.revision, branches: [{ branch: 'main', revision: main.revision, commit: mainCommit }],
-    problems: [...main.problems], requests: 0,
+    dir,
+    spaceTitle: space.title,
+    revision: main.revision,
+    branches: [{ branch: 'main', revision: main.revision, commit: mainCommit }],
+    problems: [...main.problems],
+    requests: 0,
   };
 
   let done = 0;
@@ -114,7 +123,12 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   for await (const changeRequest of fetched) {
     const tracked = await commitChangeRequest(dir, changeRequest, { commit: mainCommit });
     branches[tracked.branch] = tracked.state;
-    result.branches.push({ branch: tracked.branch, changeRequest: changeRequest.changeRequest.number, revision: tracked.state.remoteRevision, commit: tracked.commit });
+    result.branches.push({
+      branch: tracked.branch,
+      changeRequest: changeRequest.changeRequest.number,
+      revision: tracked.state.remoteRevision,
+      commit: tracked.commit,
+    });
     result.problems.push(...tracked.problems);
     done += 1;
     options.onProgress?.({ stage: 'change requests', done, total: open.length });

@@ -78,7 +78,15 @@ export const isSyncError = (error: unknown, ...codes: SyncErrorCode[]): error is
  * The codes a push refuses with, before sending anything, for one branch: `sync` and the daemon
  * report them for that branch and go on with the others. Any other failure stops the pass.
  */
-const PUSH_REFUSALS: ReadonlySet<SyncErrorCode> = new Set(['remote-ahead', 'mass-delete', 'unreadable-tree', 'not-based-on-main', 'would-undo-remote', 'change-request-closed', 'no-branch']);
+const PUSH_REFUSALS: ReadonlySet<SyncErrorCode> = new Set([
+  'remote-ahead',
+  'mass-delete',
+  'unreadable-tree',
+  'not-based-on-main',
+  'would-undo-remote',
+  'change-request-closed',
+  'no-branch',
+]);
 
 /** True for a SyncError a push refuses one branch with (see {@link PUSH_REFUSALS}). */
 export const isPushRefusal = (error: unknown): error is SyncError => error instanceof SyncError && PUSH_REFUSALS.has(error.code);

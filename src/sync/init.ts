@@ -27,7 +27,11 @@ const TITLE_MAX = 50;
 export function checkSpaceTitle(title: string): string {
   const trimmed = title.trim();
   if (trimmed === '') throw new SyncError('invalid-title', 'the space title is empty; give one with --title');
-  if ([...trimmed].length > TITLE_MAX) throw new SyncError('invalid-title', `the space title "${trimmed}" has ${[...trimmed].length} characters; at most ${TITLE_MAX} are allowed`);
+  if ([...trimmed].length > TITLE_MAX)
+    throw new SyncError(
+      'invalid-title',
+      `the space title "${trimmed}" has ${[...trimmed].length} characters; at most ${TITLE_MAX} are allowed`,
+    );
   return trimmed;
 }
 
@@ -37,8 +41,10 @@ async function assertNewFolder(dir: string): Promise<void> {
     throw error;
   });
   if (info === undefined) return;
-  if (!info.isDirectory()) throw new SyncError('folder-not-empty', `${dir} exists and is not a folder; docsync init makes a workspace in a new or empty folder`);
-  if ((await readdir(dir)).length > 0) throw new SyncError('folder-not-empty', `${dir} exists and is not empty; docsync init makes a workspace in a new or empty folder`);
+  if (!info.isDirectory())
+    throw new SyncError('folder-not-empty', `${dir} exists and is not a folder; docsync init makes a workspace in a new or empty folder`);
+  if ((await readdir(dir)).length > 0)
+    throw new SyncError('folder-not-empty', `${dir} exists and is not empty; docsync init makes a workspace in a new or empty folder`);
 }
 
 /**
@@ -59,7 +65,12 @@ export async function initWorkspace(dir: string, templateDir: string, options: I
 
   await initRepo(root, { defaultBranch: 'main' });
   const commit = await commitFiles(root, {
-    branch: 'main', parent: null, files, message: `docsync: new workspace "${title}" from the template`, author: DOCSYNC_AUTHOR, checkout: true,
+    branch: 'main',
+    parent: null,
+    files,
+    message: `docsync: new workspace "${title}" from the template`,
+    author: DOCSYNC_AUTHOR,
+    checkout: true,
   });
   await writeUnbound(root, { version: 1, title });
   return { dir: root, title, commit, files: [...files.keys()].sort() };

@@ -44,7 +44,8 @@ async function readIndex(dir: string, orgId: string): Promise<MirrorIndex> {
   const path = join(dir, INDEX_FILE);
   if (!existsSync(path)) return { version: 1, orgId, folders: {} };
   const index = JSON.parse(await readFile(path, 'utf8')) as MirrorIndex;
-  if (index.orgId !== orgId) throw new SyncError('other-organization', `${dir} mirrors organization ${index.orgId}, not ${orgId}; mirror into another folder`);
+  if (index.orgId !== orgId)
+    throw new SyncError('other-organization', `${dir} mirrors organization ${index.orgId}, not ${orgId}; mirror into another folder`);
   return index;
 }
 
@@ -62,7 +63,8 @@ export async function mirror(options: MirrorOptions): Promise<MirroredSpace[]> {
   await mkdir(dir, { recursive: true });
   const index = await readIndex(dir, orgId);
   const spaces: Space[] = [];
-  for await (const space of client.spaces.list(orgId, options.pageSize !== undefined ? { limit: options.pageSize } : {})) spaces.push(space);
+  for await (const space of client.spaces.list(orgId, options.pageSize !== undefined ? { limit: options.pageSize } : {}))
+    spaces.push(space);
 
   const taken = new Set(Object.values(index.folders));
   const results: MirroredSpace[] = [];

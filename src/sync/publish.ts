@@ -53,8 +53,15 @@ async function chooseOrganization(client: Client, orgId: string | undefined): Pr
     throw new SyncError('choose-organization', `--org ${orgId}: no such organization among yours (${listing(orgs) || 'none'})`);
   }
   if (orgs.length === 1) return orgs[0]!.id;
-  if (orgs.length === 0) throw new SyncError('no-organization', 'the token\'s user is a member of no organization, so no space can be created; ask an admin to add you to one');
-  throw new SyncError('choose-organization', `you are a member of ${orgs.length} organizations: ${listing(orgs)}; choose one with --org <id>`);
+  if (orgs.length === 0)
+    throw new SyncError(
+      'no-organization',
+      "the token's user is a member of no organization, so no space can be created; ask an admin to add you to one",
+    );
+  throw new SyncError(
+    'choose-organization',
+    `you are a member of ${orgs.length} organizations: ${listing(orgs)}; choose one with --org <id>`,
+  );
 }
 
 /** Main as the push will send it: its commit, plus uncommitted edits when it is checked out. */
@@ -88,7 +95,10 @@ export async function publishWorkspace(client: Client, dir: string, options: Pub
   if (unbound === undefined) {
     const state = await readState(dir).catch(() => undefined);
     if (state) throw new SyncError('already-published', `${dir} is already bound to space ${state.binding.spaceId}; use docsync push`);
-    throw new SyncError('not-a-workspace', `${dir} was not made by docsync init (no .git/docsync/unbound.json); run docsync init, or docsync clone for an existing space`);
+    throw new SyncError(
+      'not-a-workspace',
+      `${dir} was not made by docsync init (no .git/docsync/unbound.json); run docsync init, or docsync clone for an existing space`,
+    );
   }
   const title = checkSpaceTitle(options.title ?? unbound.title);
   const main = await branchOid(dir, 'main');
@@ -104,7 +114,10 @@ export async function publishWorkspace(client: Client, dir: string, options: Pub
   const space = await client.spaces.create(orgId, { title, empty: true });
   const empty = snapshotOf(await fetchContent(client, { space: space.id }));
   const synced = await commitFiles(dir, {
-    branch: 'refs/docsync/remote/main', files: empty.files, message: `docsync: remote main at revision ${empty.revision} (the new space)`, author: DOCSYNC_AUTHOR,
+    branch: 'refs/docsync/remote/main',
+    files: empty.files,
+    message: `docsync: remote main at revision ${empty.revision} (the new space)`,
+    author: DOCSYNC_AUTHOR,
   });
   await writeState(dir, {
     version: 1,
@@ -113,15 +126,28 @@ export async function publishWorkspace(client: Client, dir: string, options: Pub
   });
   await clearUnbound(dir);
 
-  const pushed = await push(client, dir, { branch: 'main', subject: options.subject ?? `Initial content of ${title}`, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const pushed = await push(client, dir, {
+    branch: 'main',
+    subject: options.subject ?? `Initial content of ${title}`,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
   const result: PublishResult = {
-    spaceId: space.id, title, orgId, url: space.urls.app, revision: pushed.revision ?? empty.revision, push: pushed, conflicts: [],
+    spaceId: space.id,
+    title,
+    orgId,
+    url: space.urls.app,
+    revision: pushed.revision ?? empty.revision,
+    push: pushed,
+    conflicts: [],
   };
   if (pushed.changeRequest === undefined) return result;
   result.changeRequest = { id: pushed.changeRequest.id, number: pushed.changeRequest.number, url: pushed.changeRequest.url };
   const merged = await mergePushed(client, dir, 'main');
   if (merged.kind === 'conflict') {
-    throw new SyncError('merge-conflicts', `space ${space.id} was created, but its change request #${merged.changeRequest} cannot be merged (${merged.message}); run docsync pull, then docsync push --merge`);
+    throw new SyncError(
+      'merge-conflicts',
+      `space ${space.id} was created, but its change request #${merged.changeRequest} cannot be merged (${merged.message}); run docsync pull, then docsync push --merge`,
+    );
   }
   result.revision = merged.revision;
   result.conflicts = merged.pulled.flatMap((p) => p.conflicts);

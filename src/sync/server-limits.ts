@@ -8,19 +8,25 @@ import { DOCSYNC_EXTENSIONS, type DocsyncExtension } from '../model/index.js';
  * absence costs. `docsync doctor` prints it.
  */
 export const WITHOUT_EXTENSION: Readonly<Record<DocsyncExtension, string>> = {
-  'page-types': 'group and link pages (SUMMARY.md `## Group` headings, `[Title](https://...)` entries) are not created and links not re-pointed: push names them NOT SENT (exit 4), the branch keeps them, merge goes on without them',
-  'link-title': 'a link title (the quoted label of a SUMMARY.md entry, `[Title](page.md "Label")`) is not set: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
+  'page-types':
+    'group and link pages (SUMMARY.md `## Group` headings, `[Title](https://...)` entries) are not created and links not re-pointed: push names them NOT SENT (exit 4), the branch keeps them, merge goes on without them',
+  'link-title':
+    'a link title (the quoted label of a SUMMARY.md entry, `[Title](page.md "Label")`) is not set: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
   'set-variables': '.gitbook/vars.yaml (space variables) is not sent: push names it NOT SENT (exit 4)',
-  'replace-files': 'an asset replaced under the same name is not sent (the server would add a second file of that name): push names it NOT SENT (exit 4)',
+  'replace-files':
+    'an asset replaced under the same name is not sent (the server would add a second file of that name): push names it NOT SENT (exit 4)',
   'delete-file': 'a deleted asset stays on the platform: push says "kept on the platform"',
-  'markdown-listing': 'each page body is read with a request of its own: a clone costs one request per distinct page and file, a pull or read-back only the pages and files whose content changed',
+  'markdown-listing':
+    'each page body is read with a request of its own: a clone costs one request per distinct page and file, a pull or read-back only the pages and files whose content changed',
   'insert-reusable-content': 'a new file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
   'update-reusable-content': 'a changed file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
   'delete-reusable-content': 'a deleted file in .gitbook/includes/ (reusable content) is not sent: push names it NOT SENT (exit 4)',
   'reusable-content-markdown': 'reusable content is not read: clone and pull write no .gitbook/includes/',
   'git-path': 'a page file is not kept where the writer put it: clone and pull write each page where the Git Sync path rules put it',
-  'explicit-layout': 'a layout option a page sets to its default value (`title: visible: true`, as GitBook writes them) is left out of its front matter by clone and pull',
-  'computed-pages': 'an OpenAPI reference entry of SUMMARY.md (a computed page) is not created or changed: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
+  'explicit-layout':
+    'a layout option a page sets to its default value (`title: visible: true`, as GitBook writes them) is left out of its front matter by clone and pull',
+  'computed-pages':
+    'an OpenAPI reference entry of SUMMARY.md (a computed page) is not created or changed: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
   'space-events': '`docsync watch` learns of platform edits by polling (every `--poll` interval, 10 s) instead of within a second of them',
 };
 
@@ -32,7 +38,8 @@ export interface ServerLimit {
 
 /** The limits of a server offering `extensions`, in the order of DOCSYNC_EXTENSIONS (the header's order). */
 export function serverLimits(extensions: ReadonlySet<string>): ServerLimit[] {
-  return DOCSYNC_EXTENSIONS
-    .filter((extension) => !extensions.has(extension))
-    .map((extension) => ({ extension, without: WITHOUT_EXTENSION[extension] }));
+  return DOCSYNC_EXTENSIONS.filter((extension) => !extensions.has(extension)).map((extension) => ({
+    extension,
+    without: WITHOUT_EXTENSION[extension],
+  }));
 }

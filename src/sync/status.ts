@@ -33,7 +33,8 @@ export async function status(client: Client, dir: string): Promise<BranchStatus[
     const committed = local === null ? [] : await diffTrees(dir, pushedTo.syncedCommit, local);
     const uncommitted = branch === checkedOut ? await workingTreeChanges(dir) : [];
     const remote = await remoteHead(client, state.binding.spaceId, synced);
-    const outboxHead = synced.outbox?.changeRequestId !== undefined ? await remoteHead(client, state.binding.spaceId, synced.outbox) : undefined;
+    const outboxHead =
+      synced.outbox?.changeRequestId !== undefined ? await remoteHead(client, state.binding.spaceId, synced.outbox) : undefined;
     const openComments = remote.comments === undefined ? undefined : remote.comments + (outboxHead?.comments ?? 0);
     result.push({
       branch,

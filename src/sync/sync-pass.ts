@@ -63,7 +63,9 @@ export async function syncPass(client: Client, dir: string, options: SyncPassOpt
   for (const branch of await branchesToPush(dir)) {
     if (conflicted.has(branch)) continue;
     try {
-      pass.pushed.push(await push(client, dir, { branch, dryRun: options.dryRun === true, allowMassDelete: options.allowMassDelete === true }));
+      pass.pushed.push(
+        await push(client, dir, { branch, dryRun: options.dryRun === true, allowMassDelete: options.allowMassDelete === true }),
+      );
     } catch (error) {
       if (!isPushRefusal(error)) throw error;
       pass.failed.push({ branch, code: error.code, message: error.message, details: error.details });

@@ -2,7 +2,8 @@ import { decodePath } from './paths.js';
 
 // Asset references as GitBook writes them: quoted HTML attributes (`src="../.gitbook/assets/a (1).png"`),
 // `](<path with spaces>)` and plain `](path)` markdown links and images.
-const REFERENCE = /(["'])([^"'\n]*?\.gitbook\/assets\/[^"'\n]*)\1|\]\(<([^>\n]*?\.gitbook\/assets\/[^>\n]*)>|\]\(([^)\s<]*?\.gitbook\/assets\/[^)\s]*)/g;
+const REFERENCE =
+  /(["'])([^"'\n]*?\.gitbook\/assets\/[^"'\n]*)\1|\]\(<([^>\n]*?\.gitbook\/assets\/[^>\n]*)>|\]\(([^)\s<]*?\.gitbook\/assets\/[^)\s]*)/g;
 
 /** Asset names a markdown text refers to, with their 1-based line (a textual scan). */
 export function assetReferences(markdown: string): { name: string; line: number }[] {

@@ -2,10 +2,24 @@ import { ASSETS } from './paths.js';
 
 /** Content types by file extension, for files read from a folder (which records none). */
 const TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml',
-  webp: 'image/webp', avif: 'image/avif', ico: 'image/x-icon', pdf: 'application/pdf', json: 'application/json',
-  txt: 'text/plain', csv: 'text/csv', zip: 'application/zip', mp4: 'video/mp4', webm: 'video/webm',
-  mp3: 'audio/mpeg', yaml: 'application/yaml', yml: 'application/yaml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+  pdf: 'application/pdf',
+  json: 'application/json',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  zip: 'application/zip',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mp3: 'audio/mpeg',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
 };
 
 /** The content type a file of this name is read with; `application/octet-stream` if unknown. */

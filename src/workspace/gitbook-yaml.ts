@@ -17,7 +17,8 @@ export function parseGitbookYaml(text: string): GitbookYamlParse {
   const settings: Settings = {};
   const errors: GitbookYamlParse['errors'] = [];
   const parsed = loadYaml(text);
-  if (!parsed.ok) return { settings, errors: [[parsed.line === undefined ? undefined : parsed.line + 1, `not valid YAML: ${parsed.reason}`]] };
+  if (!parsed.ok)
+    return { settings, errors: [[parsed.line === undefined ? undefined : parsed.line + 1, `not valid YAML: ${parsed.reason}`]] };
   if (parsed.value === null || parsed.value === undefined) return { settings, errors };
   if (!isMapping(parsed.value)) return { settings, errors: [[1, 'must be a YAML mapping']] };
   const lineOf = (key: string) => {
@@ -30,7 +31,10 @@ export function parseGitbookYaml(text: string): GitbookYamlParse {
       settings.structure = value;
     } else if (key === 'redirects' && (isStringMap(value) || value === null)) settings.redirects = value ?? {};
     else if (key === 'root' || key === 'structure' || key === 'redirects') {
-      errors.push([lineOf(key), `\`${key}\` has a wrong value (root: a path; structure: readme and summary paths; redirects: path → file)`]);
+      errors.push([
+        lineOf(key),
+        `\`${key}\` has a wrong value (root: a path; structure: readme and summary paths; redirects: path → file)`,
+      ]);
     } else (settings.extra ??= {})[key] = value;
   }
   return { settings, errors };

@@ -15,9 +15,11 @@ export function parseInclude(text: string): IncludeParse {
   const split = splitFrontMatter(text);
   if (!split.ok) return split;
   const { data, body, lines } = split.value;
-  if (typeof data.title !== 'string' || data.title.trim() === '') return { ok: false, line: lines.get('title') ?? 1, message: 'front matter `title` must be a non-empty string' };
+  if (typeof data.title !== 'string' || data.title.trim() === '')
+    return { ok: false, line: lines.get('title') ?? 1, message: 'front matter `title` must be a non-empty string' };
   const other = Object.keys(data).find((k) => k !== 'title');
-  if (other !== undefined) return { ok: false, line: lines.get(other) ?? 1, message: `front matter \`${other}\` is not read in an include (only \`title\`)` };
+  if (other !== undefined)
+    return { ok: false, line: lines.get(other) ?? 1, message: `front matter \`${other}\` is not read in an include (only \`title\`)` };
   return { ok: true, title: data.title, markdown: body.replace(/^(?:[ \t]*\r?\n)+/, '') };
 }
 

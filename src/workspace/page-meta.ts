@@ -12,8 +12,20 @@ export type PageMeta = Pick<
 
 /** Front matter keys in the order they are written: GitBook's keys, then docsync's `emoji`. */
 export const KEY_ORDER = [
-  'description', 'icon', 'emoji', 'cover', 'coverY', 'coverHeight', 'layout', 'hidden', 'noIndex', 'noRobotsIndex',
-  'tags', 'metaLinks', 'vars', 'if',
+  'description',
+  'icon',
+  'emoji',
+  'cover',
+  'coverY',
+  'coverHeight',
+  'layout',
+  'hidden',
+  'noIndex',
+  'noRobotsIndex',
+  'tags',
+  'metaLinks',
+  'vars',
+  'if',
 ] as const;
 
 export interface MetaRead {
@@ -82,8 +94,12 @@ function readCover(data: Record<string, unknown>, file: string, fileIdOf: (name:
   };
   if (cover === undefined) return keep();
   if (typeof cover !== 'string') return out.errors.push(['cover', `front matter \`cover\` must be a path or URL, got ${show(cover)}`]);
-  for (const [key, value] of [['coverY', coverY], ['coverHeight', coverHeight]] as const) {
-    if (value !== undefined && typeof value !== 'number') return out.errors.push([key, `front matter \`${key}\` must be a number, got ${show(value)}`]);
+  for (const [key, value] of [
+    ['coverY', coverY],
+    ['coverHeight', coverHeight],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'number')
+      return out.errors.push([key, `front matter \`${key}\` must be a number, got ${show(value)}`]);
   }
   let ref: PageCover['ref'];
   if (isUrl(cover)) ref = { kind: 'url', url: cover };
@@ -91,7 +107,7 @@ function readCover(data: Record<string, unknown>, file: string, fileIdOf: (name:
     const path = resolvePath(file, decodePath(cover));
     const id = path?.startsWith(ASSETS) ? fileIdOf(path.slice(ASSETS.length)) : undefined;
     // A cover whose file is not in the folder stays as written: reported, never dropped.
-    if (id === undefined) return keep(), out.missing.push(['cover', path ?? cover]);
+    if (id === undefined) return (keep(), out.missing.push(['cover', path ?? cover]));
     ref = { kind: 'file', file: id };
   }
   const value: PageCover = { ref };
@@ -105,7 +121,12 @@ function readCover(data: Record<string, unknown>, file: string, fileIdOf: (name:
  * keys of the page markdown's own front matter), known keys in `KEY_ORDER`, then the others
  * in their order. `assetName` names the file a cover points at.
  */
-export function renderPageMeta(page: PageMeta, extra: Record<string, unknown>, file: string, assetName: (id: string) => string | undefined): Record<string, unknown> {
+export function renderPageMeta(
+  page: PageMeta,
+  extra: Record<string, unknown>,
+  file: string,
+  assetName: (id: string) => string | undefined,
+): Record<string, unknown> {
   const keys: Record<string, unknown> = { ...extra };
   if (page.description !== undefined) keys.description = page.description;
   if (page.icon !== undefined) keys.icon = page.icon;

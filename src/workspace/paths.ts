@@ -8,7 +8,9 @@ export { dirOf };
 
 /** `to` as a link written in the file `from` (`../.gitbook/assets/a.png`). */
 export function relativePath(from: string, to: string): string {
-  const fromParts = dirOf(from).split('/').filter((p) => p !== '');
+  const fromParts = dirOf(from)
+    .split('/')
+    .filter((p) => p !== '');
   const toParts = to.split('/');
   let same = 0;
   while (same < fromParts.length && same < toParts.length - 1 && fromParts[same] === toParts[same]) same += 1;

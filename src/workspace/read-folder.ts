@@ -9,7 +9,17 @@ import { problem, type WorkspaceProblem } from './problems.js';
 import { readPages, type PageSource } from './read-pages.js';
 import { parseSummary } from './summary.js';
 import { canonicalPaths, groupSlugOf, pageKeys, walkPages } from './tree.js';
-import { holdsPages, type FileMap, type FolderSettings, type WorkspaceContent, type WorkspaceDocument, type WorkspaceFile, type WorkspaceInclude, type WorkspaceIndex, type WorkspacePage } from './types.js';
+import {
+  holdsPages,
+  type FileMap,
+  type FolderSettings,
+  type WorkspaceContent,
+  type WorkspaceDocument,
+  type WorkspaceFile,
+  type WorkspaceInclude,
+  type WorkspaceIndex,
+  type WorkspacePage,
+} from './types.js';
 import { parseVars, VARS_FILE } from './vars.js';
 
 export interface ReadOptions {
@@ -36,7 +46,8 @@ export interface ReadResult {
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-const textOf = (value: Uint8Array | string | undefined) => (typeof value === 'string' || value === undefined ? value : decoder.decode(value));
+const textOf = (value: Uint8Array | string | undefined) =>
+  typeof value === 'string' || value === undefined ? value : decoder.decode(value);
 
 /**
  * Reads a GitBook Git Sync folder that GitBook or a person wrote. SUMMARY.md decides the pages;
@@ -59,15 +70,24 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
   const at = (path: string) => prefix + path;
   const ids = options.index;
 
-  const assets: WorkspaceFile[] = [...rooted.keys()].filter((p) => p.startsWith(ASSETS) && !p.slice(ASSETS.length).includes('/')).sort().map((path) => {
-    const name = path.slice(ASSETS.length);
-    const value = rooted.get(path)!;
-    return { id: ids?.files.get(name) ?? `new-file-${name}`, name, contentType: contentTypeOf(name), bytes: typeof value === 'string' ? encoder.encode(value) : value };
-  });
+  const assets: WorkspaceFile[] = [...rooted.keys()]
+    .filter((p) => p.startsWith(ASSETS) && !p.slice(ASSETS.length).includes('/'))
+    .sort()
+    .map((path) => {
+      const name = path.slice(ASSETS.length);
+      const value = rooted.get(path)!;
+      return {
+        id: ids?.files.get(name) ?? `new-file-${name}`,
+        name,
+        contentType: contentTypeOf(name),
+        bytes: typeof value === 'string' ? encoder.encode(value) : value,
+      };
+    });
   const fileIds = new Map(assets.map((f) => [f.name, f.id]));
 
   const variables = text(VARS_FILE) === undefined ? {} : parseVars(text(VARS_FILE)!).variables;
-  if (text(VARS_FILE) !== undefined) for (const [line, message] of parseVars(text(VARS_FILE)!).errors) problems.push(problem('vars', at(VARS_FILE), line, message));
+  if (text(VARS_FILE) !== undefined)
+    for (const [line, message] of parseVars(text(VARS_FILE)!).errors) problems.push(problem('vars', at(VARS_FILE), line, message));
 
   const reusableContents = readIncludes(rooted, ids, problems, at);
 
@@ -76,13 +96,27 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
   let pages: WorkspacePage[] = [];
   let sources = new Map<WorkspacePage, PageSource>();
   let listed = new Set<string>();
-  if (summaryText === undefined) problems.push(problem('summary-missing', at(summaryPath), undefined, 'the folder has no SUMMARY.md, so it has no pages (docsync does not guess the tree)'));
+  if (summaryText === undefined)
+    problems.push(
+      problem(
+        'summary-missing',
+        at(summaryPath),
+        undefined,
+        'the folder has no SUMMARY.md, so it has no pages (docsync does not guess the tree)',
+      ),
+    );
   else {
     const parsed = parseSummary(summaryText);
     if (parsed.summary.title !== undefined) settings.summaryTitle = parsed.summary.title;
     for (const [line, message] of parsed.errors) problems.push(problem('summary-syntax', at(summaryPath), line, message));
     const found: WorkspaceProblem[] = [];
-    ({ pages, sources, listed } = readPages(parsed.summary, { text, unloaded: options.unloaded && ((path) => options.unloaded!(at(path))), fileIdOf: (name) => fileIds.get(name), summaryPath, problems: found }));
+    ({ pages, sources, listed } = readPages(parsed.summary, {
+      text,
+      unloaded: options.unloaded && ((path) => options.unloaded!(at(path))),
+      fileIdOf: (name) => fileIds.get(name),
+      summaryPath,
+      problems: found,
+    }));
     problems.push(...found.map((p) => ({ ...p, file: at(p.file) })));
   }
 
@@ -92,7 +126,14 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
 
   for (const path of [...rooted.keys()].sort()) {
     if (/\.md$/i.test(path) && !path.startsWith('.gitbook/') && path !== summaryPath && !listed.has(path)) {
-      problems.push(problem('not-in-summary', at(path), undefined, 'not listed in SUMMARY.md, so it is not a page (list it, or it stays out of the space)'));
+      problems.push(
+        problem(
+          'not-in-summary',
+          at(path),
+          undefined,
+          'not listed in SUMMARY.md, so it is not a page (list it, or it stays out of the space)',
+        ),
+      );
     }
   }
   const pagesByPath = new Map<string, WorkspaceDocument>();
@@ -101,7 +142,15 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
     const source = sources.get(page)!;
     pagesByPath.set(at(source.path!), page);
     for (const ref of assetReferences(splitMarkdown(page.markdown).body)) {
-      if (!fileIds.has(ref.name)) problems.push(problem('missing-asset', at(source.path!), (source.bodyLine ?? 1) + ref.line - 1, `${ASSETS}${ref.name} is referenced but not in the folder`));
+      if (!fileIds.has(ref.name))
+        problems.push(
+          problem(
+            'missing-asset',
+            at(source.path!),
+            (source.bodyLine ?? 1) + ref.line - 1,
+            `${ASSETS}${ref.name} is referenced but not in the folder`,
+          ),
+        );
     }
   }
 
@@ -126,14 +175,25 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
 function settleSlugs(pages: WorkspacePage[], sources: Map<WorkspacePage, PageSource>, problems: WorkspaceProblem[], summaryFile: string) {
   for (const group of pages) {
     if (group.type !== 'group' || group.slug !== '') continue;
-    group.slug = groupSlugOf(group.title, [...walkPages(group.pages)].map(([p]) => sources.get(p)?.path));
+    group.slug = groupSlugOf(
+      group.title,
+      [...walkPages(group.pages)].map(([p]) => sources.get(p)?.path),
+    );
   }
   const visit = (list: WorkspacePage[]) => {
     const taken = new Set<string>();
     for (const page of list) {
       if (!holdsPages(page)) continue;
       if (page.slug === '') page.slug = uniqueSlug(slugify(page.title), new Set(list.flatMap((p) => (holdsPages(p) ? [p.slug] : []))));
-      if (taken.has(page.slug)) problems.push(problem('duplicate-slug', summaryFile, sources.get(page)?.line, `two pages under one parent have the slug \`${page.slug}\` (${sources.get(page)?.path ?? page.title})`));
+      if (taken.has(page.slug))
+        problems.push(
+          problem(
+            'duplicate-slug',
+            summaryFile,
+            sources.get(page)?.line,
+            `two pages under one parent have the slug \`${page.slug}\` (${sources.get(page)?.path ?? page.title})`,
+          ),
+        );
       taken.add(page.slug);
       visit(page.pages);
     }
@@ -141,19 +201,28 @@ function settleSlugs(pages: WorkspacePage[], sources: Map<WorkspacePage, PageSou
   visit(pages);
 }
 
-function readIncludes(rooted: Map<string, Uint8Array | string>, ids: WorkspaceIndex | undefined, problems: WorkspaceProblem[], at: (p: string) => string): WorkspaceInclude[] {
+function readIncludes(
+  rooted: Map<string, Uint8Array | string>,
+  ids: WorkspaceIndex | undefined,
+  problems: WorkspaceProblem[],
+  at: (p: string) => string,
+): WorkspaceInclude[] {
   const found: { include: WorkspaceInclude; name: string }[] = [];
   for (const path of [...rooted.keys()].filter((p) => p.startsWith(INCLUDES) && /\.md$/i.test(p)).sort()) {
     const parsed = parseInclude(textOf(rooted.get(path))!);
     if (!parsed.ok) problems.push(problem('include', at(path), parsed.line, parsed.message));
     const include: WorkspaceInclude = parsed.ok
       ? { id: ids?.includes.get(path) ?? `new-include-${path}`, title: parsed.title, markdown: parsed.markdown }
-      : { id: ids?.includes.get(path) ?? `new-include-${path}`, title: path.slice(INCLUDES.length, -3), markdown: textOf(rooted.get(path))! };
+      : {
+          id: ids?.includes.get(path) ?? `new-include-${path}`,
+          title: path.slice(INCLUDES.length, -3),
+          markdown: textOf(rooted.get(path))!,
+        };
     found.push({ include, name: path.slice(INCLUDES.length) });
   }
   const list = found.map((f) => f.include);
   // A file whose name is not the canonical one keeps it; settle until every name matches.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     includePaths(list).forEach((path, i) => {
       if (path !== INCLUDES + found[i]!.name) {

@@ -41,42 +41,60 @@ export function readPages(summary: Summary, ctx: Context): PagesRead {
   const listed = new Set<string>();
   let counter = 0;
   const id = () => `tmp-${(counter += 1)}`;
-  const add = (problemCode: Parameters<typeof problem>[0], line: number, message: string) => ctx.problems.push(problem(problemCode, ctx.summaryPath, line, message));
+  const add = (problemCode: Parameters<typeof problem>[0], line: number, message: string) =>
+    ctx.problems.push(problem(problemCode, ctx.summaryPath, line, message));
 
-  const build = (items: readonly SummaryItem[]): WorkspacePage[] => items.flatMap((item): WorkspacePage[] => {
-    if (item.computed !== undefined) {
-      const read = loadYaml(item.computed);
-      if (!read.ok || !isMapping(read.value) || typeof read.value.type !== 'string' || read.value.type === '') {
-        add('summary-syntax', item.line, `a computed page's block must be a YAML mapping with a \`type\` (\`type: builtin:openapi\`)${read.ok ? '' : `: ${read.reason}`}`);
-        return [];
+  const build = (items: readonly SummaryItem[]): WorkspacePage[] =>
+    items.flatMap((item): WorkspacePage[] => {
+      if (item.computed !== undefined) {
+        const read = loadYaml(item.computed);
+        if (!read.ok || !isMapping(read.value) || typeof read.value.type !== 'string' || read.value.type === '') {
+          add(
+            'summary-syntax',
+            item.line,
+            `a computed page's block must be a YAML mapping with a \`type\` (\`type: builtin:openapi\`)${read.ok ? '' : `: ${read.reason}`}`,
+          );
+          return [];
+        }
+        if (item.items.length > 0)
+          add('summary-syntax', item.line, 'a computed page (an OpenAPI reference block) cannot have pages under it; they are not read');
+        const computed: WorkspacePage = {
+          id: id(),
+          type: 'computed',
+          title: computedTitle(item.computed),
+          source: item.computed,
+          slug: '',
+          pages: [],
+        };
+        sources.set(computed, { line: item.line });
+        return [computed];
       }
-      if (item.items.length > 0) add('summary-syntax', item.line, 'a computed page (an OpenAPI reference block) cannot have pages under it; they are not read');
-      const computed: WorkspacePage = { id: id(), type: 'computed', title: computedTitle(item.computed), source: item.computed, slug: '', pages: [] };
-      sources.set(computed, { line: item.line });
-      return [computed];
-    }
-    // A URL, or another page's anchor (`page.md#section`): a link page, not a listing of the file.
-    if (isUrl(item.target) || /^[^#]+\.md#/i.test(item.target)) {
-      if (item.items.length > 0) add('summary-syntax', item.line, `link \`${item.title}\` cannot have pages under it; they are not read`);
-      const link: WorkspacePage = { id: id(), type: 'link', title: item.title, href: item.target };
-      sources.set(link, { line: item.line });
-      return [link];
-    }
-    const path = resolvePath(ctx.summaryPath, decodePath(item.target.split('#')[0]!));
-    if (path === undefined || !/\.md$/i.test(path)) {
-      add('summary-syntax', item.line, `\`${item.target}\` is neither a .md file in the folder nor a URL; its pages are listed in its place`);
-      return build(item.items);
-    }
-    if (listed.has(path)) {
-      add('listed-twice', item.line, `${path} is listed twice; a file is one page (its pages are listed in its place)`);
-      return build(item.items);
-    }
-    listed.add(path);
-    const page = readDocument(path, item, ctx, id());
-    sources.set(page.page, { path, line: item.line, bodyLine: page.bodyLine });
-    page.page.pages = build(item.items);
-    return [page.page];
-  });
+      // A URL, or another page's anchor (`page.md#section`): a link page, not a listing of the file.
+      if (isUrl(item.target) || /^[^#]+\.md#/i.test(item.target)) {
+        if (item.items.length > 0) add('summary-syntax', item.line, `link \`${item.title}\` cannot have pages under it; they are not read`);
+        const link: WorkspacePage = { id: id(), type: 'link', title: item.title, href: item.target };
+        sources.set(link, { line: item.line });
+        return [link];
+      }
+      const path = resolvePath(ctx.summaryPath, decodePath(item.target.split('#')[0]!));
+      if (path === undefined || !/\.md$/i.test(path)) {
+        add(
+          'summary-syntax',
+          item.line,
+          `\`${item.target}\` is neither a .md file in the folder nor a URL; its pages are listed in its place`,
+        );
+        return build(item.items);
+      }
+      if (listed.has(path)) {
+        add('listed-twice', item.line, `${path} is listed twice; a file is one page (its pages are listed in its place)`);
+        return build(item.items);
+      }
+      listed.add(path);
+      const page = readDocument(path, item, ctx, id());
+      sources.set(page.page, { path, line: item.line, bodyLine: page.bodyLine });
+      page.page.pages = build(item.items);
+      return [page.page];
+    });
 
   const pages: WorkspacePage[] = [];
   for (const part of summary.parts) {
@@ -118,7 +136,8 @@ function readDocument(path: string, item: SummaryItem, ctx: Context, id: string)
   }
   const read = readPageMeta(parsed.frontMatter, path, ctx.fileIdOf);
   for (const [key, message] of read.errors) ctx.problems.push(problem('front-matter', path, parsed.lines.get(key), message));
-  for (const [key, target] of read.missing) ctx.problems.push(problem('missing-asset', path, parsed.lines.get(key), `\`${key}\` names ${target}, which is not in the folder`));
+  for (const [key, target] of read.missing)
+    ctx.problems.push(problem('missing-asset', path, parsed.lines.get(key), `\`${key}\` names ${target}, which is not in the folder`));
   Object.assign(page, read.meta);
   page.markdown = joinMarkdown(read.extra, parsed.markdown);
   const bodyLine = text.split('\n').length - parsed.markdown.split('\n').length + 1;

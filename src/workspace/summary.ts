@@ -128,7 +128,12 @@ export function parseSummary(text: string): SummaryParse {
 }
 
 /** A fenced block as an item: its lines up to the closing fence, less the item's content indent. */
-function computedItem(lines: readonly string[], start: number, fence: RegExpExecArray, line: number): { found: { indent: number; item: SummaryItem }; last: number } | string {
+function computedItem(
+  lines: readonly string[],
+  start: number,
+  fence: RegExpExecArray,
+  line: number,
+): { found: { indent: number; item: SummaryItem }; last: number } | string {
   const indent = fence[1]!.replace(/\t/g, '    ').length;
   // The block's lines are indented to the column the fence opens at (the item's content).
   const content = fence[0].indexOf(fence[3]!);
@@ -171,7 +176,10 @@ function renderItems(items: readonly SummaryItem[], depth: number, out: string[]
   for (const item of items) {
     if (item.computed !== undefined) {
       const inner = `${indent}  `;
-      const body = item.computed.split('\n').map((l) => (l === '' ? '' : `${inner}${l}`)).join('\n');
+      const body = item.computed
+        .split('\n')
+        .map((l) => (l === '' ? '' : `${inner}${l}`))
+        .join('\n');
       out.push(`${indent}* \`\`\`yaml\n${body}\n${inner}\`\`\`\n`);
     } else {
       const linkTitle = item.linkTitle === undefined ? '' : ` "${item.linkTitle.replace(/["\\]/g, (c) => `\\${c}`)}"`;

@@ -59,7 +59,14 @@ export function pageKeys(pages: readonly WorkspacePage[], fileOf: (id: string) =
   const taken = new Set<string>();
   const visit = (list: readonly WorkspacePage[], parentKey: string) => {
     for (const page of list) {
-      let key = page.type === 'document' ? (fileOf(page.id) ?? `page:${page.id}`) : page.type === 'group' ? `group:${page.slug}` : page.type === 'link' ? `link:${parentKey}:${page.href}` : `computed:${parentKey}`;
+      let key =
+        page.type === 'document'
+          ? (fileOf(page.id) ?? `page:${page.id}`)
+          : page.type === 'group'
+            ? `group:${page.slug}`
+            : page.type === 'link'
+              ? `link:${parentKey}:${page.href}`
+              : `computed:${parentKey}`;
       if (taken.has(key)) {
         let n = 2;
         while (taken.has(`${key}~${n}`)) n += 1;

@@ -61,7 +61,8 @@ export interface WorkspaceComputed extends PageBase {
 export type WorkspacePage = WorkspaceDocument | WorkspaceGroup | WorkspaceLink | WorkspaceComputed;
 
 /** Pages that hold subpages: documents and groups. */
-export const holdsPages = (page: WorkspacePage): page is WorkspaceDocument | WorkspaceGroup => page.type === 'document' || page.type === 'group';
+export const holdsPages = (page: WorkspacePage): page is WorkspaceDocument | WorkspaceGroup =>
+  page.type === 'document' || page.type === 'group';
 
 /** A file of the space, stored as `.gitbook/assets/<name>`. */
 export interface WorkspaceFile {

@@ -9,7 +9,8 @@ const isValue = (v: unknown): v is VariableValue => typeof v === 'string' || typ
 export function parseVars(text: string): { variables: Record<string, VariableValue>; errors: [number | undefined, string][] } {
   const variables: Record<string, VariableValue> = {};
   const parsed = loadYaml(text);
-  if (!parsed.ok) return { variables, errors: [[parsed.line === undefined ? undefined : parsed.line + 1, `not valid YAML: ${parsed.reason}`]] };
+  if (!parsed.ok)
+    return { variables, errors: [[parsed.line === undefined ? undefined : parsed.line + 1, `not valid YAML: ${parsed.reason}`]] };
   if (parsed.value === null || parsed.value === undefined) return { variables, errors: [] };
   if (!isMapping(parsed.value)) return { variables, errors: [[1, 'must be a flat YAML mapping of variables']] };
   const errors: [number | undefined, string][] = [];

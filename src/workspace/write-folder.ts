@@ -47,9 +47,21 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
   const names = new Map<string, string>();
   const fileIndex = new Map<string, string>();
   for (const file of content.files) {
-    if (!isAssetName(file.name)) problems.push(problem('unrepresentable', assetPath(file.name), undefined, `file ${file.id}: name \`${file.name}\` cannot be a file name`));
-    else if (fileIndex.has(file.name)) problems.push(problem('duplicate-path', prefix + assetPath(file.name), undefined, `files ${fileIndex.get(file.name)} and ${file.id} have one name; only the first is written`));
-    else if (file.bytes === undefined) problems.push(problem('unrepresentable', prefix + assetPath(file.name), undefined, `file ${file.id} has no bytes (fetch it first)`));
+    if (!isAssetName(file.name))
+      problems.push(
+        problem('unrepresentable', assetPath(file.name), undefined, `file ${file.id}: name \`${file.name}\` cannot be a file name`),
+      );
+    else if (fileIndex.has(file.name))
+      problems.push(
+        problem(
+          'duplicate-path',
+          prefix + assetPath(file.name),
+          undefined,
+          `files ${fileIndex.get(file.name)} and ${file.id} have one name; only the first is written`,
+        ),
+      );
+    else if (file.bytes === undefined)
+      problems.push(problem('unrepresentable', prefix + assetPath(file.name), undefined, `file ${file.id} has no bytes (fetch it first)`));
     else {
       files.set(prefix + assetPath(file.name), file.bytes);
       fileIndex.set(file.name, file.id);
@@ -63,29 +75,54 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
   const pathOf = (page: WorkspacePage & { type: 'document' }) => {
     const wanted = canonical.get(page.id)!;
     const kept = page.path;
-    const usable = kept !== undefined && kept !== wanted && /\.md$/i.test(kept) && !kept.startsWith('.gitbook/') && kept !== summaryPath && slugOfPath(kept) === page.slug && !used.has(kept);
+    const usable =
+      kept !== undefined &&
+      kept !== wanted &&
+      /\.md$/i.test(kept) &&
+      !kept.startsWith('.gitbook/') &&
+      kept !== summaryPath &&
+      slugOfPath(kept) === page.slug &&
+      !used.has(kept);
     return usable ? kept : wanted;
   };
-  const items = (list: readonly WorkspacePage[]): SummaryItem[] => list.flatMap((page): SummaryItem[] => {
-    if (page.type === 'link') return [{ title: page.title, target: page.href, line: 0, items: [] }];
-    if (page.type === 'computed') return [{ title: '', target: '', computed: page.source, line: 0, items: [] }];
-    if (page.type === 'group') {
-      problems.push(problem('unrepresentable', summaryPath, undefined, `group \`${page.title}\` is not at the top level; its pages are listed in its place`));
-      return items(page.pages);
-    }
-    const path = pathOf(page);
-    if (used.has(path)) {
-      problems.push(problem('duplicate-path', prefix + path, undefined, `pages ${owner.get(path)!} and ${page.id} have one file; the second is not written`));
-    } else {
-      used.add(path);
-      owner.set(path, page.id);
-      paths.set(page.id, prefix + path);
-      files.set(prefix + path, renderDocument(page, path, (id) => names.get(id)));
-    }
-    const item: SummaryItem = { title: page.title, target: relativePath(summaryPath, path), line: 0, items: items(page.pages) };
-    if (page.linkTitle !== undefined) item.linkTitle = page.linkTitle;
-    return [item];
-  });
+  const items = (list: readonly WorkspacePage[]): SummaryItem[] =>
+    list.flatMap((page): SummaryItem[] => {
+      if (page.type === 'link') return [{ title: page.title, target: page.href, line: 0, items: [] }];
+      if (page.type === 'computed') return [{ title: '', target: '', computed: page.source, line: 0, items: [] }];
+      if (page.type === 'group') {
+        problems.push(
+          problem(
+            'unrepresentable',
+            summaryPath,
+            undefined,
+            `group \`${page.title}\` is not at the top level; its pages are listed in its place`,
+          ),
+        );
+        return items(page.pages);
+      }
+      const path = pathOf(page);
+      if (used.has(path)) {
+        problems.push(
+          problem(
+            'duplicate-path',
+            prefix + path,
+            undefined,
+            `pages ${owner.get(path)!} and ${page.id} have one file; the second is not written`,
+          ),
+        );
+      } else {
+        used.add(path);
+        owner.set(path, page.id);
+        paths.set(page.id, prefix + path);
+        files.set(
+          prefix + path,
+          renderDocument(page, path, (id) => names.get(id)),
+        );
+      }
+      const item: SummaryItem = { title: page.title, target: relativePath(summaryPath, path), line: 0, items: items(page.pages) };
+      if (page.linkTitle !== undefined) item.linkTitle = page.linkTitle;
+      return [item];
+    });
 
   const summary: Summary = { parts: [] };
   if (settings.summaryTitle !== undefined) summary.title = settings.summaryTitle;
@@ -95,7 +132,8 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
       const group: SummaryPart = { type: 'group', title: page.title, line: 0, items: listed };
       // GitBook reads a group's slug from its title unless an anchor names it; docsync also from
       // its pages' folder. The anchor is written where either reading would give another slug.
-      if (page.slug !== '' && (page.slug !== slugify(page.title) || page.slug !== groupSlug(page.title, listed, summaryPath))) group.anchor = page.slug;
+      if (page.slug !== '' && (page.slug !== slugify(page.title) || page.slug !== groupSlug(page.title, listed, summaryPath)))
+        group.anchor = page.slug;
       summary.parts.push(group);
     } else {
       const last = summary.parts.at(-1);
@@ -124,6 +162,9 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
 /** The slug a reader gives a group without an anchor, from the files its items name. */
 function groupSlug(title: string, items: readonly SummaryItem[], summaryPath: string): string {
   const files = (list: readonly SummaryItem[]): (string | undefined)[] =>
-    list.flatMap((item) => [item.computed === undefined && !/^[a-z][a-z0-9+.-]*:|#/i.test(item.target) ? resolvePath(summaryPath, item.target) : undefined, ...files(item.items)]);
+    list.flatMap((item) => [
+      item.computed === undefined && !/^[a-z][a-z0-9+.-]*:|#/i.test(item.target) ? resolvePath(summaryPath, item.target) : undefined,
+      ...files(item.items),
+    ]);
   return groupSlugOf(title, files(items));
 }

@@ -61,5 +61,7 @@ export async function benchClone(server: RunningServer, token: string, spaceId: 
     );
   }
   ratios.sort((a, b) => a - b);
-  console.log(`  median ${ratios[Math.floor(ratios.length / 2)]!.toFixed(1)}x, range ${ratios[0]!.toFixed(1)}x to ${ratios.at(-1)!.toFixed(1)}x`);
+  console.log(
+    `  median ${ratios[Math.floor(ratios.length / 2)]!.toFixed(1)}x, range ${ratios[0]!.toFixed(1)}x to ${ratios.at(-1)!.toFixed(1)}x`,
+  );
 }

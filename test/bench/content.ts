@@ -28,7 +28,12 @@ async function buildSpace(server: RunningServer, org: string, sections: number, 
     const sectionId = created.changes[0].page.id as string;
     const children: unknown[] = [];
     for (let c = 1; c < perSection; c += 1) {
-      children.push({ operation: 'insert_page', into: sectionId, title: `Page ${s}.${c}`, document: { markdown: `## About ${s}.${c}\n\nSome text for page ${s}.${c}, long enough to look like documentation.\n` } });
+      children.push({
+        operation: 'insert_page',
+        into: sectionId,
+        title: `Page ${s}.${c}`,
+        document: { markdown: `## About ${s}.${c}\n\nSome text for page ${s}.${c}, long enough to look like documentation.\n` },
+      });
     }
     for (let i = 0; i < children.length; i += 50) await write(children.slice(i, i + 50));
   }
@@ -39,7 +44,10 @@ async function buildSpace(server: RunningServer, org: string, sections: number, 
 }
 
 async function storedBytes(server: RunningServer): Promise<number> {
-  const row = await server.db.kysely.selectFrom('blobs').select((eb) => eb.fn.sum<number>('size').as('n')).executeTakeFirstOrThrow();
+  const row = await server.db.kysely
+    .selectFrom('blobs')
+    .select((eb) => eb.fn.sum<number>('size').as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -71,7 +79,8 @@ async function oneEditTimes(server: RunningServer, spaceId: string, pageId: stri
  */
 async function interleavedEditTimes(server: RunningServer, spaces: { spaceId: string; pageId: string }[], rounds: number, edit: OneEdit) {
   const crs: { id: string }[] = [];
-  for (const space of spaces) crs.push(await api(server, 'POST', `/v1/spaces/${space.spaceId}/change-requests`, { subject: 'interleaved edits' }));
+  for (const space of spaces)
+    crs.push(await api(server, 'POST', `/v1/spaces/${space.spaceId}/change-requests`, { subject: 'interleaved edits' }));
   const times = spaces.map((): number[] => []);
   for (let i = 0; i <= rounds; i += 1) {
     for (const [k, space] of spaces.entries()) {
@@ -131,9 +140,19 @@ export async function benchContent(server: RunningServer, org: string): Promise<
   await benchPush(server, TOKEN, { spaceId: big.spaceId, pages: 5000 }, { spaceId: small.spaceId, pages: 10 });
 
   console.log(`\ncontent engine, space of 5,000 pages (built with 150 batches + merge in ${(buildMs / 1000).toFixed(1)} s)`);
-  console.log(`  bytes stored per one-page edit      ${Math.round(bigEdit.bytesPerEdit)} B (10-page space: ${Math.round(smallEdit.bytesPerEdit)} B)`);
-  console.log(`  one-page batch write, median         ${bigEdit.median.toFixed(1)} ms (10-page space: ${smallEdit.median.toFixed(1)} ms, ratio ${(bigEdit.median / smallEdit.median).toFixed(2)}x)`);
-  console.log(`  one-page metadata write, median      ${bigMeta.median.toFixed(1)} ms (10-page space: ${smallMeta.median.toFixed(1)} ms, ratio ${(bigMeta.median / smallMeta.median).toFixed(2)}x)`);
-  console.log(`  the same two, interleaved (41 each)   document ${bigMixed!.toFixed(1)} ms vs ${smallMixed!.toFixed(1)} ms, ratio ${(bigMixed! / smallMixed!).toFixed(2)}x; metadata ${bigMixedMeta!.toFixed(1)} ms vs ${smallMixedMeta!.toFixed(1)} ms, ratio ${(bigMixedMeta! / smallMixedMeta!).toFixed(2)}x`);
-  console.log(`  page as markdown, sequential reads   ${apiRate.toFixed(0)}/s vs bare Fastify ${bareRate.toFixed(0)}/s with the same ${body.length} bytes: ${(apiRate / bareRate).toFixed(2)} of it (target ≥ 0.5)`);
+  console.log(
+    `  bytes stored per one-page edit      ${Math.round(bigEdit.bytesPerEdit)} B (10-page space: ${Math.round(smallEdit.bytesPerEdit)} B)`,
+  );
+  console.log(
+    `  one-page batch write, median         ${bigEdit.median.toFixed(1)} ms (10-page space: ${smallEdit.median.toFixed(1)} ms, ratio ${(bigEdit.median / smallEdit.median).toFixed(2)}x)`,
+  );
+  console.log(
+    `  one-page metadata write, median      ${bigMeta.median.toFixed(1)} ms (10-page space: ${smallMeta.median.toFixed(1)} ms, ratio ${(bigMeta.median / smallMeta.median).toFixed(2)}x)`,
+  );
+  console.log(
+    `  the same two, interleaved (41 each)   document ${bigMixed!.toFixed(1)} ms vs ${smallMixed!.toFixed(1)} ms, ratio ${(bigMixed! / smallMixed!).toFixed(2)}x; metadata ${bigMixedMeta!.toFixed(1)} ms vs ${smallMixedMeta!.toFixed(1)} ms, ratio ${(bigMixedMeta! / smallMixedMeta!).toFixed(2)}x`,
+  );
+  console.log(
+    `  page as markdown, sequential reads   ${apiRate.toFixed(0)}/s vs bare Fastify ${bareRate.toFixed(0)}/s with the same ${body.length} bytes: ${(apiRate / bareRate).toFixed(2)} of it (target ≥ 0.5)`,
+  );
 }

@@ -28,14 +28,22 @@ export async function benchCorpus(): Promise<void> {
   try {
     const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     const orgs = (await (await fetch(`${server.url}/v1/orgs`, { headers: auth })).json()) as { items: { id: string }[] };
-    const space = (await (await fetch(`${server.url}/v1/orgs/${orgs.items[0]!.id}/spaces`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Corpus', empty: true }) })).json()) as { id: string };
+    const space = (await (
+      await fetch(`${server.url}/v1/orgs/${orgs.items[0]!.id}/spaces`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ title: 'Corpus', empty: true }),
+      })
+    ).json()) as { id: string };
     const writer = join(work, 'writer');
     await clone({ client, apiUrl: server.url, spaceId: space.id, dir: writer });
     for (const entry of readdirSync(writer)) if (entry !== '.git') rmSync(join(writer, entry), { recursive: true, force: true });
     cpSync(folder, writer, { recursive: true });
     git(writer, 'add', '-A');
     git(writer, 'commit', '-qm', 'Import the corpus');
-    const files = git(writer, 'ls-files').split('\n').filter((l) => l !== '').length;
+    const files = git(writer, 'ls-files')
+      .split('\n')
+      .filter((l) => l !== '').length;
 
     const pushStart = performance.now();
     const pushed = await push(client, writer);
@@ -52,7 +60,9 @@ export async function benchCorpus(): Promise<void> {
     execFileSync('git', ['clone', '--quiet', '--no-local', `file://${bare}`, join(work, 'git')]);
     const gitMs = performance.now() - gitStart;
 
-    console.log(`\ncorpus currents-readme (${files} files): push into an empty space and merge, then clone back, against git clone file:// of the same folder`);
+    console.log(
+      `\ncorpus currents-readme (${files} files): push into an empty space and merge, then clone back, against git clone file:// of the same folder`,
+    );
     console.log(`  push + merge  ${seconds(pushMs)}, ${pushed.batches} batch(es): ${(pushMs / gitMs).toFixed(1)}x git clone`);
     console.log(`  docsync clone ${seconds(cloneMs)}, ${result.requests} HTTP requests: ${(cloneMs / gitMs).toFixed(1)}x git clone`);
     console.log(`  git clone     ${seconds(gitMs)}`);

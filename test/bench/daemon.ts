@@ -29,11 +29,14 @@ async function call(s: TestServer, method: string, path: string, body?: unknown)
 async function buildSpace(s: TestServer, sections: number, perSection: number) {
   const space = await call(s, 'POST', `/v1/orgs/${s.orgId}/spaces`, { title: `Daemon ${sections * perSection}`, empty: true });
   const cr = await call(s, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'build' });
-  const write = (changes: unknown[]) => call(s, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
+  const write = (changes: unknown[]) =>
+    call(s, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
   for (let n = 0; n < sections; n += 1) {
     const created = await write([{ operation: 'insert_page', title: `Section ${n}`, document: { markdown: `Section ${n} overview.\n` } }]);
     const children = Array.from({ length: perSection - 1 }, (_, i) => ({
-      operation: 'insert_page', into: created.changes[0].page.id, title: `Page ${n}.${i + 1}`,
+      operation: 'insert_page',
+      into: created.changes[0].page.id,
+      title: `Page ${n}.${i + 1}`,
       document: { markdown: `## About ${n}.${i + 1}\n\nSome text for page ${n}.${i + 1}, long enough to look like documentation.\n` },
     }));
     for (let i = 0; i < children.length; i += 50) await write(children.slice(i, i + 50));
@@ -125,7 +128,10 @@ async function daemonSaves(s: TestServer, ws: Workspace, daemon: WatchProcess, r
     run.visible.push(ms);
     // The event is printed after the push has read its result back: wait for it before the next save.
     const pushed = await daemon.waitFor((e) => e.type === 'pushed', 20_000, from);
-    const committed = daemon.events().slice(from).find((e) => e.type === 'committed');
+    const committed = daemon
+      .events()
+      .slice(from)
+      .find((e) => e.type === 'committed');
     if (committed) {
       run.committed.push(Date.parse(committed.at) - wall);
       run.afterCommit.push(ms - (Date.parse(committed.at) - wall));
@@ -139,8 +145,10 @@ async function daemonSaves(s: TestServer, ws: Workspace, daemon: WatchProcess, r
   await sleep(DEBOUNCE_MS + 500);
   const counts = new Map<string, number>();
   for (const event of daemon.events().slice(first)) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
-  for (const type of ['committed', 'pushed']) if ((counts.get(type) ?? 0) > rounds) run.extra.push(`${counts.get(type)} ${type} events for ${rounds} saves`);
-  for (const type of ['error', 'refused', 'offline', 'conflict', 'paused']) if (counts.has(type)) run.extra.push(`${counts.get(type)} ${type} events`);
+  for (const type of ['committed', 'pushed'])
+    if ((counts.get(type) ?? 0) > rounds) run.extra.push(`${counts.get(type)} ${type} events for ${rounds} saves`);
+  for (const type of ['error', 'refused', 'offline', 'conflict', 'paused'])
+    if (counts.has(type)) run.extra.push(`${counts.get(type)} ${type} events`);
   return run;
 }
 
@@ -277,10 +285,16 @@ export async function benchDaemon(): Promise<void> {
     const runs = [await measure(s, client, big, bigRounds), await measure(s, client, small, rounds)];
     await moreStarts(s, runs, starts - 1);
 
-    console.log(`\ndaemon: docsync watch (child process from source with tsx, debounce ${DEBOUNCE_MS} ms, poll 10 s), save-to-visible latency`);
-    console.log(`  (write of a page file -> the outbox change request serves it; read back every ${POLL_MS} ms; a direct push = write, push() in-process, read back)`);
+    console.log(
+      `\ndaemon: docsync watch (child process from source with tsx, debounce ${DEBOUNCE_MS} ms, poll 10 s), save-to-visible latency`,
+    );
+    console.log(
+      `  (write of a page file -> the outbox change request serves it; read back every ${POLL_MS} ms; a direct push = write, push() in-process, read back)`,
+    );
     for (const m of [...runs].reverse()) reportLatency(m);
-    console.log(`daemon resident memory: VmRSS once 'started' and its first cycle is done, median of ${starts} starts (spaces built and cloned in ${(setupMs / 1000).toFixed(1)} s)`);
+    console.log(
+      `daemon resident memory: VmRSS once 'started' and its first cycle is done, median of ${starts} starts (spaces built and cloned in ${(setupMs / 1000).toFixed(1)} s)`,
+    );
     reportMemory(runs);
     await benchRemoteEdits(s, client, [small, big]);
   } finally {

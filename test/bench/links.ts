@@ -19,7 +19,11 @@ async function api<T = any>(server: RunningServer, method: string, path: string,
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-interface Listed { id: string; path: string; pages?: Listed[] }
+interface Listed {
+  id: string;
+  path: string;
+  pages?: Listed[];
+}
 
 /** `to` relative to the folder of `from` (both workspace paths of pages), as Git Sync writes links. */
 function relative(from: string, to: string): string {
@@ -34,12 +38,14 @@ function relative(from: string, to: string): string {
 async function buildSpace(server: RunningServer, org: string, linked: boolean) {
   const space = await api(server, 'POST', `/v1/orgs/${org}/spaces`, { title: linked ? 'Linked' : 'Plain', empty: true });
   const cr = await api(server, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'build' });
-  const write = (changes: unknown[]) => api(server, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
+  const write = (changes: unknown[]) =>
+    api(server, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
   for (let s = 0; s < SECTIONS; s += 1) {
     const created = await write([{ operation: 'insert_page', title: `Section ${s}`, document: { markdown: `Section ${s}.\n` } }]);
     const section = created.changes[0].page.id as string;
     const children = [];
-    for (let c = 1; c < PER_SECTION; c += 1) children.push({ operation: 'insert_page', into: section, title: `Page ${s} ${c}`, document: { markdown: `Page ${s} ${c}.\n` } });
+    for (let c = 1; c < PER_SECTION; c += 1)
+      children.push({ operation: 'insert_page', into: section, title: `Page ${s} ${c}`, document: { markdown: `Page ${s} ${c}.\n` } });
     for (let i = 0; i < children.length; i += 50) await write(children.slice(i, i + 50));
   }
   const listed = await api<{ pages: Listed[] }>(server, 'GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`);
@@ -98,12 +104,20 @@ export async function benchLinks(server: RunningServer, org: string): Promise<vo
   const buildMs = performance.now() - buildStart;
   const linkedPage = await api(server, 'GET', `/v1/spaces/${linked.spaceId}/content/page/${linked.pageId}?format=markdown`);
   const links = ((linkedPage.markdown as string).match(/\]\(/g) ?? []).length;
-  console.log(`\nlink rendering: two spaces of ${SECTIONS * PER_SECTION} pages (built in ${(buildMs / 1000).toFixed(1)} s), each read ${rounds} times per space, interleaved`);
-  for (const [what, id] of [['a page', 'pageId'], ['a section (99 children)', 'sectionId']] as const) {
+  console.log(
+    `\nlink rendering: two spaces of ${SECTIONS * PER_SECTION} pages (built in ${(buildMs / 1000).toFixed(1)} s), each read ${rounds} times per space, interleaved`,
+  );
+  for (const [what, id] of [
+    ['a page', 'pageId'],
+    ['a section (99 children)', 'sectionId'],
+  ] as const) {
     for (const format of ['markdown', 'document'] as const) {
-      const url = (space: { spaceId: string; pageId: string; sectionId: string }) => `${server.url}/v1/spaces/${space.spaceId}/content/page/${space[id]}?format=${format}`;
+      const url = (space: { spaceId: string; pageId: string; sectionId: string }) =>
+        `${server.url}/v1/spaces/${space.spaceId}/content/page/${space[id]}?format=${format}`;
       const [plainMs, linkedMs] = await interleavedReads([url(plain), url(linked)], rounds);
-      console.log(`  ${what.padEnd(24)} format=${format.padEnd(8)}  ${links} links each ${linkedMs.toFixed(3)} ms, none ${plainMs.toFixed(3)} ms: ${(linkedMs / plainMs).toFixed(2)}x (target ≤ 1.20x)`);
+      console.log(
+        `  ${what.padEnd(24)} format=${format.padEnd(8)}  ${links} links each ${linkedMs.toFixed(3)} ms, none ${plainMs.toFixed(3)} ms: ${(linkedMs / plainMs).toFixed(2)}x (target ≤ 1.20x)`,
+      );
     }
   }
 }

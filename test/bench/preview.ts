@@ -19,7 +19,8 @@ function workspace(pages: number): string {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   };
-  const body = (i: number) => `Page ${i} text.\n\n{% hint style="info" %}\nA hint on page ${i}.\n{% endhint %}\n\n## Part\n\n\`\`\`js\nconst page = ${i};\n\`\`\`\n\n[home](../README.md)\n`;
+  const body = (i: number) =>
+    `Page ${i} text.\n\n{% hint style="info" %}\nA hint on page ${i}.\n{% endhint %}\n\n## Part\n\n\`\`\`js\nconst page = ${i};\n\`\`\`\n\n[home](../README.md)\n`;
   write('README.md', '# Home\n\nThe start.\n');
   let made = 1;
   for (let s = 0; s < sections && made < pages; s += 1) {
@@ -53,7 +54,6 @@ async function timeToFirstPage(dir: string): Promise<{ ms: number; url: string; 
   return { ms: performance.now() - start, url, stop: () => child.kill('SIGTERM') };
 }
 
-
 export async function benchPreview(): Promise<void> {
   // Bench the code as it is now, built as users run it.
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
@@ -66,7 +66,9 @@ export async function benchPreview(): Promise<void> {
     const dir = workspace(pages);
     const run = await timeToFirstPage(dir);
     try {
-      console.log(`  ${String(pages).padStart(5)} pages: start to first page ${run.ms.toFixed(0)} ms (${(run.ms / helpMs).toFixed(1)}x --help; target 2000 ms)`);
+      console.log(
+        `  ${String(pages).padStart(5)} pages: start to first page ${run.ms.toFixed(0)} ms (${(run.ms / helpMs).toFixed(1)}x --help; target 2000 ms)`,
+      );
     } finally {
       run.stop();
       rmSync(dir, { recursive: true, force: true });

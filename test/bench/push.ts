@@ -22,7 +22,10 @@ async function onePagePushes(server: RunningServer, token: string, spaceId: stri
     await clone({ client, apiUrl: server.url, spaceId, dir });
     git(dir, 'checkout', '-qb', 'edits');
     // The first push opens the change request: not what is measured.
-    const page = git(dir, 'ls-files', '*.md').split('\n').filter((p) => p.includes('/') && !p.endsWith('README.md'))[0] ?? 'README.md';
+    const page =
+      git(dir, 'ls-files', '*.md')
+        .split('\n')
+        .filter((p) => p.includes('/') && !p.endsWith('README.md'))[0] ?? 'README.md';
     const edit = (i: number) => {
       writeFileSync(join(dir, page), `${readFileSync(join(dir, page), 'utf8')}\nEdit ${i}.\n`);
       git(dir, 'commit', '-qam', `edit ${i}`);
@@ -48,7 +51,12 @@ async function onePagePushes(server: RunningServer, token: string, spaceId: stri
   }
 }
 
-export async function benchPush(server: RunningServer, token: string, big: { spaceId: string; pages: number }, small: { spaceId: string; pages: number }): Promise<void> {
+export async function benchPush(
+  server: RunningServer,
+  token: string,
+  big: { spaceId: string; pages: number },
+  small: { spaceId: string; pages: number },
+): Promise<void> {
   const rounds = 9;
   const smallRun = await onePagePushes(server, token, small.spaceId, rounds);
   const bigRun = await onePagePushes(server, token, big.spaceId, rounds);

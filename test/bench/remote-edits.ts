@@ -54,7 +54,8 @@ async function onDisk(ws: EditedWorkspace, marker: string, from: number): Promis
   }
 }
 
-const quantile = (list: number[], q: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.max(0, Math.ceil(q * list.length) - 1))] ?? NaN;
+const quantile = (list: number[], q: number) =>
+  [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.max(0, Math.ceil(q * list.length) - 1))] ?? NaN;
 const median = (list: number[]) => quantile(list, 0.5);
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
@@ -68,7 +69,9 @@ interface Figures {
 
 async function startBuilt(s: TestServer, ws: EditedWorkspace): Promise<{ daemon: WatchProcess; startedMs: number; rss: number }> {
   const start = performance.now();
-  const daemon = spawnWatch(ws.dir, { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token }, ['--debounce', '300', '--poll', '10'], { built: BUILT });
+  const daemon = spawnWatch(ws.dir, { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token }, ['--debounce', '300', '--poll', '10'], {
+    built: BUILT,
+  });
   await daemon.waitFor((e) => e.type === 'started', 60_000);
   const startedMs = performance.now() - start;
   await daemon.waitFor((e) => e.type === 'remote' && e.mode === 'events', 60_000);
@@ -113,14 +116,35 @@ export async function benchRemoteEdits(s: TestServer, client: Client, workspaces
   for (const ws of workspaces) figures.push(await measure(s, client, ws, rounds));
   const [small, big] = figures as [Figures, Figures];
   const ms = (n: number) => `${n.toFixed(0)} ms`;
-  console.log(`\nissue 23: platform edit -> file on disk, docsync watch from dist/ (plain node) following the event stream, poll 10 s; ${rounds} edits each`);
+  console.log(
+    `\nissue 23: platform edit -> file on disk, docsync watch from dist/ (plain node) following the event stream, poll 10 s; ${rounds} edits each`,
+  );
   console.log(`  | figure | ${small.ws.pages} pages | ${big.ws.pages} pages | ratio | target |`);
   console.log('  |---|---|---|---|---|');
-  const row = (name: string, a: string, b: string, ratio: string, target: string) => console.log(`  | ${name} | ${a} | ${b} | ${ratio} | ${target} |`);
-  row('edit -> on disk via events, median', ms(median(small.viaEvents)), ms(median(big.viaEvents)), `${(median(big.viaEvents) / median(small.viaEvents)).toFixed(2)}x`, '≤ 1 s');
+  const row = (name: string, a: string, b: string, ratio: string, target: string) =>
+    console.log(`  | ${name} | ${a} | ${b} | ${ratio} | ${target} |`);
+  row(
+    'edit -> on disk via events, median',
+    ms(median(small.viaEvents)),
+    ms(median(big.viaEvents)),
+    `${(median(big.viaEvents) / median(small.viaEvents)).toFixed(2)}x`,
+    '≤ 1 s',
+  );
   row('edit -> on disk via events, p95', ms(quantile(small.viaEvents, 0.95)), ms(quantile(big.viaEvents, 0.95)), '', '');
-  row('baseline: edit -> in-process pull() done, median', ms(median(small.viaPull)), ms(median(big.viaPull)), `${(median(big.viaPull) / median(small.viaPull)).toFixed(2)}x`, 'pull ratio ≤ 1.5x');
-  row('events over the baseline (median)', `${(median(small.viaEvents) / median(small.viaPull)).toFixed(2)}x`, `${(median(big.viaEvents) / median(big.viaPull)).toFixed(2)}x`, '', '');
+  row(
+    'baseline: edit -> in-process pull() done, median',
+    ms(median(small.viaPull)),
+    ms(median(big.viaPull)),
+    `${(median(big.viaPull) / median(small.viaPull)).toFixed(2)}x`,
+    'pull ratio ≤ 1.5x',
+  );
+  row(
+    'events over the baseline (median)',
+    `${(median(small.viaEvents) / median(small.viaPull)).toFixed(2)}x`,
+    `${(median(big.viaEvents) / median(big.viaPull)).toFixed(2)}x`,
+    '',
+    '',
+  );
   row('daemon resident memory, settled (dist/)', mb(small.rss), mb(big.rss), `${(big.rss / small.rss).toFixed(2)}x`, '');
   row("daemon spawn -> 'started' (dist/)", ms(small.startedMs), ms(big.startedMs), `${(big.startedMs / small.startedMs).toFixed(2)}x`, '');
 }

@@ -31,17 +31,24 @@ async function call(s: TestServer, method: string, path: string, body?: unknown)
 async function buildSpace(s: TestServer) {
   const space = await call(s, 'POST', `/v1/orgs/${s.orgId}/spaces`, { title: 'Counted', empty: true });
   const cr = await call(s, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'build' });
-  const write = (crId: string, changes: unknown[]) => call(s, 'POST', `/v1/spaces/${space.id}/change-requests/${crId}/content?compat=false`, { changes });
+  const write = (crId: string, changes: unknown[]) =>
+    call(s, 'POST', `/v1/spaces/${space.id}/change-requests/${crId}/content?compat=false`, { changes });
   const ids: string[] = [];
   for (let i = 0; i < PAGES; i += 50) {
     const batch = Array.from({ length: Math.min(50, PAGES - i) }, (_, k) => ({
-      operation: 'insert_page', ref: `p${i + k}`, title: `Page ${i + k}`,
+      operation: 'insert_page',
+      ref: `p${i + k}`,
+      title: `Page ${i + k}`,
       document: { markdown: `# Page ${i + k}\n\nSome text for page ${i + k}, long enough to look like documentation.\n` },
     }));
     const written = await write(cr.id, batch);
     ids.push(...written.changes.map((c: { page: { id: string } }) => c.page.id));
   }
-  const files = Array.from({ length: FILES }, (_, i) => ({ name: `image-${i}.png`, contentType: 'image/png', base64: Buffer.from(`file ${i}`).toString('base64') }));
+  const files = Array.from({ length: FILES }, (_, i) => ({
+    name: `image-${i}.png`,
+    contentType: 'image/png',
+    base64: Buffer.from(`file ${i}`).toString('base64'),
+  }));
   await write(cr.id, [{ operation: 'insert_files', files }]);
   await call(s, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
   const review = await call(s, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Review' });
@@ -80,7 +87,9 @@ async function countMode(mode: Mode, work: string): Promise<{ counts: number[]; 
     const clone = await counted(() => cli(['clone', space.spaceId, dir], env));
     const page = space.ids[7];
     await call(s, 'POST', `/v1/spaces/${space.spaceId}/change-requests`, { subject: 'remote edit' }).then(async (cr) => {
-      await call(s, 'POST', `/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content`, { changes: [{ operation: 'update_page', page, document: { markdown: '# Edited\n\nOn the platform.\n' } }] });
+      await call(s, 'POST', `/v1/spaces/${space.spaceId}/change-requests/${cr.id}/content`, {
+        changes: [{ operation: 'update_page', page, document: { markdown: '# Edited\n\nOn the platform.\n' } }],
+      });
       await call(s, 'POST', `/v1/spaces/${space.spaceId}/change-requests/${cr.id}/merge`);
     });
     const pull = await counted(() => cli(['pull', '--dir', dir], env));

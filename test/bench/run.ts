@@ -47,7 +47,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     const createStart = performance.now();
     let spaceId = '';
     for (let i = 0; i < SPACES; i += 1) {
-      const res = await fetch(`${server.url}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `Space ${i}` }) });
+      const res = await fetch(`${server.url}/v1/orgs/${org}/spaces`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ title: `Space ${i}` }),
+      });
       spaceId = ((await res.json()) as { id: string }).id;
     }
     const createMs = (performance.now() - createStart) / SPACES;

@@ -12,7 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as git from 'isomorphic-git';
-import { commitFiles, commitWorkingTree, initRepo, type WorkingTreeChange, workingTreeChanges, workingTreeChangesAt } from '../../src/git/index.js';
+import {
+  commitFiles,
+  commitWorkingTree,
+  initRepo,
+  type WorkingTreeChange,
+  workingTreeChanges,
+  workingTreeChangesAt,
+} from '../../src/git/index.js';
 import { repo } from '../../src/git/repo.js';
 import { statusRows } from '../../src/git/working-tree/status-matrix.js';
 
@@ -34,7 +41,8 @@ async function commitBefore(dir: string): Promise<string> {
   const rows = await statusRows(r);
   const toAdd = rows.filter(([, , workdir, stage]) => workdir !== 0 && workdir !== stage).map(([path]) => path);
   if (toAdd.length > 0) await git.add({ fs, dir, filepath: toAdd, cache: r.cache });
-  for (const [path] of rows.filter(([, , workdir, stage]) => workdir === 0 && stage !== 0)) await git.remove({ fs, dir, filepath: path, cache: r.cache });
+  for (const [path] of rows.filter(([, , workdir, stage]) => workdir === 0 && stage !== 0))
+    await git.remove({ fs, dir, filepath: path, cache: r.cache });
   const person = { ...author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
   return git.commit({ fs, dir, message: 'save', author: person, committer: person, cache: r.cache });
 }
@@ -57,7 +65,10 @@ async function compare(label: string, dir: string): Promise<void> {
 
 const files = new Map<string, string>();
 for (let i = 0; i < count; i += 1) {
-  files.set(`section-${Math.floor(i / 100)}/page-${i % 100}.md`, `## About ${i}\n\nSome text for page ${i}, long enough to look like documentation.\n`);
+  files.set(
+    `section-${Math.floor(i / 100)}/page-${i % 100}.md`,
+    `## About ${i}\n\nSome text for page ${i}, long enough to look like documentation.\n`,
+  );
 }
 
 async function clone(dir: string, content = files): Promise<string> {
@@ -77,7 +88,11 @@ const atPath: Detect = async (dir, path) => (await workingTreeChangesAt(dir, [pa
  * A save as the daemon makes it: one file written, its change found (`detect`), then `commit`
  * given what it found. Medians of the commit alone and of the whole save, over `saveRounds` saves.
  */
-async function saves(dir: string, commit: (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>, detect = fullWalk): Promise<[number, number]> {
+async function saves(
+  dir: string,
+  commit: (dir: string, changes: WorkingTreeChange[]) => Promise<unknown>,
+  detect = fullWalk,
+): Promise<[number, number]> {
   const path = [...files.keys()].find((name) => fs.existsSync(join(dir, name)))!;
   const commits: number[] = [];
   const totals: number[] = [];
@@ -115,7 +130,9 @@ async function benchSaves(work: string): Promise<void> {
     const [fewCommit, fewSave] = await saves(await clone(join(work, `small-${i}`), small), commit, detect);
     const [manyCommit, manySave] = await saves(await clone(join(work, `big-${i}`)), commit, detect);
     const row = (what: string, few: number, many: number) =>
-      console.log(`  ${`${label}, ${what}`.padEnd(58)} ${few.toFixed(1).padStart(6)} ms ${many.toFixed(1).padStart(7)} ms ${(many / few).toFixed(1).padStart(5)}x`);
+      console.log(
+        `  ${`${label}, ${what}`.padEnd(58)} ${few.toFixed(1).padStart(6)} ms ${many.toFixed(1).padStart(7)} ms ${(many / few).toFixed(1).padStart(5)}x`,
+      );
     row('commit', fewCommit, manyCommit);
     row('save', fewSave, manySave);
   }
@@ -134,14 +151,20 @@ try {
   const full = await median(() => workingTreeChanges(dir));
   const at = await median(() => workingTreeChangesAt(dir, ['section-3/page-7.md']));
   const folder = await median(() => workingTreeChangesAt(dir, ['section-3']));
-  console.log(`  ${'one file edited, full walk -> at its path'.padEnd(46)} ${full.toFixed(1).padStart(5)} ms -> ${at.toFixed(1).padStart(5)} ms`);
-  console.log(`  ${'one file edited, full walk -> at its folder'.padEnd(46)} ${full.toFixed(1).padStart(5)} ms -> ${folder.toFixed(1).padStart(5)} ms`);
+  console.log(
+    `  ${'one file edited, full walk -> at its path'.padEnd(46)} ${full.toFixed(1).padStart(5)} ms -> ${at.toFixed(1).padStart(5)} ms`,
+  );
+  console.log(
+    `  ${'one file edited, full walk -> at its folder'.padEnd(46)} ${full.toFixed(1).padStart(5)} ms -> ${folder.toFixed(1).padStart(5)} ms`,
+  );
   execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.test', 'commit', '-qam', 'edit'], { cwd: dir });
   await compare('clean, index from git commit -a', dir);
   const past = Date.now() / 1000 - 3600;
   for (const path of files.keys()) utimesSync(join(dir, path), past, past);
   const first = await once(() => workingTreeChanges(dir));
-  console.log(`  ${'every file touched: first call (hash, refresh)'.padEnd(46)} ${''.padStart(5)}    -> ${first.toFixed(1).padStart(5)} ms`);
+  console.log(
+    `  ${'every file touched: first call (hash, refresh)'.padEnd(46)} ${''.padStart(5)}    -> ${first.toFixed(1).padStart(5)} ms`,
+  );
   await compare('every file touched, index refreshed', dir);
   await benchSaves(work);
 } finally {

@@ -54,7 +54,9 @@ describe.each(testDialects())('docsync admin invite create (%s)', (dialect) => {
     expect((await call('PATCH', `/v1/orgs/${org.id}`, ownerToken, { inviteLinks: true })).status).toBe(200);
     const human = await admin('invite', 'create', '--org', org.id, '--role', 'guest');
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^created invite link \\S+ to organization ${org.id} as guest; join with POST /v1/orgs/${org.id}/invites/\\S+\\n$`));
+    expect(human.stdout).toMatch(
+      new RegExp(`^created invite link \\S+ to organization ${org.id} as guest; join with POST /v1/orgs/${org.id}/invites/\\S+\\n$`),
+    );
     const invite = jsonOf(await admin('invite', 'create', '--org', org.id, '--role', 'edit', '--json'));
     expect(invite).toMatchObject({ orgId: org.id, role: 'edit', joinPath: `/v1/orgs/${org.id}/invites/${invite.id}` });
 

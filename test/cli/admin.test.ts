@@ -177,7 +177,12 @@ describe.each(testDialects())('docsync admin (%s)', (dialect) => {
 
     const json = jsonOf(await admin('token', 'list', '--email', 'lin@example.test', '--json'));
     expect(json).toHaveLength(2);
-    expect(json.find((t: any) => t.id === live.id)).toEqual({ id: live.id, label: 'build bot', createdAt: expect.any(String), revokedAt: null });
+    expect(json.find((t: any) => t.id === live.id)).toEqual({
+      id: live.id,
+      label: 'build bot',
+      createdAt: expect.any(String),
+      revokedAt: null,
+    });
     expect(JSON.stringify(json)).not.toContain(live.token);
 
     const unknown = await admin('token', 'list', '--email', 'x@y.test');

@@ -10,9 +10,17 @@ import { editMain, git } from '../sync/fixture.js';
 import { runCli, type CliResult } from './run-cli.js';
 
 type Mode = 'direct' | 'hosted';
-interface RemotePage { id: string; title: string; slug: string; type: string; href?: string; pages?: RemotePage[] }
+interface RemotePage {
+  id: string;
+  title: string;
+  slug: string;
+  type: string;
+  href?: string;
+  pages?: RemotePage[];
+}
 
-const ORIGINAL_SUMMARY = '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Gamma](gamma.md)\n* [Delta](delta.md)\n* [Guides](guides/README.md)\n  * [Install](guides/install.md)\n';
+const ORIGINAL_SUMMARY =
+  '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Gamma](gamma.md)\n* [Delta](delta.md)\n* [Guides](guides/README.md)\n  * [Install](guides/install.md)\n';
 /** Every kind of change at once: add, edit, delete, rename, move, a file, an external link, a group. */
 const EDITED_SUMMARY =
   '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Guides](guides/README.md)\n  * [Install](guides/setup.md)\n  * [Delta](guides/delta.md)\n* [New](new.md)\n* [Website](https://example.com/)\n\n## Reference\n\n* [API](reference/api.md)\n';
@@ -37,13 +45,20 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
   const cli = (args: string[]) => runCli(args, env);
   const ok = (result: CliResult, code = 0) => expect(result.code, `${result.stdout}${result.stderr}`).toBe(code);
   const remote = async (path: string) => (await s.request('GET', `/v1/spaces/${spaceId}${path}`)).body;
-  const titles = (pages: RemotePage[]): string[] => pages.flatMap((p) => [`${p.title}${p.type === 'document' ? '' : ` (${p.type})`}`, ...titles(p.pages ?? []).map((t) => `${p.title}/${t}`)]);
+  const titles = (pages: RemotePage[]): string[] =>
+    pages.flatMap((p) => [
+      `${p.title}${p.type === 'document' ? '' : ` (${p.type})`}`,
+      ...titles(p.pages ?? []).map((t) => `${p.title}/${t}`),
+    ]);
 
   /** No commit of any branch holds a conflict marker, and the working tree is committed. */
   function expectIntact(folder = dir()) {
     const commits = git(folder, 'rev-list', '--all').trim().split('\n');
     // git grep exits 1 when it finds nothing.
-    const found = spawnSync('git', ['grep', '-l', '-e', '^<<<<<<< ', '-e', '^>>>>>>> ', ...commits, '--'], { cwd: folder, encoding: 'utf8' });
+    const found = spawnSync('git', ['grep', '-l', '-e', '^<<<<<<< ', '-e', '^>>>>>>> ', ...commits, '--'], {
+      cwd: folder,
+      encoding: 'utf8',
+    });
     expect([found.status, found.stdout]).toEqual([1, '']);
     expect(git(folder, 'status', '--porcelain')).toBe('');
   }
@@ -62,7 +77,15 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
       { operation: 'insert_page', ref: 'delta', title: 'Delta', document: { markdown: '# Delta\n\nmoving\n' } },
       { operation: 'insert_page', ref: 'guides', title: 'Guides', document: { markdown: '# Guides\n\nall guides\n' } },
     ]);
-    const under = await editMain(s, spaceId, [{ operation: 'insert_page', ref: 'install', into: ids.get('guides'), title: 'Install', document: { markdown: '# Install\n\nrun it\n' } }]);
+    const under = await editMain(s, spaceId, [
+      {
+        operation: 'insert_page',
+        ref: 'install',
+        into: ids.get('guides'),
+        title: 'Install',
+        document: { markdown: '# Install\n\nrun it\n' },
+      },
+    ]);
     ids.set('install', under.get('install')!);
   }, 60_000);
   afterAll(async () => {
@@ -74,7 +97,9 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
   it('clones, and pulls an edit made on the platform', async () => {
     ok(await cli(['clone', spaceId, dir()]));
     expect(await readFile(join(dir(), 'SUMMARY.md'), 'utf8')).toBe(ORIGINAL_SUMMARY);
-    await editMain(s, spaceId, [{ operation: 'update_page', page: ids.get('beta'), document: { markdown: '# Beta\n\nbeta text\nfrom the platform\n' } }]);
+    await editMain(s, spaceId, [
+      { operation: 'update_page', page: ids.get('beta'), document: { markdown: '# Beta\n\nbeta text\nfrom the platform\n' } },
+    ]);
     ok(await cli(['pull', '--dir', dir()]));
     expect(await readFile(join(dir(), 'beta.md'), 'utf8')).toBe('# Beta\n\nbeta text\nfrom the platform\n');
     expectIntact();
@@ -109,9 +134,14 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     const sent = ['Alpha', 'Beta', 'Guides', 'Guides/Install', 'Guides/Delta', 'New'];
     expect(titles(content.pages)).toEqual(mode === 'direct' ? [...sent, 'Website (link)', 'Reference (group)', 'Reference/API'] : sent);
     const guides = (content.pages as RemotePage[]).find((p) => p.title === 'Guides')!;
-    expect(guides.pages!.map((p) => [p.id, p.slug])).toEqual([[ids.get('install'), 'setup'], [ids.get('delta'), 'delta']]);
+    expect(guides.pages!.map((p) => [p.id, p.slug])).toEqual([
+      [ids.get('install'), 'setup'],
+      [ids.get('delta'), 'delta'],
+    ]);
     expect((await remote(`/change-requests/${cr.id}/content/files`)).items.map((f: { name: string }) => f.name)).toEqual(['logo.png']);
-    expect((await remote(`/change-requests/${cr.id}/content/page/${ids.get('beta')}?format=markdown`)).markdown).toContain('and from the writer');
+    expect((await remote(`/change-requests/${cr.id}/content/page/${ids.get('beta')}?format=markdown`)).markdown).toContain(
+      'and from the writer',
+    );
 
     const again = await cli(['push', '--dir', d]);
     ok(again, mode === 'direct' ? 0 : 4);
@@ -120,7 +150,9 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
   }, 90_000);
 
   it("updates the branch with main's changes", async () => {
-    await editMain(s, spaceId, [{ operation: 'update_page', page: ids.get('alpha'), document: { markdown: '# Alpha\n\none\ntwo\nthree\nfour\n' } }]);
+    await editMain(s, spaceId, [
+      { operation: 'update_page', page: ids.get('alpha'), document: { markdown: '# Alpha\n\none\ntwo\nthree\nfour\n' } },
+    ]);
     ok(await cli(['update', 'work', '--dir', dir()]));
     expect(await readFile(join(dir(), 'README.md'), 'utf8')).toBe('# Alpha\n\none\ntwo\nthree\nfour\n');
     expect(await readFile(join(dir(), 'SUMMARY.md'), 'utf8')).toBe(EDITED_SUMMARY);
@@ -147,7 +179,9 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     git(d, 'commit', '-qam', 'Clash');
     ok(await cli(['push', '--dir', d]));
     const head = (await remote('')).revision;
-    await editMain(s, spaceId, [{ operation: 'update_page', page: ids.get('alpha'), document: { markdown: '# Alpha\n\none\nTWO from the platform\nthree\nfour\n' } }]);
+    await editMain(s, spaceId, [
+      { operation: 'update_page', page: ids.get('alpha'), document: { markdown: '# Alpha\n\none\nTWO from the platform\nthree\nfour\n' } },
+    ]);
     const liveBefore = (await remote('')).revision;
     expect(liveBefore).not.toBe(head);
 
@@ -183,7 +217,9 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
       expect(pushed.branch).toBe('main');
       const crs = (await remote('/change-requests')).items as { id: string; number: number }[];
       const cr = crs.find((c) => c.number === pushed.changeRequest.number)!;
-      expect((await remote(`/change-requests/${cr.id}/content/page/${ids.get('beta')}?format=markdown`)).markdown).toContain('saved while watched');
+      expect((await remote(`/change-requests/${cr.id}/content/page/${ids.get('beta')}?format=markdown`)).markdown).toContain(
+        'saved while watched',
+      );
 
       // The daemon runs push's code: a link the server cannot take is named, and the file kept.
       const from = watch.events().length;
@@ -191,7 +227,10 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
       await writeFile(join(d, 'SUMMARY.md'), summary);
       const linked = await watch.waitFor((e) => e.type === 'pushed', 40_000, from);
       if (mode === 'direct') expect(linked.skipped).toEqual([]);
-      else expect(linked.skipped).toEqual([expect.objectContaining({ path: 'SUMMARY.md', reason: expect.stringContaining('cannot create link pages') })]);
+      else
+        expect(linked.skipped).toEqual([
+          expect.objectContaining({ path: 'SUMMARY.md', reason: expect.stringContaining('cannot create link pages') }),
+        ]);
       expect(await readFile(join(d, 'SUMMARY.md'), 'utf8')).toBe(summary);
       expect(git(d, 'show', 'HEAD:SUMMARY.md')).toBe(summary);
     } finally {

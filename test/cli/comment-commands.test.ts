@@ -36,7 +36,9 @@ describe('docsync comments / comment', () => {
     const alpha = ids.get('a')!;
     const dir = join(home, name);
     expect((await runCli(['clone', space.id, dir], env)).code).toBe(0);
-    const cr = await changeRequestWith(s, space.id, 'Review', [{ operation: 'update_page', page: alpha, document: { markdown: '# Alpha\n\nOne.\n\nTwo, better.\n\nThree.\n' } }]);
+    const cr = await changeRequestWith(s, space.id, 'Review', [
+      { operation: 'update_page', page: alpha, document: { markdown: '# Alpha\n\nOne.\n\nTwo, better.\n\nThree.\n' } },
+    ]);
     expect((await cli(dir, 'pull')).code).toBe(0);
     const branch = `cr/${cr.number}-review`;
     git(dir, 'checkout', '-q', branch);
@@ -46,9 +48,13 @@ describe('docsync comments / comment', () => {
   /** The reviewer's comment on the block with `text`, its id taken from the page's JSON document. */
   async function reviewerComment(t: Awaited<ReturnType<typeof reviewed>>, text: string, markdown: string) {
     const page = await s.request('GET', `${t.base}/content/page/${t.alpha}?format=document`, { token: reviewer.token });
-    const block = (page.body.document.nodes as { key?: string; nodes: { leaves: { text: string }[] }[] }[])
-      .find((b) => b.nodes.map((n) => n.leaves.map((l) => l.text).join('')).join('') === text)!;
-    const res = await s.request('POST', `${t.base}/comments`, { token: reviewer.token, body: { body: { markdown }, page: t.alpha, node: block.key } });
+    const block = (page.body.document.nodes as { key?: string; nodes: { leaves: { text: string }[] }[] }[]).find(
+      (b) => b.nodes.map((n) => n.leaves.map((l) => l.text).join('')).join('') === text,
+    )!;
+    const res = await s.request('POST', `${t.base}/comments`, {
+      token: reviewer.token,
+      body: { body: { markdown }, page: t.alpha, node: block.key },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body as { id: string };
   }
@@ -64,13 +70,20 @@ describe('docsync comments / comment', () => {
     let out = await cli(t.dir, 'comments');
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toBe(`README.md:11: Rita Reviewer: Say why ⏎ three matters. [${c.id}]\n`);
-    expect((await cli(t.dir, 'status')).stdout).toContain(`${t.branch} (#${t.cr.number}): 1 uncommitted file change(s); 1 open comment(s): docsync comments ${t.branch}`);
+    expect((await cli(t.dir, 'status')).stdout).toContain(
+      `${t.branch} (#${t.cr.number}): 1 uncommitted file change(s); 1 open comment(s): docsync comments ${t.branch}`,
+    );
 
     const replied = await cli(t.dir, 'comments', 'reply', c.id, '-m', 'Done in the next push');
     expect(replied.code, replied.stderr).toBe(0);
     expect(replied.stdout).toMatch(new RegExp(`^replied to ${c.id} \\[\\S+\\]\\n$`));
     out = await cli(t.dir, 'comments', t.branch);
-    expect(out.stdout).toBe(`README.md:11: Rita Reviewer: Say why ⏎ three matters. [${c.id}]\n    User 0: Done in the next push\n`.replace('User 0', (await s.request('GET', '/v1/user')).body.displayName));
+    expect(out.stdout).toBe(
+      `README.md:11: Rita Reviewer: Say why ⏎ three matters. [${c.id}]\n    User 0: Done in the next push\n`.replace(
+        'User 0',
+        (await s.request('GET', '/v1/user')).body.displayName,
+      ),
+    );
 
     const resolved = await cli(t.dir, 'comments', 'resolve', c.id);
     expect(resolved.stdout).toBe(`resolved ${c.id}\n`);
@@ -82,7 +95,18 @@ describe('docsync comments / comment', () => {
     expect((await cli(t.dir, 'comments', 'reopen', c.id)).stdout).toBe(`reopened ${c.id}\n`);
     expect((await s.request('GET', t.base)).body.comments).toBe(1);
     const json = jsonOf(await cli(t.dir, 'comments', '--json'));
-    expect(json).toEqual([expect.objectContaining({ id: c.id, place: `#${t.cr.number}`, path: 'README.md', line: 11, author: 'Rita Reviewer', status: 'open', preview: 'Three.', replies: [expect.objectContaining({ text: 'Done in the next push' })] })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        id: c.id,
+        place: `#${t.cr.number}`,
+        path: 'README.md',
+        line: 11,
+        author: 'Rita Reviewer',
+        status: 'open',
+        preview: 'Three.',
+        replies: [expect.objectContaining({ text: 'Done in the next push' })],
+      }),
+    ]);
   }, 90_000); // a clone, a pull and several CLI runs against a real server
 
   it('a block since reworded is found by its preview; one removed falls back to line 1', async () => {

@@ -22,7 +22,13 @@ describe('docsync doctor', () => {
     expect(lines[4]).toBe('round-trips everything docsync writes');
 
     const json = jsonOf(await runCli(['doctor', '--dir', t.dir, '--json'], env));
-    expect(json).toMatchObject({ apiUrl: h.s.url, source: 'workspace', reachable: true, space: { id: t.spaceId, title: 'direct' }, limits: [] });
+    expect(json).toMatchObject({
+      apiUrl: h.s.url,
+      source: 'workspace',
+      reachable: true,
+      space: { id: t.spaceId, title: 'direct' },
+      limits: [],
+    });
     expect(json.extensions).toEqual([...DOCSYNC_EXTENSIONS].sort());
   });
 
@@ -43,7 +49,13 @@ describe('docsync doctor', () => {
   });
 
   it('outside a workspace checks the login alone', async () => {
-    const json = jsonOf(await runCli(['doctor', '--dir', h.home, '--json'], { XDG_CONFIG_HOME: join(h.home, 'config'), DOCSYNC_API_URL: h.s.url, DOCSYNC_TOKEN: h.s.token }));
+    const json = jsonOf(
+      await runCli(['doctor', '--dir', h.home, '--json'], {
+        XDG_CONFIG_HOME: join(h.home, 'config'),
+        DOCSYNC_API_URL: h.s.url,
+        DOCSYNC_TOKEN: h.s.token,
+      }),
+    );
     expect(json).toMatchObject({ apiUrl: h.s.url, source: 'DOCSYNC_API_URL', reachable: true, space: null });
   });
 

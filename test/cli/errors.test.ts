@@ -33,7 +33,12 @@ const samples: BaseError[] = [
   ...GIT_ERROR_CODES.map((code) => new GitError(code, `git ${code}`)),
   ...SYNC_ERROR_CODES.map((code) => new SyncError(code, `sync ${code}`, ['a.md: why'])),
   ...CLIENT_ERROR_CODES.map((code: ClientErrorCode) =>
-    code === 'api-error' ? new ApiError(409, 'conflict') : code === 'connection-failed' ? new ConnectionError('GET /v1/x', 'ECONNREFUSED', 'refused', undefined) : new ClientError(code, `client ${code}`)),
+    code === 'api-error'
+      ? new ApiError(409, 'conflict')
+      : code === 'connection-failed'
+        ? new ConnectionError('GET /v1/x', 'ECONNREFUSED', 'refused', undefined)
+        : new ClientError(code, `client ${code}`),
+  ),
   ...WORKSPACE_ERROR_CODES.map((code) => new WorkspaceError(code, `workspace ${code}`)),
   new DaemonLockedError(holder, '/w'),
   new WorkspaceBusyError('/w/.git/docsync/sync.lock', holder, 600_000),
@@ -57,7 +62,7 @@ function report(error: unknown): { exit: number; printed: string } {
 describe('error codes and exit codes', () => {
   const table = EXIT_CODES as Record<string, number>;
 
-  it('has one sample per code of the table, and the layers\' codes never coincide', () => {
+  it("has one sample per code of the table, and the layers' codes never coincide", () => {
     const codes = samples.map((e) => e.code);
     expect(new Set(codes).size).toBe(codes.length);
     expect([...codes].sort()).toEqual(Object.keys(table).sort());
@@ -75,23 +80,27 @@ describe('error codes and exit codes', () => {
     for (const error of samples) expect(documented.get(error.code)?.className, error.code).toBe(error.name);
   });
 
-  it.each(samples.map((e) => [e.code, e] as const))('%s reaches the user as one line and its exit code, not as an internal error', (code, error) => {
-    const { exit, printed } = report(error);
-    if (code === 'internal' || code === 'head-moved') {
-      expect(error.expected).toBe(false);
-      expect(printed).toContain('internal error (a bug');
-      return;
-    }
-    expect(error.expected).toBe(true);
-    expect(printed).not.toContain('internal error');
-    expect(printed.split('\n')[0]).toBe(`docsync: ${error.message}`);
-    const wanted = code === 'exit' ? EXIT.partial : code === 'api-error' ? EXIT.conflict : table[code];
-    expect(exit).toBe(wanted);
-  });
+  it.each(samples.map((e) => [e.code, e] as const))(
+    '%s reaches the user as one line and its exit code, not as an internal error',
+    (code, error) => {
+      const { exit, printed } = report(error);
+      if (code === 'internal' || code === 'head-moved') {
+        expect(error.expected).toBe(false);
+        expect(printed).toContain('internal error (a bug');
+        return;
+      }
+      expect(error.expected).toBe(true);
+      expect(printed).not.toContain('internal error');
+      expect(printed.split('\n')[0]).toBe(`docsync: ${error.message}`);
+      const wanted = code === 'exit' ? EXIT.partial : code === 'api-error' ? EXIT.conflict : table[code];
+      expect(exit).toBe(wanted);
+    },
+  );
 
   it('prints the details of a SyncError under its message', () => {
-    expect(report(new SyncError('unreadable-tree', 'main: the page tree cannot be read', ['SUMMARY.md:3: bad', 'x.md: gone'])).printed)
-      .toBe('docsync: main: the page tree cannot be read\n  SUMMARY.md:3: bad\n  x.md: gone');
+    expect(
+      report(new SyncError('unreadable-tree', 'main: the page tree cannot be read', ['SUMMARY.md:3: bad', 'x.md: gone'])).printed,
+    ).toBe('docsync: main: the page tree cannot be read\n  SUMMARY.md:3: bad\n  x.md: gone');
   });
 
   it('reports a plain Error, and a BaseError not expected, as a bug with its stack', () => {

@@ -53,9 +53,12 @@ describe('git repositories as git makes them', () => {
     await chmod(join(dir, 'tools', 'build.sh'), 0o755);
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'Two screenshots and a script');
-    expect(git(dir, 'ls-files', '-s', '.gitbook/assets', 'tools').split('\n').filter(Boolean).map((l) => `${l.split(' ')[0]} ${l.split('\t')[1]}`)).toEqual([
-      '100644 .gitbook/assets/+Aggiungi.PNG', '100644 .gitbook/assets/+aggiungi.PNG', '100755 tools/build.sh',
-    ]);
+    expect(
+      git(dir, 'ls-files', '-s', '.gitbook/assets', 'tools')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => `${l.split(' ')[0]} ${l.split('\t')[1]}`),
+    ).toEqual(['100644 .gitbook/assets/+Aggiungi.PNG', '100644 .gitbook/assets/+aggiungi.PNG', '100755 tools/build.sh']);
 
     const pushed = await runCli(['push', '--dir', dir, '--merge'], env);
     expect(pushed.code, pushed.stderr).toBe(0);
@@ -68,7 +71,11 @@ describe('git repositories as git makes them', () => {
 
     const again = join(work, 'again');
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir: again });
-    expect(git(again, 'ls-files', '.gitbook/assets').split('\n').filter((l) => /aggiungi/i.test(l))).toEqual(['.gitbook/assets/+Aggiungi.PNG', '.gitbook/assets/+aggiungi.PNG']);
+    expect(
+      git(again, 'ls-files', '.gitbook/assets')
+        .split('\n')
+        .filter((l) => /aggiungi/i.test(l)),
+    ).toEqual(['.gitbook/assets/+Aggiungi.PNG', '.gitbook/assets/+aggiungi.PNG']);
   });
 
   it('a workspace an earlier docsync made with Windows settings is corrected on its next command, said once', async () => {

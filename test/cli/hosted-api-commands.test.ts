@@ -12,8 +12,12 @@ describe('docsync against the hosted API', () => {
   it('cr open and cr archive by number address the change request by its id', async () => {
     const { s, proxy } = h;
     const t = await h.clone('by-number');
-    const cr = await changeRequestWith(s, t.spaceId, 'Forgotten', [{ operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n\nx\n' } }]);
-    expect((await s.request('PATCH', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`, { body: { status: 'archived' } })).status).toBe(200);
+    const cr = await changeRequestWith(s, t.spaceId, 'Forgotten', [
+      { operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n\nx\n' } },
+    ]);
+    expect((await s.request('PATCH', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`, { body: { status: 'archived' } })).status).toBe(
+      200,
+    );
 
     const opened = await runCli(['cr', 'open', `#${cr.number}`, '--dir', t.dir], t.env);
     expect(opened.code, opened.stderr).toBe(0);
@@ -55,7 +59,10 @@ describe('docsync push to a server answering content writes with the change requ
     expect(pushed.code, pushed.stdout + pushed.stderr).toBe(0);
     expect(pushed.stderr).not.toContain('internal error');
     const crs = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests`)).body.items as { id: string }[];
-    const pages = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crs[0]!.id}/content`)).body.pages as { title: string; pages?: { title: string }[] }[];
+    const pages = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crs[0]!.id}/content`)).body.pages as {
+      title: string;
+      pages?: { title: string }[];
+    }[];
     const guides = pages.find((p) => p.title === 'Guides');
     expect(guides?.pages?.map((p) => p.title)).toEqual(['Install']);
     expect(pages.filter((p) => p.title === 'Install')).toEqual([]);
@@ -65,7 +72,7 @@ describe('docsync push to a server answering content writes with the change requ
 describe('docsync push of what a server without extensions cannot take', () => {
   const h = hostedFixture();
 
-  it('keeps the writer\'s SUMMARY.md (no conflict markers) and can push again', async () => {
+  it("keeps the writer's SUMMARY.md (no conflict markers) and can push again", async () => {
     const { dir, env } = await h.clone('partial');
     git(dir, 'checkout', '-q', '-b', 'more');
     await writeFile(join(dir, 'new.md'), '# New\n\nA new page.\n');
@@ -106,7 +113,9 @@ describe('docsync push of a link title to a server that cannot set one', () => {
 
     const alone = await runCli(['push', '--dir', dir], env);
     expect(alone.code, alone.stdout + alone.stderr).toBe(4);
-    expect(alone.stdout + alone.stderr).toMatch(/SUMMARY\.md: this server cannot set a link title, the quoted label of a SUMMARY\.md entry \("Second"/);
+    expect(alone.stdout + alone.stderr).toMatch(
+      /SUMMARY\.md: this server cannot set a link title, the quoted label of a SUMMARY\.md entry \("Second"/,
+    );
     expect(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).toBe(summary);
 
     await writeFile(join(dir, 'README.md'), '# Alpha\n\none, edited\n');

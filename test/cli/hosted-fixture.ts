@@ -15,7 +15,10 @@ export interface HostedFixture {
    * A new space with `pages` on main (default: Alpha, the README), cloned by the CLI through
    * `apiUrl` (default: the proxy) into `home/<name>`; `env` runs later commands the same way.
    */
-  clone(name: string, options?: { apiUrl?: string; pages?: unknown[] }): Promise<{ spaceId: string; dir: string; env: Record<string, string>; ids: Map<string, string> }>;
+  clone(
+    name: string,
+    options?: { apiUrl?: string; pages?: unknown[] },
+  ): Promise<{ spaceId: string; dir: string; env: Record<string, string>; ids: Map<string, string> }>;
 }
 
 /**
@@ -37,7 +40,11 @@ export function hostedFixture(options: HostedProxyOptions = {}): HostedFixture {
   fixture.clone = async (name, { apiUrl, pages } = {}) => {
     const { s, home } = fixture;
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: name, empty: true } })).body;
-    const ids = await editMain(s, space.id, pages ?? [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }]);
+    const ids = await editMain(
+      s,
+      space.id,
+      pages ?? [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } }],
+    );
     const dir = join(home, name);
     const env = { XDG_CONFIG_HOME: join(home, 'config'), DOCSYNC_API_URL: apiUrl ?? fixture.proxy.url, DOCSYNC_TOKEN: s.token };
     const result = await runCli(['clone', space.id, dir], env);

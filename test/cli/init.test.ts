@@ -31,7 +31,9 @@ describe('docsync init / first push', () => {
     const dir = join(work, 'handbook');
     const init = await runCli(['init', dir, '--title', 'Team handbook'], env);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toBe(`created workspace "Team handbook" in ${dir} (6 files, committed on main); edit the pages, then run docsync push to create its space\n`);
+    expect(init.stdout).toBe(
+      `created workspace "Team handbook" in ${dir} (6 files, committed on main); edit the pages, then run docsync push to create its space\n`,
+    );
     // Before the first push, commands that need a space say there is none.
     const early = await runCli(['status', '--dir', dir], env);
     expect(early.code).toBe(1);
@@ -40,22 +42,31 @@ describe('docsync init / first push', () => {
     const pushed = await runCli(['push', '--dir', dir], env);
     expect(pushed.code, pushed.stderr).toBe(0);
     const { spaceId } = (await readState(dir)).binding;
-    expect(pushed.stdout).toMatch(new RegExp(
-      `^created space "Team handbook" http\\S+/${spaceId} in organization ${s.orgId}\n`
-      + `main: pushed to new change request #(\\d+) http\\S+ \\(4 inserted; 3 batches\\), revision \\S+\n`
-      + `merged change request #\\1 into main: the content is live \\(revision \\S+\\)\n$`,
-    ));
+    expect(pushed.stdout).toMatch(
+      new RegExp(
+        `^created space "Team handbook" http\\S+/${spaceId} in organization ${s.orgId}\n` +
+          `main: pushed to new change request #(\\d+) http\\S+ \\(4 inserted; 3 batches\\), revision \\S+\n` +
+          `merged change request #\\1 into main: the content is live \\(revision \\S+\\)\n$`,
+      ),
+    );
 
     // The space has the template's pages, each with the template's text.
     const template = readFolder(await loadFolder(TEMPLATE));
     const content = (await s.request('GET', `/v1/spaces/${spaceId}/content`)).body;
     const titles = (pages: any[]): unknown[] => pages.map((p) => [p.title, titles(p.pages ?? [])]);
-    expect(titles(content.pages)).toEqual([['Welcome', []], ['Writing pages', []], ['Guides', [['Your first change', []]]]]);
+    expect(titles(content.pages)).toEqual([
+      ['Welcome', []],
+      ['Writing pages', []],
+      ['Guides', [['Your first change', []]]],
+    ]);
     const index = (await readState(dir)).branches.main!.index.pages;
     for (const [path, page] of template.pages) expect(await remoteMarkdown(s, spaceId, index[path]!), path).toBe(page.markdown);
     expect((await runCli(['status', '--dir', dir], env)).stdout.split('\n')).toContain('* main: in sync');
 
-    await writeFile(join(dir, 'guides/first-change.md'), `${await readFile(join(dir, 'guides/first-change.md'), 'utf8')}\nOne more line.\n`);
+    await writeFile(
+      join(dir, 'guides/first-change.md'),
+      `${await readFile(join(dir, 'guides/first-change.md'), 'utf8')}\nOne more line.\n`,
+    );
     const edit = await runCli(['push', '--dir', dir], env);
     expect(edit.code, edit.stderr).toBe(0);
     expect(edit.stdout).toMatch(/^main: pushed to new change request #\d+ http\S+ \(1 updated; 1 batch\)/);
@@ -66,13 +77,30 @@ describe('docsync init / first push', () => {
 
   it('prints JSON with --json, in a child process that finds the template from its own module', async () => {
     const dir = join(work, 'json');
-    const init = spawnCli(['init', dir, '--json'], { XDG_CONFIG_HOME: join(work, 'config'), DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token });
+    const init = spawnCli(['init', dir, '--json'], {
+      XDG_CONFIG_HOME: join(work, 'config'),
+      DOCSYNC_API_URL: s.url,
+      DOCSYNC_TOKEN: s.token,
+    });
     expect(await init.exited, init.stderr()).toBe(0);
-    expect(JSON.parse(init.stdout())).toMatchObject({ dir, title: 'json', files: expect.arrayContaining(['README.md', 'SUMMARY.md', 'guides/first-change.md']) });
+    expect(JSON.parse(init.stdout())).toMatchObject({
+      dir,
+      title: 'json',
+      files: expect.arrayContaining(['README.md', 'SUMMARY.md', 'guides/first-change.md']),
+    });
     expect(await loadFolder(dir)).toEqual(await loadFolder(TEMPLATE));
     const published = jsonOf(await runCli(['push', '--dir', dir, '--json', '--subject', 'Hello'], env));
-    expect(published).toMatchObject({ title: 'json', orgId: s.orgId, url: expect.stringContaining(published.spaceId), conflicts: [], push: { branch: 'main', counts: { inserted: 4 } } });
-    expect((await s.request('GET', `/v1/spaces/${published.spaceId}/change-requests/${published.changeRequest.id}`)).body).toMatchObject({ subject: 'Hello', status: 'merged' });
+    expect(published).toMatchObject({
+      title: 'json',
+      orgId: s.orgId,
+      url: expect.stringContaining(published.spaceId),
+      conflicts: [],
+      push: { branch: 'main', counts: { inserted: 4 } },
+    });
+    expect((await s.request('GET', `/v1/spaces/${published.spaceId}/change-requests/${published.changeRequest.id}`)).body).toMatchObject({
+      subject: 'Hello',
+      status: 'merged',
+    });
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
@@ -86,7 +114,9 @@ describe('docsync init / first push', () => {
 
     const long = await runCli(['init', join(work, 'long'), '--title', 'x'.repeat(51)], env);
     expect(long.code).toBe(2);
-    expect(long.stderr).toBe('docsync: --title: the space title "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" has 51 characters; at most 50 are allowed\n');
+    expect(long.stderr).toBe(
+      'docsync: --title: the space title "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" has 51 characters; at most 50 are allowed\n',
+    );
     expect((await runCli(['init'], env)).code).toBe(2);
   });
 
@@ -111,7 +141,9 @@ describe('docsync init / first push', () => {
     const named = await runCli(['push', '--dir', dir, '--org', other.id], memberEnv);
     expect(named.code, named.stderr).toBe(0);
     expect(named.stdout).toContain(`in organization ${other.id}\n`);
-    expect((await s.request('GET', `/v1/orgs/${other.id}/spaces`, { token: member.token })).body.items.map((sp: any) => sp.id)).toEqual([(await readState(dir)).binding.spaceId]);
+    expect((await s.request('GET', `/v1/orgs/${other.id}/spaces`, { token: member.token })).body.items.map((sp: any) => sp.id)).toEqual([
+      (await readState(dir)).binding.spaceId,
+    ]);
 
     // Once the space exists, --org has nothing to choose.
     const again = await runCli(['push', '--dir', dir, '--org', other.id], memberEnv);

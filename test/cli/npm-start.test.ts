@@ -21,7 +21,13 @@ describe('npm start (docsync up from the built package)', () => {
   beforeAll(async () => {
     out = await mkdtemp(join(ROOT, '.test-dist-'));
     home = await mkdtemp(join(tmpdir(), 'docsync-npm-start-'));
-    await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out]);
+    await run(process.execPath, [
+      join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      out,
+    ]);
   }, 120_000);
   afterAll(async () => {
     await rm(out, { recursive: true, force: true });
@@ -50,7 +56,9 @@ describe('npm start (docsync up from the built package)', () => {
     };
     try {
       await waitFor(/ watching \S+docs-workspace on main/);
-      expect(stdout).toMatch(/^docsync is up\.\n {2}API {8}http:\/\/127\.0\.0\.1:\d+ \(embedded, data in \.\/\.docsync-data\)\n {2}token {6}\.\/\.docsync-data\/token/);
+      expect(stdout).toMatch(
+        /^docsync is up\.\n {2}API {8}http:\/\/127\.0\.0\.1:\d+ \(embedded, data in \.\/\.docsync-data\)\n {2}token {6}\.\/\.docsync-data\/token/,
+      );
       expect(stdout).toContain('Edit ./docs-workspace/README.md');
       const readme = join(home, 'docs-workspace', 'README.md');
       await writeFile(readme, `${await readFile(readme, 'utf8')}\nSaved once.\n`);

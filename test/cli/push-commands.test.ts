@@ -31,7 +31,9 @@ describe('docsync push / sync / mirror', () => {
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nshipped from main\n');
     const pushed = await runCli(['push', '--dir', t.dir, '--subject', 'Ship beta', '--merge'], env);
     expect(pushed.code, pushed.stderr).toBe(0);
-    expect(pushed.stdout).toMatch(/^main: pushed to new change request #\d+ http\S+ \(1 updated; 1 batch\), revision \S+\n {2}committed uncommitted edits first \(\w+\)\nmerged change request #\d+ into main/);
+    expect(pushed.stdout).toMatch(
+      /^main: pushed to new change request #\d+ http\S+ \(1 updated; 1 batch\), revision \S+\n {2}committed uncommitted edits first \(\w+\)\nmerged change request #\d+ into main/,
+    );
     expect(await remoteMarkdown(s, t.spaceId, t.beta)).toContain('shipped from main');
     expect((await readState(t.dir)).branches.main!.outbox).toBeUndefined();
     expect(git(t.dir, 'status', '--porcelain')).toBe('');
@@ -44,10 +46,14 @@ describe('docsync push / sync / mirror', () => {
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\npushed from main\n');
     expect((await runCli(['push', '--dir', t.dir], env)).code).toBe(0);
     const number = (await readState(t.dir)).branches.main!.outbox!.changeRequestNumber;
-    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(`daemon: not running\n* main: commits pushed to change request #${number}, not merged yet\n`);
+    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(
+      `daemon: not running\n* main: commits pushed to change request #${number}, not merged yet\n`,
+    );
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nnot pushed yet\n');
     git(t.dir, 'commit', '-qam', 'more');
-    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(`daemon: not running\n* main: 1 committed file change(s) not pushed; commits pushed to change request #${number}, not merged yet\n`);
+    expect((await runCli(['status', '--dir', t.dir], env)).stdout).toBe(
+      `daemon: not running\n* main: 1 committed file change(s) not pushed; commits pushed to change request #${number}, not merged yet\n`,
+    );
   });
 
   it('--dry-run lists the operations and sends nothing', async () => {

@@ -59,7 +59,8 @@ describe('docsync push killed mid-way', () => {
     const { changeRequestId } = (await readState(dir)).branches.bulk!;
     const remote = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequestId! }));
     const local = await loadFolder(dir);
-    const text = (m: Map<string, Uint8Array | string>) => new Map([...m].filter(([p]) => !p.startsWith('.git/')).map(([p, b]) => [p, Buffer.from(b as Uint8Array).toString()]));
+    const text = (m: Map<string, Uint8Array | string>) =>
+      new Map([...m].filter(([p]) => !p.startsWith('.git/')).map(([p, b]) => [p, Buffer.from(b as Uint8Array).toString()]));
     expect(text(local)).toEqual(text(remote.files));
     // 2 + 60 + 1 + 45 pages, each once.
     const res = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`);

@@ -41,7 +41,8 @@ function setEnv(env: Record<string, string | undefined>): void {
 /** Parses the one JSON line a `--json` command printed. */
 export function jsonOf(result: CliResult): any {
   const lines = result.stdout.trimEnd().split('\n');
-  if (result.code !== 0 || lines.length !== 1) throw new Error(`expected one JSON line, got code ${result.code}: ${result.stdout}${result.stderr}`);
+  if (result.code !== 0 || lines.length !== 1)
+    throw new Error(`expected one JSON line, got code ${result.code}: ${result.stdout}${result.stderr}`);
   return JSON.parse(lines[0]!);
 }
 

@@ -103,8 +103,12 @@ describe('docsync serve as a process', () => {
     try {
       const count = async (table: 'users' | 'organizations' | 'members' | 'tokens') =>
         (await db.kysely.selectFrom(table).selectAll().execute()).length;
-      expect({ users: await count('users'), organizations: await count('organizations'), members: await count('members'), tokens: await count('tokens') })
-        .toEqual({ users: 1, organizations: 1, members: 1, tokens: 1 });
+      expect({
+        users: await count('users'),
+        organizations: await count('organizations'),
+        members: await count('members'),
+        tokens: await count('tokens'),
+      }).toEqual({ users: 1, organizations: 1, members: 1, tokens: 1 });
     } finally {
       await db.close();
     }

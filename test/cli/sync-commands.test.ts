@@ -41,7 +41,9 @@ describe('docsync login / clone / status / pull', () => {
     expect((await stat(credentials)).mode & 0o777).toBe(0o600);
 
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'User Guide', empty: true } })).body;
-    const [created] = await mainEdit(space.id, [{ operation: 'insert_page', title: 'Start', document: { markdown: '# Start\n\nFirst steps.\n' } }]);
+    const [created] = await mainEdit(space.id, [
+      { operation: 'insert_page', title: 'Start', document: { markdown: '# Start\n\nFirst steps.\n' } },
+    ]);
     const dir = join(home, 'guide');
     const cloned = await runCli(['clone', space.urls.app, dir, '--json'], env);
     expect(cloned.code, cloned.stderr).toBe(0);
@@ -54,7 +56,9 @@ describe('docsync login / clone / status / pull', () => {
     await writeFile(join(dir, 'README.md'), '# Start\n\nFirst steps, edited here.\n');
     await mainEdit(space.id, [{ operation: 'insert_page', title: 'Next', document: { markdown: '# Next\n\nThen this.\n' } }]);
     const dirty = await runCli(['status', '--dir', dir], env);
-    expect(dirty.stdout).toMatch(/^daemon: not running\n\* main: 1 uncommitted file change\(s\); remote moved \S+ -> \S+: run docsync pull\n$/);
+    expect(dirty.stdout).toMatch(
+      /^daemon: not running\n\* main: 1 uncommitted file change\(s\); remote moved \S+ -> \S+: run docsync pull\n$/,
+    );
 
     const pulled = await runCli(['pull', '--dir', dir], env);
     expect(pulled.code, pulled.stderr).toBe(0);
@@ -67,7 +71,9 @@ describe('docsync login / clone / status / pull', () => {
 
   it('exits 3 and names the files when a pull leaves conflict markers', async () => {
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Conflicts', empty: true } })).body;
-    const [page] = await mainEdit(space.id, [{ operation: 'insert_page', title: 'Only', document: { markdown: '# Only\n\nshared line\n' } }]);
+    const [page] = await mainEdit(space.id, [
+      { operation: 'insert_page', title: 'Only', document: { markdown: '# Only\n\nshared line\n' } },
+    ]);
     const dir = join(home, 'conflicts');
     expect((await runCli(['clone', space.id, dir], { ...env, DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token })).code).toBe(0);
     await writeFile(join(dir, 'README.md'), '# Only\n\nlocal line\n');
@@ -79,7 +85,11 @@ describe('docsync login / clone / status / pull', () => {
   });
 
   it('says what is missing without a login, and rejects a SPACE that is neither id nor URL', async () => {
-    const none = await runCli(['clone', 'abc', join(home, 'x')], { XDG_CONFIG_HOME: join(home, 'empty-config'), DOCSYNC_API_URL: undefined, DOCSYNC_TOKEN: undefined });
+    const none = await runCli(['clone', 'abc', join(home, 'x')], {
+      XDG_CONFIG_HOME: join(home, 'empty-config'),
+      DOCSYNC_API_URL: undefined,
+      DOCSYNC_TOKEN: undefined,
+    });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no API URL: run docsync login --api URL');
     const bad = await runCli(['clone', 'not an id!', join(home, 'y')], env);

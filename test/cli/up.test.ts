@@ -11,13 +11,19 @@ import { spawnCli } from './run-cli.js';
 /** `docsync up --json` as a child process; its first line is the start banner. */
 function up(args: string[], env: Record<string, string>) {
   const proc = spawnCli(['up', '--json', '--debounce', '100', '--poll', '0.5', ...args], env);
-  const events = () => proc.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  const events = () =>
+    proc
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
   const waitFor = async (match: (e: any) => boolean, ms = 60_000) => {
     const until = Date.now() + ms;
     for (;;) {
       const found = events().find(match);
       if (found) return found;
-      if (proc.child.exitCode !== null || Date.now() > until) throw new Error(`no such event; stdout: ${proc.stdout()}\nstderr: ${proc.stderr()}`);
+      if (proc.child.exitCode !== null || Date.now() > until)
+        throw new Error(`no such event; stdout: ${proc.stdout()}\nstderr: ${proc.stderr()}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   };
@@ -53,7 +59,13 @@ describe('docsync up', () => {
     let spaceId: string;
     try {
       const banner = await first.waitFor((e) => e.type === 'up');
-      expect(banner).toMatchObject({ embedded: true, workspace, workspaceWas: 'published', token: join(data, 'token'), space: { title: 'docsync sample' } });
+      expect(banner).toMatchObject({
+        embedded: true,
+        workspace,
+        workspaceWas: 'published',
+        token: join(data, 'token'),
+        space: { title: 'docsync sample' },
+      });
       token = (await readFile(join(data, 'token'), 'utf8')).trim();
       expect((await stat(join(data, 'token'))).mode & 0o777).toBe(0o600);
       // No login existed: up stored one, so docsync commands in another shell work.
@@ -74,7 +86,10 @@ describe('docsync up', () => {
       const { outbox } = (await readState(workspace)).branches.main!;
       expect(pushed.changeRequest.number).toBe(outbox!.changeRequestNumber);
       const page = (await readState(workspace)).branches.main!.index.pages['README.md']!;
-      const markdown = await get(`${banner.api}/v1/spaces/${spaceId}/change-requests/${outbox!.changeRequestId}/content/page/${page}?format=markdown`, token);
+      const markdown = await get(
+        `${banner.api}/v1/spaces/${spaceId}/change-requests/${outbox!.changeRequestId}/content/page/${page}?format=markdown`,
+        token,
+      );
       expect(markdown.body.markdown).toContain('A line written by the test.');
     } finally {
       expect(await first.interrupt(), first.stderr()).toBe(0);
@@ -159,7 +174,11 @@ describe('docsync up', () => {
     it('uses that API: the sample space is made there, no embedded server, no data folder', async () => {
       const data = join(home, 'unused-data');
       const workspace = join(home, 'remote-workspace');
-      const run = up(['--data', data, '--workspace', workspace], { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token, XDG_CONFIG_HOME: join(home, 'config-3') });
+      const run = up(['--data', data, '--workspace', workspace], {
+        DOCSYNC_API_URL: s.url,
+        DOCSYNC_TOKEN: s.token,
+        XDG_CONFIG_HOME: join(home, 'config-3'),
+      });
       try {
         const banner = await run.waitFor((e) => e.type === 'up');
         expect(banner).toMatchObject({ embedded: false, api: s.url, token: 'DOCSYNC_TOKEN', workspaceWas: 'published' });

@@ -4,9 +4,17 @@ import { ClientError, createdRefs, planBatches, refDefinitions, refUses, rewrite
 import type { ContentChange, InsertFileItem } from '../../src/model/index.js';
 
 const page = (n: number, extra: Partial<Extract<ContentChange, { operation: 'insert_page' }>> = {}): ContentChange => ({
-  operation: 'insert_page', title: `Page ${n}`, document: { markdown: `Body ${n}\n` }, ...extra,
+  operation: 'insert_page',
+  title: `Page ${n}`,
+  document: { markdown: `Body ${n}\n` },
+  ...extra,
 });
-const file = (name: string, extra: Partial<InsertFileItem> = {}): InsertFileItem => ({ name, contentType: 'image/png', base64: 'AAEC', ...extra });
+const file = (name: string, extra: Partial<InsertFileItem> = {}): InsertFileItem => ({
+  name,
+  contentType: 'image/png',
+  base64: 'AAEC',
+  ...extra,
+});
 
 /** The changes with each insert_files opened into its files, each tagged with the change it came from. */
 type Atom = { index: number; atom: { file: InsertFileItem } | { change: ContentChange } };
@@ -18,17 +26,31 @@ function atoms(changes: readonly ContentChange[]): Atom[] {
 
 const refArb = fc.constantFrom('r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7');
 const markdownArb = fc
-  .array(fc.oneof(fc.constantFrom('text ', '[x](../up.md) ', '[y](https://e.test/) '), refArb.map((r) => `[l](./${r}.md) `), refArb.map((r) => `![i](./${r}) `)), { maxLength: 4 })
+  .array(
+    fc.oneof(
+      fc.constantFrom('text ', '[x](../up.md) ', '[y](https://e.test/) '),
+      refArb.map((r) => `[l](./${r}.md) `),
+      refArb.map((r) => `![i](./${r}) `),
+    ),
+    { maxLength: 4 },
+  )
   .map((parts) => parts.join(''));
 const changeArb: fc.Arbitrary<ContentChange> = fc.oneof(
   fc.record({ ref: fc.option(refArb, { nil: undefined }), markdown: markdownArb }).map(({ ref, markdown }) => ({
-    operation: 'insert_page' as const, document: { markdown }, ...(ref !== undefined ? { ref } : {}),
+    operation: 'insert_page' as const,
+    document: { markdown },
+    ...(ref !== undefined ? { ref } : {}),
   })),
   markdownArb.map((markdown) => ({ operation: 'update_page' as const, page: 'p1', document: { markdown } })),
   fc.constant({ operation: 'delete_page' as const, page: 'p2' }),
   fc.array(fc.record({ ref: fc.option(refArb, { nil: undefined }), size: fc.nat(300) }), { minLength: 1, maxLength: 45 }).map((files) => ({
     operation: 'insert_files' as const,
-    files: files.map((f, i) => ({ name: `f${i}.bin`, contentType: 'application/octet-stream', base64: 'A'.repeat(f.size), ...(f.ref !== undefined ? { ref: f.ref } : {}) })),
+    files: files.map((f, i) => ({
+      name: `f${i}.bin`,
+      contentType: 'application/octet-stream',
+      base64: 'A'.repeat(f.size),
+      ...(f.ref !== undefined ? { ref: f.ref } : {}),
+    })),
   })),
 );
 const limitsArb: fc.Arbitrary<Partial<BatchLimits>> = fc.record({
@@ -92,7 +114,9 @@ describe('planBatches', () => {
   });
 
   it('cuts a run of tied changes longer than a batch and names the refs cut', () => {
-    const changes = Array.from({ length: 70 }, (_, i) => page(i, { ref: `p${i}`, document: { markdown: i > 0 ? `[prev](./p${i - 1}.md)\n` : 'first\n' } }));
+    const changes = Array.from({ length: 70 }, (_, i) =>
+      page(i, { ref: `p${i}`, document: { markdown: i > 0 ? `[prev](./p${i - 1}.md)\n` : 'first\n' } }),
+    );
     const { batches, splitRefs } = planBatches(changes);
     expect(batches.map((b) => b.length)).toEqual([50, 20]);
     expect(splitRefs).toEqual(['p49']);
@@ -100,7 +124,9 @@ describe('planBatches', () => {
 
   it('splits files by bytes so a batch body stays under the budget', () => {
     const big = 'A'.repeat(1_000_000); // 750,000 bytes decoded each
-    const changes: ContentChange[] = [{ operation: 'insert_files', files: Array.from({ length: 20 }, (_, i) => file(`big${i}.bin`, { base64: big })) }];
+    const changes: ContentChange[] = [
+      { operation: 'insert_files', files: Array.from({ length: 20 }, (_, i) => file(`big${i}.bin`, { base64: big })) },
+    ];
     const { batches } = planBatches(changes);
     const sizes = batches.map((b) => Buffer.byteLength(JSON.stringify({ changes: b })));
     for (const size of sizes) expect(size).toBeLessThanOrEqual(8 * 1024 * 1024);
@@ -113,7 +139,9 @@ describe('planBatches', () => {
     const plan = () => planBatches([page(0), { operation: 'insert_files', files: [file('ok.png'), file('huge.bin', { base64: huge })] }]);
     expect(plan).toThrow(ClientError);
     expect(plan).toThrow(/changes\[1\]: file "huge.bin" is 1048577 bytes/);
-    expect(() => planBatches([{ operation: 'insert_files', files: [file('max.bin', { base64: Buffer.alloc(1024 * 1024).toString('base64') })] }])).not.toThrow();
+    expect(() =>
+      planBatches([{ operation: 'insert_files', files: [file('max.bin', { base64: Buffer.alloc(1024 * 1024).toString('base64') })] }]),
+    ).not.toThrow();
   });
 
   it('refuses limits beyond the API', () => {
@@ -134,7 +162,10 @@ describe('refs across batches', () => {
   });
 
   it('rewrites uses to the ids the earlier batch created', () => {
-    const first: ContentChange[] = [page(0, { ref: 'guide' }), { operation: 'insert_files', files: [file('a.png'), file('b.png', { ref: 'img' })] }];
+    const first: ContentChange[] = [
+      page(0, { ref: 'guide' }),
+      { operation: 'insert_files', files: [file('a.png'), file('b.png', { ref: 'img' })] },
+    ];
     const result = {
       changeRequest: {} as never,
       changes: [{ object: 'created_page' as const, ref: 'guide', page: { object: 'page' as const, id: 'PG1', urls: { location: 'x' } } }],
@@ -144,8 +175,18 @@ describe('refs across batches', () => {
       ],
     };
     const created = createdRefs(first, result);
-    expect([...created]).toEqual([['guide', { kind: 'page', id: 'PG1' }], ['img', { kind: 'file', id: 'F2' }]]);
-    const later = rewriteRefs({ operation: 'update_page', page: 'z', document: { markdown: 'See [g](./guide.md#s), ![i](./img), [o](./other.md)\n' } }, created);
-    expect(later).toEqual({ operation: 'update_page', page: 'z', document: { markdown: 'See [g](/pages/PG1#s), ![i](/files/F2), [o](./other.md)\n' } });
+    expect([...created]).toEqual([
+      ['guide', { kind: 'page', id: 'PG1' }],
+      ['img', { kind: 'file', id: 'F2' }],
+    ]);
+    const later = rewriteRefs(
+      { operation: 'update_page', page: 'z', document: { markdown: 'See [g](./guide.md#s), ![i](./img), [o](./other.md)\n' } },
+      created,
+    );
+    expect(later).toEqual({
+      operation: 'update_page',
+      page: 'z',
+      document: { markdown: 'See [g](/pages/PG1#s), ![i](/files/F2), [o](./other.md)\n' },
+    });
   });
 });

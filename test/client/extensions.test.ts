@@ -22,7 +22,7 @@ describe('client.capabilities.extensions', () => {
     await s?.close();
   });
 
-  it('is empty before any answer, then lists our server\'s extensions after its first answer', async () => {
+  it("is empty before any answer, then lists our server's extensions after its first answer", async () => {
     const c = client(s.url);
     expect(c.capabilities.extensions).toEqual(new Set());
     await c.user.get();
@@ -47,7 +47,7 @@ describe('client.capabilities.extensions', () => {
     expect(c.capabilities.extensions.size).toBe(0);
   });
 
-  it('takes the latest answer that carries the header; answers without it (a proxy\'s error) change nothing', async () => {
+  it("takes the latest answer that carries the header; answers without it (a proxy's error) change nothing", async () => {
     const answers: (string | undefined)[] = ['page-types, link-title', undefined, 'page-types,set-variables,replace-files'];
     const fixture = await httpFixture((_req, res, _seen, index) => {
       const value = answers[index];
@@ -65,7 +65,8 @@ describe('client.capabilities.extensions', () => {
 
   it('is learnt from a retried attempt as well as the last one', async () => {
     const fixture = await httpFixture((_req, res, _seen, index) => {
-      if (index === 0) json(res, 503, { error: { code: 503, message: 'busy' } }, { 'retry-after': '0', 'x-docsync-extensions': 'delete-file' });
+      if (index === 0)
+        json(res, 503, { error: { code: 503, message: 'busy' } }, { 'retry-after': '0', 'x-docsync-extensions': 'delete-file' });
       else json(res, 200, { object: 'user', id: 'u1' });
     });
     open.push(fixture);

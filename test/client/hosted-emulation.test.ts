@@ -46,7 +46,12 @@ describe('the client against the hosted-API emulation', () => {
     const ids = await editMain(
       s,
       space.id,
-      Array.from({ length: pages }, (_, i) => ({ operation: 'insert_page', ref: `p${i}`, title: `Page ${i}`, document: { markdown: `# Page ${i}\n\nText ${i}.\n` } })),
+      Array.from({ length: pages }, (_, i) => ({
+        operation: 'insert_page',
+        ref: `p${i}`,
+        title: `Page ${i}`,
+        document: { markdown: `# Page ${i}\n\nText ${i}.\n` },
+      })),
     );
     return { spaceId: space.id as string, ids };
   }
@@ -55,7 +60,9 @@ describe('the client against the hosted-API emulation', () => {
     const { proxy, client } = await proxied();
     const { spaceId, ids } = await spaceWith('conflicts', 1);
     const page = ids.get('p0')!;
-    const cr = await changeRequestWith(s, spaceId, 'Theirs', [{ operation: 'update_page', page, document: { markdown: '# Page 0\n\nTheirs.\n' } }]);
+    const cr = await changeRequestWith(s, spaceId, 'Theirs', [
+      { operation: 'update_page', page, document: { markdown: '# Page 0\n\nTheirs.\n' } },
+    ]);
     await editMain(s, spaceId, [{ operation: 'update_page', page, document: { markdown: '# Page 0\n\nOurs.\n' } }]);
     const before = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body;
 
@@ -75,7 +82,9 @@ describe('the client against the hosted-API emulation', () => {
   it('refuses what the hosted API does not publish: extension fields and operations, unpublished routes, change request numbers', async () => {
     const { proxy } = await proxied();
     const { spaceId, ids } = await spaceWith('refusals', 1);
-    const cr = await changeRequestWith(s, spaceId, 'Open', [{ operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n' } }]);
+    const cr = await changeRequestWith(s, spaceId, 'Open', [
+      { operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n' } },
+    ]);
     const write = (change: unknown) => raw(proxy, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, { changes: [change] });
 
     const linkTitle = await write({ operation: 'update_page', page: ids.get('p0'), linkTitle: 'Short' });
@@ -86,7 +95,12 @@ describe('the client against the hosted-API emulation', () => {
     expect((await raw(proxy, 'GET', `/v1/spaces/${spaceId}/change-requests/${cr.number}`)).status).toBe(404);
     expect((await raw(proxy, 'GET', `/v1/spaces/${spaceId}/events`)).status).toBe(404);
     // What the spec names goes through, and the answer names no extension.
-    const published = await write({ operation: 'update_page', page: ids.get('p0'), title: 'Renamed', document: { markdown: '# Renamed\n\nx\n' } });
+    const published = await write({
+      operation: 'update_page',
+      page: ids.get('p0'),
+      title: 'Renamed',
+      document: { markdown: '# Renamed\n\nx\n' },
+    });
     expect(published.status).toBe(200);
     expect(published.headers.get('x-docsync-extensions')).toBeNull();
   });
@@ -108,11 +122,23 @@ describe('the client against the hosted-API emulation', () => {
     const { proxy } = await proxied({ requestsPerSecond: 8 });
     const org = await s.organization('Mirrored');
     for (let i = 0; i < 4; i += 1) {
-      const space = (await s.request('POST', `/v1/orgs/${org.id}/spaces`, { body: { title: `Space ${i}`, empty: true }, token: org.adminToken })).body;
-      const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'pages' }, token: org.adminToken })).body;
-      const changes = Array.from({ length: 8 }, (_, k) => ({ operation: 'insert_page', title: `Page ${i}.${k}`, document: { markdown: `# Page ${i}.${k}\n\nText of page ${i}.${k}.\n` } }));
-      expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { body: { changes }, token: org.adminToken })).status).toBe(200);
-      expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.adminToken })).status).toBe(200);
+      const space = (
+        await s.request('POST', `/v1/orgs/${org.id}/spaces`, { body: { title: `Space ${i}`, empty: true }, token: org.adminToken })
+      ).body;
+      const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'pages' }, token: org.adminToken }))
+        .body;
+      const changes = Array.from({ length: 8 }, (_, k) => ({
+        operation: 'insert_page',
+        title: `Page ${i}.${k}`,
+        document: { markdown: `# Page ${i}.${k}\n\nText of page ${i}.${k}.\n` },
+      }));
+      expect(
+        (await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { body: { changes }, token: org.adminToken }))
+          .status,
+      ).toBe(200);
+      expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.adminToken })).status).toBe(
+        200,
+      );
     }
     const admin = createClient({ baseUrl: proxy.url, token: org.adminToken });
     open.push(admin);

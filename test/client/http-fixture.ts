@@ -28,7 +28,12 @@ export async function httpFixture(handler: Handler, port = 0): Promise<Fixture> 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Seen = { method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') };
+      const entry: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(entry);
       void Promise.resolve(handler(req, res, entry, seen.length - 1)).catch((error: unknown) => {
         res.statusCode = 500;

@@ -28,7 +28,10 @@ describe('pages listing without the markdown extension', () => {
       let body = text;
       if (listing && upstream.ok) {
         const strip = (pages: Record<string, unknown>[]): unknown[] =>
-          pages.map(({ markdown: _m, ...page }) => ({ ...page, ...(Array.isArray(page.pages) ? { pages: strip(page.pages as Record<string, unknown>[]) } : {}) }));
+          pages.map(({ markdown: _m, ...page }) => ({
+            ...page,
+            ...(Array.isArray(page.pages) ? { pages: strip(page.pages as Record<string, unknown>[]) } : {}),
+          }));
         body = JSON.stringify({ pages: strip((JSON.parse(text) as { pages: Record<string, unknown>[] }).pages) });
       }
       res.writeHead(upstream.status, { 'content-type': 'application/json' });
@@ -54,7 +57,11 @@ describe('pages listing without the markdown extension', () => {
     ]);
     await direct.changeRequests.merge(space.id, cr.id);
     expected = flatten(await direct.content.pages({ space: spaceId }, { markdown: true }));
-    expect(expected).toEqual([['One', 'first\n'], ['Two', 'second\n'], ['Child', 'nested\n']]);
+    expect(expected).toEqual([
+      ['One', 'first\n'],
+      ['Two', 'second\n'],
+      ['Child', 'nested\n'],
+    ]);
     open.push(direct);
   });
   afterAll(async () => {
@@ -77,7 +84,12 @@ describe('pages listing without the markdown extension', () => {
     for (const u of asked.filter((x) => x.includes('/content/page/'))) expect(u).toMatch(/\?format=markdown$/);
     // Known now: the next listing does not ask for the format.
     await client.content.pages({ space: spaceId }, { markdown: true });
-    expect(server.seen.map((r) => r.url).filter((u) => u.includes('/content/pages')).at(-1)).toBe(`/v1/spaces/${spaceId}/content/pages`);
+    expect(
+      server.seen
+        .map((r) => r.url)
+        .filter((u) => u.includes('/content/pages'))
+        .at(-1),
+    ).toBe(`/v1/spaces/${spaceId}/content/pages`);
   });
 
   it('falls back when the server refuses `format` on the listing with a 400', async () => {

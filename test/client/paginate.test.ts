@@ -24,7 +24,11 @@ describe('paginate over the real server', () => {
     const ids = new Set<string>();
     for (let i = 0; i < 2500; i += 1) {
       s.clock.advance(1);
-      const row = await createChangeRequest(db, { spaceId: space.id, subject: `CR ${i}`, createdBy: userId, revision: space.revision, agentTaskId: null }, s.clock.now().toISOString());
+      const row = await createChangeRequest(
+        db,
+        { spaceId: space.id, subject: `CR ${i}`, createdBy: userId, revision: space.revision, agentTaskId: null },
+        s.clock.now().toISOString(),
+      );
       ids.add(row.id);
     }
     const before = client.stats.requests;

@@ -25,7 +25,7 @@ function limitedHandler(limit: number) {
   return { handler, refused };
 }
 
-describe('the client keeps inside the server\'s rate limit', () => {
+describe("the client keeps inside the server's rate limit", () => {
   const open: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     for (const o of open.splice(0).reverse()) await o.close();
@@ -36,7 +36,9 @@ describe('the client keeps inside the server\'s rate limit', () => {
     const server = await httpFixture(handler);
     const client = createClient({ baseUrl: server.url, token: 'tok', concurrency: 2 });
     open.push(server, client);
-    const answers = await Promise.all(Array.from({ length: 12 }, () => client.request<{ ok: boolean }>({ method: 'GET', path: '/v1/thing' })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => client.request<{ ok: boolean }>({ method: 'GET', path: '/v1/thing' })),
+    );
     expect(answers.every((a) => a.ok)).toBe(true);
     expect(refused).toEqual([]);
     expect(server.seen).toHaveLength(12);

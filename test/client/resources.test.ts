@@ -57,7 +57,9 @@ describe.each(testDialects())('client resources against the real server (%s)', (
     const patched = await client.changeRequests.patch(space.id, b.id, { status: 'archived', subject: 'Second, archived' });
     expect(patched.status).toBe('archived');
     expect((await collect(client.changeRequests.list(space.id))).map((c) => c.id)).toEqual([a.id]);
-    expect((await collect(client.changeRequests.list(space.id, { status: 'archived' }))).map((c) => c.subject)).toEqual(['Second, archived']);
+    expect((await collect(client.changeRequests.list(space.id, { status: 'archived' }))).map((c) => c.subject)).toEqual([
+      'Second, archived',
+    ]);
   });
 
   it('writes a batch (compat=false), reads it back as markdown, merges it and reads revisions', async () => {
@@ -70,7 +72,10 @@ describe.each(testDialects())('client resources against the real server (%s)', (
     expect(written.changes?.map((c) => c.object)).toEqual(['created_page', 'created_page']);
     expect(written.insertedFiles.map((f) => f.name)).toEqual(['logo.png']);
     const created = createdRefs(
-      [{ operation: 'insert_files', files: [{ name: 'logo.png', ref: 'logo', contentType: 'image/png', base64: '' }] }, { operation: 'insert_page', ref: 'intro', document: {} }],
+      [
+        { operation: 'insert_files', files: [{ name: 'logo.png', ref: 'logo', contentType: 'image/png', base64: '' }] },
+        { operation: 'insert_page', ref: 'intro', document: {} },
+      ],
       written,
     );
     expect(created.get('logo')).toEqual({ kind: 'file', id: written.insertedFiles[0]!.id });
@@ -95,7 +100,10 @@ describe.each(testDialects())('client resources against the real server (%s)', (
     const live = await client.content.revision({ space: space.id });
     expect(live.id).toBe(merged.revision);
     expect((await client.revisions.get({ space: space.id, revision: merged.revision })).type).toBe('merge');
-    expect((await client.content.pages({ space: space.id, revision: merged.revision })).map((p) => p.title)).toEqual(['Introduction', 'Guide']);
+    expect((await client.content.pages({ space: space.id, revision: merged.revision })).map((p) => p.title)).toEqual([
+      'Introduction',
+      'Guide',
+    ]);
   });
 
   it('surfaces a merge conflict as a 409, and updates a change request from main', async () => {
@@ -119,10 +127,16 @@ describe.each(testDialects())('client resources against the real server (%s)', (
   it('sends a 120-change push as planned batches of at most 50', async () => {
     const space = await client.spaces.create(s.orgId, { title: 'Big', empty: true });
     const cr = await client.changeRequests.create(space.id);
-    const changes: ContentChange[] = Array.from({ length: 120 }, (_, i) => ({ operation: 'insert_page', title: `P${i}`, document: { markdown: `page ${i}\n` } }));
+    const changes: ContentChange[] = Array.from({ length: 120 }, (_, i) => ({
+      operation: 'insert_page',
+      title: `P${i}`,
+      document: { markdown: `page ${i}\n` },
+    }));
     const { batches } = planBatches(changes);
     for (const batch of batches) await client.content.write(space.id, cr.id, batch);
     expect(batches.map((b) => b.length)).toEqual([50, 50, 20]);
-    expect((await client.content.pages({ space: space.id, changeRequest: cr.id })).map((p) => p.title)).toEqual(changes.map((_, i) => `P${i}`));
+    expect((await client.content.pages({ space: space.id, changeRequest: cr.id })).map((p) => p.title)).toEqual(
+      changes.map((_, i) => `P${i}`),
+    );
   });
 });

@@ -41,7 +41,9 @@ describe('client retries against a real HTTP server', () => {
   it('waits for X-RateLimit-Reset (epoch seconds) on a 429 without Retry-After', async () => {
     const reset = Date.parse('2025-03-01T12:00:00.000Z') / 1000 + 12;
     const { client, delays } = await setup((_req, res, _seen, i) =>
-      i < 1 ? json(res, 429, { error: { code: 429, message: 'API rate limit exceeded' } }, { 'x-ratelimit-reset': String(reset) }) : json(res, 200, { ok: true }),
+      i < 1
+        ? json(res, 429, { error: { code: 429, message: 'API rate limit exceeded' } }, { 'x-ratelimit-reset': String(reset) })
+        : json(res, 200, { ok: true }),
     );
     expect(await get(client)).toEqual({ ok: true });
     expect(delays).toEqual([12_000]);
@@ -50,7 +52,9 @@ describe('client retries against a real HTTP server', () => {
   it('does not retry at once when X-RateLimit-Reset is at or before the local clock (clock skew)', async () => {
     const past = Date.parse('2025-03-01T12:00:00.000Z') / 1000 - 2;
     const { client, delays } = await setup((_req, res, _seen, i) =>
-      i < 2 ? json(res, 429, { error: { code: 429, message: 'API rate limit exceeded' } }, { 'x-ratelimit-reset': String(past) }) : json(res, 200, { ok: true }),
+      i < 2
+        ? json(res, 429, { error: { code: 429, message: 'API rate limit exceeded' } }, { 'x-ratelimit-reset': String(past) })
+        : json(res, 200, { ok: true }),
     );
     expect(await get(client)).toEqual({ ok: true });
     // At least a second, doubling, plus the jitter (random() is 0.5: half of 500, then of 1000).
@@ -58,7 +62,9 @@ describe('client retries against a real HTTP server', () => {
   });
 
   it('backs off exponentially with jitter when the server names no delay, and gives up after the retries', async () => {
-    const { server, client, delays } = await setup((_req, res) => json(res, 502, { error: { code: 502, message: 'bad gateway' } }), { retries: 3 });
+    const { server, client, delays } = await setup((_req, res) => json(res, 502, { error: { code: 502, message: 'bad gateway' } }), {
+      retries: 3,
+    });
     const error = await get(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(502);
@@ -69,7 +75,9 @@ describe('client retries against a real HTTP server', () => {
   });
 
   it.each([400, 401, 403, 404, 409])('never retries a %i and surfaces the server message', async (status) => {
-    const { server, client, delays } = await setup((_req, res) => json(res, status, { error: { code: status, message: `field body.title is wrong (${status})` } }));
+    const { server, client, delays } = await setup((_req, res) =>
+      json(res, status, { error: { code: status, message: `field body.title is wrong (${status})` } }),
+    );
     const error = (await get(client).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.code).toBe('api-error');
@@ -171,7 +179,9 @@ describe('client retries against a real HTTP server', () => {
   });
 
   it('never puts the token in an error message, even when the server echoes it', async () => {
-    const { client } = await setup((req, res) => json(res, 400, { error: { code: 400, message: `bad header: ${req.headers.authorization} (${encodeURIComponent(TOKEN)})` } }));
+    const { client } = await setup((req, res) =>
+      json(res, 400, { error: { code: 400, message: `bad header: ${req.headers.authorization} (${encodeURIComponent(TOKEN)})` } }),
+    );
     const error = (await get(client).catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(400);
     expect(error.message).toBe('bad header: Bearer *** (***)');

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, retryDelay, serverDelay, type AttemptOutcome } from '../../src/client/index.js';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
-const ctx = (over: Partial<{ retried: number; idempotent: boolean; random: number }> = {}) => ({ retried: 0, idempotent: true, now: NOW, random: 0.5, ...over });
+const ctx = (over: Partial<{ retried: number; idempotent: boolean; random: number }> = {}) => ({
+  retried: 0,
+  idempotent: true,
+  now: NOW,
+  random: 0.5,
+  ...over,
+});
 const answer = (status: number, headers: Record<string, string> = {}): AttemptOutcome => ({ kind: 'response', status, headers });
 const failure = (code: string): AttemptOutcome => ({ kind: 'error', code });
 
@@ -54,11 +60,15 @@ describe('retry policy', () => {
     const at = (retried: number, random: number) => retryDelay(DEFAULT_RETRY_POLICY, answer(503), ctx({ retried, random }));
     expect([0, 1, 2, 3].map((n) => at(n, 0.999))).toEqual([499, 999, 1998, 3996]);
     expect(at(3, 0)).toBe(0);
-    expect(retryDelay({ ...DEFAULT_RETRY_POLICY, retries: 20 }, answer(503), ctx({ retried: 10, random: 0.999 }))).toBe(Math.floor(0.999 * 30_000));
+    expect(retryDelay({ ...DEFAULT_RETRY_POLICY, retries: 20 }, answer(503), ctx({ retried: 10, random: 0.999 }))).toBe(
+      Math.floor(0.999 * 30_000),
+    );
   });
 
   it('prefers Retry-After, then X-RateLimit-Reset, capped by maxDelay', () => {
-    expect(retryDelay(DEFAULT_RETRY_POLICY, answer(429, { 'retry-after': '4', 'x-ratelimit-reset': String(NOW / 1000 + 60) }), ctx())).toBe(4000);
+    expect(retryDelay(DEFAULT_RETRY_POLICY, answer(429, { 'retry-after': '4', 'x-ratelimit-reset': String(NOW / 1000 + 60) }), ctx())).toBe(
+      4000,
+    );
     expect(retryDelay(DEFAULT_RETRY_POLICY, answer(429, { 'x-ratelimit-reset': String(NOW / 1000 + 9) }), ctx())).toBe(9000);
     expect(retryDelay(DEFAULT_RETRY_POLICY, answer(429, { 'retry-after': '3600' }), ctx())).toBe(30_000);
   });

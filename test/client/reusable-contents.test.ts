@@ -28,9 +28,13 @@ describe.each(testDialects())('client: reusable contents against the real server
     const scope = { space: space.id, changeRequest: cr.id };
     expect(await client.content.reusableContent(scope, first!.id, { markdown: true })).toEqual({ ...first, markdown: 'One.\n' });
     expect(await client.content.reusableContent(scope, first!.id)).toEqual(first);
-    const byRevision = await client.content.reusableContent({ space: space.id, revision: written.changeRequest.revision }, first!.id, { markdown: true });
+    const byRevision = await client.content.reusableContent({ space: space.id, revision: written.changeRequest.revision }, first!.id, {
+      markdown: true,
+    });
     expect(byRevision.markdown).toBe('One.\n');
     await client.changeRequests.merge(space.id, cr.id);
-    expect((await client.content.reusableContent({ space: space.id }, first!.id, { markdown: true })).git?.path).toBe('.gitbook/includes/first.md');
+    expect((await client.content.reusableContent({ space: space.id }, first!.id, { markdown: true })).git?.path).toBe(
+      '.gitbook/includes/first.md',
+    );
   });
 });

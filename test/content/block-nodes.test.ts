@@ -5,7 +5,8 @@ import { blockNodes, markdownToJsonDocument, nodePreview, NODE_PREVIEW_LENGTH } 
 const idOf = (markdown: string, text: string) => blockNodes(markdown).find((b) => b.text === text)?.id;
 
 describe('block node ids', () => {
-  const page = '---\nhidden: true\n---\n# Title\n\nIntro text.\n\n## Setup\n\n- first *item*\n- second\n\n> quoted\n\n```sh\nnpm ci\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+  const page =
+    '---\nhidden: true\n---\n# Title\n\nIntro text.\n\n## Setup\n\n- first *item*\n- second\n\n> quoted\n\n```sh\nnpm ci\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
 
   it('lists headings, paragraphs (in lists and quotes too), code and tables with their lines; front matter is not a block', () => {
     expect(blockNodes(page).map((b) => [b.text, b.line])).toEqual([
@@ -54,7 +55,9 @@ describe('block node ids', () => {
 
   it('the JSON document view carries the ids as block keys', () => {
     const doc = markdownToJsonDocument(page);
-    const keys = JSON.stringify(doc).match(/"key":"(b[0-9a-f-]+)"/g)?.map((k) => k.slice(7, -1));
+    const keys = JSON.stringify(doc)
+      .match(/"key":"(b[0-9a-f-]+)"/g)
+      ?.map((k) => k.slice(7, -1));
     expect(keys).toEqual(blockNodes(page).map((b) => b.id));
   });
 

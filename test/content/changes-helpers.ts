@@ -1,5 +1,13 @@
 import type { ContentChange, ContentTree, TreePage } from '../../src/model/index.js';
-import { applyChanges, refPaths, renderPageMarkdown, splitTemplate, type ApplyContext, type ApplyResult, type ApplySuccess } from '../../src/content/index.js';
+import {
+  applyChanges,
+  refPaths,
+  renderPageMarkdown,
+  splitTemplate,
+  type ApplyContext,
+  type ApplyResult,
+  type ApplySuccess,
+} from '../../src/content/index.js';
 
 /** Documents are addressed as `d:<text>` in these tests, so a sha shows its text. */
 export function context(overrides: Partial<ApplyContext> & { docs?: Map<string, string> } = {}): ApplyContext {
@@ -18,10 +26,21 @@ export function context(overrides: Partial<ApplyContext> & { docs?: Map<string, 
 }
 
 export const page = (id: string, slug: string, extra: Partial<TreePage> = {}): TreePage => ({
-  id, type: 'document', title: slug.toUpperCase(), slug, pages: [], ...extra,
+  id,
+  type: 'document',
+  title: slug.toUpperCase(),
+  slug,
+  pages: [],
+  ...extra,
 });
 
-export const tree = (pages: TreePage[], extra: Partial<ContentTree> = {}): ContentTree => ({ pages, files: [], variables: {}, reusableContents: [], ...extra });
+export const tree = (pages: TreePage[], extra: Partial<ContentTree> = {}): ContentTree => ({
+  pages,
+  files: [],
+  variables: {},
+  reusableContents: [],
+  ...extra,
+});
 
 export function apply(t: ContentTree, changes: ContentChange[], ctx: ApplyContext = context()): ApplyResult {
   return applyChanges(t, changes, ctx);

@@ -13,9 +13,28 @@ const changeArb = (ids: string[]): fc.Arbitrary<ContentChange> => {
   const pageId = ids.length > 0 ? fc.oneof(fc.constantFrom(...ids), fc.constant('ghost')) : fc.constant('ghost');
   const maybeParent = fc.option(pageId, { nil: undefined });
   return fc.oneof(
-    fc.record({ operation: fc.constant('insert_page' as const), title: titles.filter((t) => t !== ''), slug: slugs, into: maybeParent, at: fc.option(fc.nat(4), { nil: undefined }), document: fc.constant({ markdown: 'text\n' }) })
+    fc
+      .record({
+        operation: fc.constant('insert_page' as const),
+        title: titles.filter((t) => t !== ''),
+        slug: slugs,
+        into: maybeParent,
+        at: fc.option(fc.nat(4), { nil: undefined }),
+        document: fc.constant({ markdown: 'text\n' }),
+      })
       .map((c) => JSON.parse(JSON.stringify(c)) as ContentChange),
-    fc.record({ operation: fc.constant('update_page' as const), page: pageId, title: fc.option(titles.filter((t) => t !== ''), { nil: undefined }), slug: slugs, into: fc.option(fc.option(pageId, { nil: null }), { nil: undefined }), at: fc.option(fc.nat(4), { nil: undefined }) })
+    fc
+      .record({
+        operation: fc.constant('update_page' as const),
+        page: pageId,
+        title: fc.option(
+          titles.filter((t) => t !== ''),
+          { nil: undefined },
+        ),
+        slug: slugs,
+        into: fc.option(fc.option(pageId, { nil: null }), { nil: undefined }),
+        at: fc.option(fc.nat(4), { nil: undefined }),
+      })
       .map((c) => JSON.parse(JSON.stringify(c)) as ContentChange),
     fc.record({ operation: fc.constant('delete_page' as const), page: pageId }),
     fc.record({ operation: fc.constant('revert_page' as const), page: pageId }),
@@ -76,14 +95,16 @@ describe('applyChanges properties', () => {
   });
 
   it('resolves refs between inserted pages whatever the order of the inserts', () => {
-    const setArb = fc.integer({ min: 2, max: 6 }).chain((n) =>
-      fc.tuple(
-        fc.constant(n),
-        fc.array(fc.array(fc.nat(n - 1), { maxLength: 3 }), { minLength: n, maxLength: n }),
-        fc.array(fc.option(fc.nat(n - 1), { nil: undefined }), { minLength: n, maxLength: n }),
-        fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
-      ),
-    );
+    const setArb = fc
+      .integer({ min: 2, max: 6 })
+      .chain((n) =>
+        fc.tuple(
+          fc.constant(n),
+          fc.array(fc.array(fc.nat(n - 1), { maxLength: 3 }), { minLength: n, maxLength: n }),
+          fc.array(fc.option(fc.nat(n - 1), { nil: undefined }), { minLength: n, maxLength: n }),
+          fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+        ),
+      );
     fc.assert(
       fc.property(setArb, ([n, links, parents, order]) => {
         // Page k links to the refs in links[k]; pages are inserted in `order`, some under earlier ones.
@@ -102,7 +123,8 @@ describe('applyChanges properties', () => {
         });
         // `into` takes ids, not refs: resolve them to the ids the context will hand out.
         const idOf = new Map(order.map((k, i) => [k, `new${i + 1}`]));
-        for (const change of changes) if (change.operation === 'insert_page' && change.into) change.into = idOf.get(Number(change.into.slice(5)))!;
+        for (const change of changes)
+          if (change.operation === 'insert_page' && change.into) change.into = idOf.get(Number(change.into.slice(5)))!;
         const result = ok(apply({ pages: [], files: [], variables: {}, reusableContents: [] }, changes));
         const paths = pagePaths(result.tree.pages);
         expect(indexPages(result.tree.pages).size).toBe(n);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  COMPARE_OPERATORS, ConditionSyntaxError, evaluateCondition, parseCondition, printCondition, type ConditionNode,
+  COMPARE_OPERATORS,
+  ConditionSyntaxError,
+  evaluateCondition,
+  parseCondition,
+  printCondition,
+  type ConditionNode,
 } from '../../src/content/index.js';
 
 const claims = (c: Record<string, unknown>) => ({ visitor: { claims: c } });
@@ -75,7 +80,12 @@ const key = fc.oneof(name, fc.string({ maxLength: 6 }));
 const literal: fc.Arbitrary<ConditionNode> = fc.oneof(
   fc.boolean().map((value) => ({ type: 'literal' as const, value })),
   fc.constant({ type: 'literal' as const, value: null }),
-  fc.oneof(fc.nat({ max: 10_000 }), fc.integer({ min: 0, max: 9999 }).map((n) => n / 100)).map((value) => ({ type: 'literal' as const, value })),
+  fc
+    .oneof(
+      fc.nat({ max: 10_000 }),
+      fc.integer({ min: 0, max: 9999 }).map((n) => n / 100),
+    )
+    .map((value) => ({ type: 'literal' as const, value })),
   fc.string({ maxLength: 8 }).map((value) => ({ type: 'literal' as const, value })),
 );
 const path: fc.Arbitrary<ConditionNode> = fc
@@ -134,18 +144,45 @@ describe('conditions: properties', () => {
   });
 
   it('any text either parses or fails with a ConditionSyntaxError at a position inside it', () => {
-    const pieces = fc.constantFrom('visitor', '.', 'claims', ' ', '&&', '||', '!', '(', ')', '==', '<', '"x"', "'", '[', ']', '1', 'true', 'a', '\\', '=');
+    const pieces = fc.constantFrom(
+      'visitor',
+      '.',
+      'claims',
+      ' ',
+      '&&',
+      '||',
+      '!',
+      '(',
+      ')',
+      '==',
+      '<',
+      '"x"',
+      "'",
+      '[',
+      ']',
+      '1',
+      'true',
+      'a',
+      '\\',
+      '=',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 30 }), fc.array(pieces, { maxLength: 12 }).map((p) => p.join(''))), (text) => {
-        try {
-          parseCondition(text);
-        } catch (error) {
-          expect(error).toBeInstanceOf(ConditionSyntaxError);
-          const position = (error as ConditionSyntaxError).position;
-          expect(position).toBeGreaterThanOrEqual(0);
-          expect(position).toBeLessThanOrEqual(text.length);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 30 }),
+          fc.array(pieces, { maxLength: 12 }).map((p) => p.join('')),
+        ),
+        (text) => {
+          try {
+            parseCondition(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(ConditionSyntaxError);
+            const position = (error as ConditionSyntaxError).position;
+            expect(position).toBeGreaterThanOrEqual(0);
+            expect(position).toBeLessThanOrEqual(text.length);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -34,7 +34,11 @@ const files = new Map([
 describe('Git Sync folder import', () => {
   it('reads link titles, keeps file names as slugs and gives groups their folder', () => {
     const pages = folderPages(files);
-    expect(pages.map((p) => [p.kind, p.slug, p.keepSlug])).toEqual([['document', undefined, true], ['group', 'getting-started', true], ['group', 'ai', true]]);
+    expect(pages.map((p) => [p.kind, p.slug, p.keepSlug])).toEqual([
+      ['document', undefined, true],
+      ['group', 'getting-started', true],
+      ['group', 'ai', true],
+    ]);
     expect(pages[1]!.pages[0]).toMatchObject({ slug: 'detox-+-jest', keepSlug: true, linkTitle: 'Detox' });
     expect(pages[2]!.pages[0]).toMatchObject({ slug: 'agent-skill', linkTitle: 'Playwright Skill' });
     expect(pages[1]!.pages[1]).toMatchObject({ kind: 'link', href: 'https://example.com/CHANGELOG.md' });
@@ -53,7 +57,12 @@ describe('Git Sync folder import', () => {
   });
 
   it('slugifies a file name that would break a path, and names without SUMMARY.md', () => {
-    const bad = appendImported(empty, [{ source: 'x', kind: 'document', title: 'Back', slug: 'back\\slash', keepSlug: true, markdown: '', pages: [] }], [], ctx());
+    const bad = appendImported(
+      empty,
+      [{ source: 'x', kind: 'document', title: 'Back', slug: 'back\\slash', keepSlug: true, markdown: '', pages: [] }],
+      [],
+      ctx(),
+    );
     expect(bad.ok && bad.value.tree.pages[0]!.slug).toBe('back-slash');
     const plain = appendImported(empty, folderPages(new Map([['My Notes.md', '# Notes\n']])), [], ctx());
     expect(plain.ok && plain.value.tree.pages[0]!.slug).toBe('my-notes');

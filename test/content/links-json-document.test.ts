@@ -7,17 +7,42 @@ import { assertMatchesSpec } from '../helpers/spec.js';
 /** A page read carrying `document`: the published schema then checks every block. */
 const assertValidDocument = (markdown: string) => {
   const page = {
-    id: 'p', title: 'T', type: 'document', kind: 'sheet', urls: { app: 'https://x.test/app/p' }, slug: 't', path: 't',
-    pages: [], layout: DEFAULT_PAGE_LAYOUT, tags: [], document: markdownToJsonDocument(markdown),
+    id: 'p',
+    title: 'T',
+    type: 'document',
+    kind: 'sheet',
+    urls: { app: 'https://x.test/app/p' },
+    slug: 't',
+    path: 't',
+    pages: [],
+    layout: DEFAULT_PAGE_LAYOUT,
+    tags: [],
+    document: markdownToJsonDocument(markdown),
   };
   assertMatchesSpec('GET', '/spaces/{spaceId}/content/page/{pageId}', 200, page);
 };
 
 const fragment = fc.constantFrom(
-  '# Title', '## Section', '#### Deep heading', 'plain *italic* **bold** `code` ~~gone~~ text', '[a link](other.md#x)',
-  '- item\n- item **two**', '1. one\n2. two', '- [ ] todo\n- [x] done', '> quote\n> - listed', '> ```\n> code in quote\n> ```',
-  '```js\nconst a = 1;\n\nreturn a;\n```', '---', '| a | b |\n|---|---|\n| 1 | 2 |', '<div>html</div>', '![img](x.png)',
-  '---\ntitle: front\n---', '', 'line one  \nline two', '- # heading in a list', '[ref]: https://example.com',
+  '# Title',
+  '## Section',
+  '#### Deep heading',
+  'plain *italic* **bold** `code` ~~gone~~ text',
+  '[a link](other.md#x)',
+  '- item\n- item **two**',
+  '1. one\n2. two',
+  '- [ ] todo\n- [x] done',
+  '> quote\n> - listed',
+  '> ```\n> code in quote\n> ```',
+  '```js\nconst a = 1;\n\nreturn a;\n```',
+  '---',
+  '| a | b |\n|---|---|\n| 1 | 2 |',
+  '<div>html</div>',
+  '![img](x.png)',
+  '---\ntitle: front\n---',
+  '',
+  'line one  \nline two',
+  '- # heading in a list',
+  '[ref]: https://example.com',
 );
 
 describe('markdownToJsonDocument', () => {
@@ -29,7 +54,13 @@ describe('markdownToJsonDocument', () => {
       { object: 'text', leaves: [{ object: 'leaf', text: 'Some ', marks: [] }] },
       { object: 'text', leaves: [{ object: 'leaf', text: 'bold', marks: [{ object: 'mark', type: 'bold' }] }] },
       { object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] },
-      { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'https://a.test' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'link', marks: [] }] }] },
+      {
+        object: 'inline',
+        type: 'link',
+        isVoid: false,
+        data: { ref: { kind: 'url', url: 'https://a.test' } },
+        nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'link', marks: [] }] }],
+      },
       { object: 'text', leaves: [{ object: 'leaf', text: '.', marks: [] }] },
     ]);
     expect(doc.nodes[2]).toMatchObject({ data: { syntax: 'sh' }, nodes: [{ type: 'code-line' }, { type: 'code-line' }] });

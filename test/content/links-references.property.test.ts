@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContentChange, ContentTree, TreePage } from '../../src/model/index.js';
 import {
-  extractLinks, indexRevision, pagePaths, refPaths, renderPageMarkdown, resolveLink, splitTemplate, walkPages,
+  extractLinks,
+  indexRevision,
+  pagePaths,
+  refPaths,
+  renderPageMarkdown,
+  resolveLink,
+  splitTemplate,
+  walkPages,
 } from '../../src/content/index.js';
 import { apply, context, ok } from './changes-helpers.js';
 import { treeArb } from './tree-arbitraries.js';
@@ -18,15 +25,26 @@ function relativePath(dir: string, path: string): string {
 
 const dirOf = (path: string) => path.split('/').slice(0, -1).join('/');
 
-interface Link { to: string; anchor: boolean; form: 'relative' | 'stable' }
+interface Link {
+  to: string;
+  anchor: boolean;
+  form: 'relative' | 'stable';
+}
 
 /** Each page's links as the writer meant them, and the batch writing them in any of the accepted forms. */
-function linkBatch(tree: ContentTree, picks: readonly [number, boolean, boolean][][]): { changes: ContentChange[]; meant: Map<string, Link[]> } {
+function linkBatch(
+  tree: ContentTree,
+  picks: readonly [number, boolean, boolean][][],
+): { changes: ContentChange[]; meant: Map<string, Link[]> } {
   const pages = [...walkPages(tree.pages)];
   const paths = pagePaths(tree.pages);
   const meant = new Map<string, Link[]>();
   const changes: ContentChange[] = pages.map((page, i) => {
-    const links = (picks[i % picks.length] ?? []).map(([n, anchor, stable]): Link => ({ to: pages[n % pages.length]!.id, anchor, form: stable ? 'stable' : 'relative' }));
+    const links = (picks[i % picks.length] ?? []).map(([n, anchor, stable]): Link => ({
+      to: pages[n % pages.length]!.id,
+      anchor,
+      form: stable ? 'stable' : 'relative',
+    }));
     meant.set(page.id, links);
     const own = paths.get(page.id)!.gitPath!;
     const urls = links.map((l) => {
@@ -59,7 +77,7 @@ function expectLinksFollow(tree: ContentTree, stored: ReadonlyMap<string, string
   const paths = pagePaths(tree.pages);
   const index = indexRevision(tree);
   for (const page of walkPages(tree.pages)) {
-    const template = page.document === undefined ? undefined : stored.get(page.document) ?? page.document.slice(2);
+    const template = page.document === undefined ? undefined : (stored.get(page.document) ?? page.document.slice(2));
     const markdown = template === undefined ? '' : renderPageMarkdown(splitTemplate(template), page.id, refPaths(tree));
     const urls = extractLinks(markdown).map((l) => l.url);
     const links = meant.get(page.id) ?? [];
@@ -69,7 +87,10 @@ function expectLinksFollow(tree: ContentTree, stored: ReadonlyMap<string, string
     const ctx = { index, from: page.id, anchors: () => new Set(['part']), appPrefixes: [] };
     urls.forEach((url, j) => {
       const link = links[j]!;
-      expect(resolveLink(url, ctx)).toEqual({ status: 'ok', target: { kind: 'page', page: link.to, ...(link.anchor ? { anchor: 'part' } : {}) } });
+      expect(resolveLink(url, ctx)).toEqual({
+        status: 'ok',
+        target: { kind: 'page', page: link.to, ...(link.anchor ? { anchor: 'part' } : {}) },
+      });
     });
   }
 }

@@ -13,11 +13,18 @@ const tree: ContentTree = {
   pages: [
     { id: 'intro', type: 'document', title: 'Intro', slug: 'intro', document: 'd1', pages: [] },
     {
-      id: 'guides', type: 'document', title: 'Guides', slug: 'guides', document: 'd2',
+      id: 'guides',
+      type: 'document',
+      title: 'Guides',
+      slug: 'guides',
+      document: 'd2',
       pages: [{ id: 'install', type: 'document', title: 'Install', slug: 'install', document: 'd3', pages: [] }],
     },
     {
-      id: 'ref', type: 'group', title: 'Reference', slug: 'reference',
+      id: 'ref',
+      type: 'group',
+      title: 'Reference',
+      slug: 'reference',
       pages: [
         { id: 'api', type: 'document', title: 'API', slug: 'api', pages: [] },
         { id: 'site', type: 'link', title: 'Site', slug: 'site', href: 'https://example.com', pages: [] },
@@ -76,12 +83,36 @@ describe('resolveLink', () => {
 
 describe('resolveLink on any input', () => {
   it('never throws, and a broken link keeps the URL as written', () => {
-    const piece = fc.constantFrom('/', '#', '%', '%E0', '..', '.', 'pages', 'files', '.gitbook', 'assets', 'intro', '.md', ':', '?', ' ', 'é');
+    const piece = fc.constantFrom(
+      '/',
+      '#',
+      '%',
+      '%E0',
+      '..',
+      '.',
+      'pages',
+      'files',
+      '.gitbook',
+      'assets',
+      'intro',
+      '.md',
+      ':',
+      '?',
+      ' ',
+      'é',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(piece, { maxLength: 10 }).map((p) => p.join(''))), fc.constantFrom('intro', 'install', 'api'), (url, from) => {
-        const result = resolveLink(url, ctx(from));
-        if (result.status === 'broken') expect(result.target).toEqual({ kind: 'url', url });
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(piece, { maxLength: 10 }).map((p) => p.join('')),
+        ),
+        fc.constantFrom('intro', 'install', 'api'),
+        (url, from) => {
+          const result = resolveLink(url, ctx(from));
+          if (result.status === 'broken') expect(result.target).toEqual({ kind: 'url', url });
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -145,21 +176,25 @@ describe('links between pages of random trees', () => {
 
   it('links to a removed page become broken, and nothing else changes', () => {
     fc.assert(
-      fc.property(treeArb.filter((t) => t.pages.length > 1), fc.nat(), (random, pick) => {
-        const all = [...walkPages(random.pages)];
-        const links = new Map(all.map((p) => [p.id, all.map((q) => `/pages/${q.id}`)]));
-        const sources = { links: (id: string) => links.get(id), anchors: () => undefined, appPrefixes: [] };
-        const victim = random.pages[pick % random.pages.length]!;
-        const gone = new Set([...walkPages([victim])].map((p) => p.id));
-        const after: ContentTree = { ...random, pages: random.pages.filter((p) => p !== victim) };
-        const entries = listLinks(after, sources);
-        for (const entry of entries) {
-          const brokenTarget = entry.target.kind === 'url' && gone.has(entry.target.url.slice('/pages/'.length));
-          expect(entry.status).toBe(brokenTarget ? 'broken' : 'ok');
-          expect(entry.sources.every((id) => !gone.has(id))).toBe(true);
-        }
-        expect(linkStats(entries)).toEqual({ total: all.length, broken: gone.size });
-      }),
+      fc.property(
+        treeArb.filter((t) => t.pages.length > 1),
+        fc.nat(),
+        (random, pick) => {
+          const all = [...walkPages(random.pages)];
+          const links = new Map(all.map((p) => [p.id, all.map((q) => `/pages/${q.id}`)]));
+          const sources = { links: (id: string) => links.get(id), anchors: () => undefined, appPrefixes: [] };
+          const victim = random.pages[pick % random.pages.length]!;
+          const gone = new Set([...walkPages([victim])].map((p) => p.id));
+          const after: ContentTree = { ...random, pages: random.pages.filter((p) => p !== victim) };
+          const entries = listLinks(after, sources);
+          for (const entry of entries) {
+            const brokenTarget = entry.target.kind === 'url' && gone.has(entry.target.url.slice('/pages/'.length));
+            expect(entry.status).toBe(brokenTarget ? 'broken' : 'ok');
+            expect(entry.sources.every((id) => !gone.has(id))).toBe(true);
+          }
+          expect(linkStats(entries)).toEqual({ total: all.length, broken: gone.size });
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -172,7 +207,11 @@ describe('listLinks', () => {
       guides: ['install.md', 'missing.md', '../.gitbook/assets/logo.png'],
       install: ['../README.md', '/files/f-logo'],
     };
-    const entries = listLinks(tree, { links: (id) => written[id], anchors: (id) => (anchors[id] ? new Set(anchors[id]) : undefined), appPrefixes: [APP] });
+    const entries = listLinks(tree, {
+      links: (id) => written[id],
+      anchors: (id) => (anchors[id] ? new Set(anchors[id]) : undefined),
+      appPrefixes: [APP],
+    });
     expect(entries.map((e) => [e.key, e.status, e.sources])).toEqual([
       ['page:install', 'ok', ['intro', 'guides']],
       ['url:https://example.com', 'ok', ['intro']],
@@ -182,6 +221,10 @@ describe('listLinks', () => {
       ['page:intro', 'ok', ['install']],
     ]);
     expect(linkStats(entries)).toEqual({ total: 6, broken: 1 });
-    expect(listLinks(tree, { links: (id) => written[id], anchors: () => undefined, appPrefixes: [] }, new Set(['install'])).map((e) => targetKey(e.target))).toEqual(['page:intro', 'file:f-logo']);
+    expect(
+      listLinks(tree, { links: (id) => written[id], anchors: () => undefined, appPrefixes: [] }, new Set(['install'])).map((e) =>
+        targetKey(e.target),
+      ),
+    ).toEqual(['page:intro', 'file:f-logo']);
   });
 });

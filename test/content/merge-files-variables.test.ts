@@ -4,7 +4,12 @@ import type { ContentTree, TreeFile } from '../../src/model/index.js';
 import { docs } from './tree-arbitraries.js';
 
 const file = (id: string, name: string, blob = `b-${id}`): TreeFile => ({ id, name, contentType: 'image/png', size: 1, blob });
-const tree = (files: TreeFile[], variables: ContentTree['variables'] = {}): ContentTree => ({ pages: [], files, variables, reusableContents: [] });
+const tree = (files: TreeFile[], variables: ContentTree['variables'] = {}): ContentTree => ({
+  pages: [],
+  files,
+  variables,
+  reusableContents: [],
+});
 
 /** Both directions, since a clean merge must not depend on which side is ours. */
 function merge(base: ContentTree, ours: ContentTree, theirs: ContentTree) {
@@ -21,7 +26,10 @@ describe('mergeTrees: files', () => {
   it('takes a file replaced on one side (same id, new bytes) and a file deleted on the other', () => {
     const ours = tree([file('a', 'a.png', 'new-a'), file('b', 'b.png'), file('c', 'c.png')]);
     const theirs = tree([file('a', 'a.png'), file('c', 'c.png'), file('d', 'd.png')]);
-    expect(merge(base, ours, theirs)).toEqual({ kind: 'clean', tree: tree([file('a', 'a.png', 'new-a'), file('c', 'c.png'), file('d', 'd.png')]) });
+    expect(merge(base, ours, theirs)).toEqual({
+      kind: 'clean',
+      tree: tree([file('a', 'a.png', 'new-a'), file('c', 'c.png'), file('d', 'd.png')]),
+    });
   });
 
   it('takes the same replacement made on both sides', () => {
@@ -34,7 +42,10 @@ describe('mergeTrees: files', () => {
     const theirs = tree([file('a', 'a.png', 'theirs'), file('c', 'c.png')]);
     expect(merge(base, ours, theirs)).toEqual({
       kind: 'conflict',
-      conflicts: [{ reason: 'file', id: 'a', title: 'a.png' }, { reason: 'file', id: 'b', title: 'b.png' }],
+      conflicts: [
+        { reason: 'file', id: 'a', title: 'a.png' },
+        { reason: 'file', id: 'b', title: 'b.png' },
+      ],
     });
   });
 
@@ -52,7 +63,10 @@ describe('mergeTrees: files', () => {
     const old = tree([file('a', 'x.png'), file('b', 'x.png')]);
     const ours = tree([file('a', 'x.png', 'new'), file('b', 'x.png')]);
     const theirs = tree([file('a', 'x.png'), file('b', 'x.png'), file('c', 'c.png')]);
-    expect(merge(old, ours, theirs)).toEqual({ kind: 'clean', tree: tree([file('a', 'x.png', 'new'), file('b', 'x.png'), file('c', 'c.png')]) });
+    expect(merge(old, ours, theirs)).toEqual({
+      kind: 'clean',
+      tree: tree([file('a', 'x.png', 'new'), file('b', 'x.png'), file('c', 'c.png')]),
+    });
   });
 });
 
@@ -70,7 +84,10 @@ describe('mergeTrees: variables', () => {
     const theirs = tree([], { A: 3, B: 'two' });
     expect(merge(base, ours, theirs)).toEqual({
       kind: 'conflict',
-      conflicts: [{ reason: 'variable', id: 'A', title: 'A' }, { reason: 'variable', id: 'C', title: 'C' }],
+      conflicts: [
+        { reason: 'variable', id: 'A', title: 'A' },
+        { reason: 'variable', id: 'C', title: 'C' },
+      ],
     });
   });
 

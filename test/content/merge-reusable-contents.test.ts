@@ -3,8 +3,12 @@ import { mergeTrees } from '../../src/content/merge/merge-tree.js';
 import type { ContentTree, TreeReusableContent } from '../../src/model/index.js';
 import { docs } from './tree-arbitraries.js';
 
-const rc = (id: string, title: string, body?: string, name?: string): TreeReusableContent =>
-  ({ id, title, ...(body !== undefined ? { document: `d:${body}` } : {}), ...(name !== undefined ? { name } : {}) });
+const rc = (id: string, title: string, body?: string, name?: string): TreeReusableContent => ({
+  id,
+  title,
+  ...(body !== undefined ? { document: `d:${body}` } : {}),
+  ...(name !== undefined ? { name } : {}),
+});
 const tree = (reusableContents: TreeReusableContent[]): ContentTree => ({ pages: [], files: [], variables: {}, reusableContents });
 
 /** Both directions, since a clean merge must not depend on which side is ours. */
@@ -31,7 +35,10 @@ describe('mergeTrees: reusable contents', () => {
   it('merges a body edited on both sides line by line', () => {
     const ours = tree([rc('a', 'A', 'ONE\ntwo\nthree\n', 'a.md'), rc('b', 'B', 'b\n', 'b.md')]);
     const theirs = tree([rc('a', 'A', 'one\ntwo\nTHREE\n', 'a.md'), rc('b', 'B', 'b\n', 'b.md')]);
-    expect(merge(base, ours, theirs)).toEqual({ kind: 'clean', tree: tree([rc('a', 'A', 'ONE\ntwo\nTHREE\n', 'a.md'), rc('b', 'B', 'b\n', 'b.md')]) });
+    expect(merge(base, ours, theirs)).toEqual({
+      kind: 'clean',
+      tree: tree([rc('a', 'A', 'ONE\ntwo\nTHREE\n', 'a.md'), rc('b', 'B', 'b\n', 'b.md')]),
+    });
   });
 
   it('reports the same lines, the title or the file changed differently, and an edit against a delete', () => {
@@ -51,7 +58,10 @@ describe('mergeTrees: reusable contents', () => {
     const legacy = tree([rc('a', 'Note', 'x\n'), rc('b', 'Note', 'y\n')]);
     const pinned = tree([rc('a', 'Note', 'x\n', 'note.md'), rc('b', 'Note', 'y\n', 'note-2.md')]);
     const retitled = tree([rc('a', 'Renamed', 'x\n'), rc('b', 'Note', 'y\n')]);
-    expect(merge(legacy, pinned, retitled)).toEqual({ kind: 'clean', tree: tree([rc('a', 'Renamed', 'x\n', 'note.md'), rc('b', 'Note', 'y\n', 'note-2.md')]) });
+    expect(merge(legacy, pinned, retitled)).toEqual({
+      kind: 'clean',
+      tree: tree([rc('a', 'Renamed', 'x\n', 'note.md'), rc('b', 'Note', 'y\n', 'note-2.md')]),
+    });
   });
 
   it('reports two contents the merge would give one include file, each side having added its own', () => {

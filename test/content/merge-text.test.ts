@@ -24,19 +24,24 @@ describe('mergeText', () => {
     fc.assert(
       // Lines are made unique: with repeated lines the place of an edit is ambiguous, and diff3
       // may align it elsewhere (still a correct merge, but not this exact text).
-      fc.property(fc.array(line, { minLength: 6, maxLength: 30 }).map((ls) => ls.map((l, n) => `${n}:${l}`)), fc.nat(), fc.nat(), (lines, i0, j0) => {
-        const i = i0 % lines.length;
-        const j = j0 % lines.length;
-        fc.pre(Math.abs(i - j) > 2);
-        const ours = [...lines];
-        ours[i] = 'OURS\n';
-        const theirs = [...lines];
-        theirs[j] = 'THEIRS\n';
-        const expected = [...lines];
-        expected[i] = 'OURS\n';
-        expected[j] = 'THEIRS\n';
-        expect(mergeText(lines.join(''), ours.join(''), theirs.join(''))).toEqual({ kind: 'clean', text: expected.join('') });
-      }),
+      fc.property(
+        fc.array(line, { minLength: 6, maxLength: 30 }).map((ls) => ls.map((l, n) => `${n}:${l}`)),
+        fc.nat(),
+        fc.nat(),
+        (lines, i0, j0) => {
+          const i = i0 % lines.length;
+          const j = j0 % lines.length;
+          fc.pre(Math.abs(i - j) > 2);
+          const ours = [...lines];
+          ours[i] = 'OURS\n';
+          const theirs = [...lines];
+          theirs[j] = 'THEIRS\n';
+          const expected = [...lines];
+          expected[i] = 'OURS\n';
+          expected[j] = 'THEIRS\n';
+          expect(mergeText(lines.join(''), ours.join(''), theirs.join(''))).toEqual({ kind: 'clean', text: expected.join('') });
+        },
+      ),
     );
   });
 

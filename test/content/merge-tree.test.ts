@@ -44,8 +44,20 @@ describe('mergeTrees properties', () => {
   });
 });
 
-const page = (id: string, extra: Partial<TreePage> = {}): TreePage => ({ id, type: 'document', title: id.toUpperCase(), slug: id, pages: [], ...extra });
-const tree = (pages: TreePage[], variables: ContentTree['variables'] = {}): ContentTree => ({ pages, files: [], variables, reusableContents: [] });
+const page = (id: string, extra: Partial<TreePage> = {}): TreePage => ({
+  id,
+  type: 'document',
+  title: id.toUpperCase(),
+  slug: id,
+  pages: [],
+  ...extra,
+});
+const tree = (pages: TreePage[], variables: ContentTree['variables'] = {}): ContentTree => ({
+  pages,
+  files: [],
+  variables,
+  reusableContents: [],
+});
 
 describe('mergeTrees cases', () => {
   const base = tree([page('a', { document: 'd:one\ntwo\nthree\n' }), page('b', { pages: [page('c')] }), page('d')]);
@@ -85,7 +97,12 @@ describe('mergeTrees cases', () => {
     const twoParents = mergeTrees(base, moveOurs, moveTheirs, docs);
     expect(twoParents.kind === 'conflict' && twoParents.conflicts.map((c) => c.reason)).toContain('move');
 
-    const deleted = mergeTrees(base, tree([page('a', { document: 'd:one\ntwo\nthree\n' }), page('b', { pages: [page('c'), page('d')] })]), tree([page('a', { document: 'd:one\ntwo\nthree\n' }), page('d')]), docs);
+    const deleted = mergeTrees(
+      base,
+      tree([page('a', { document: 'd:one\ntwo\nthree\n' }), page('b', { pages: [page('c'), page('d')] })]),
+      tree([page('a', { document: 'd:one\ntwo\nthree\n' }), page('d')]),
+      docs,
+    );
     expect(deleted.kind === 'conflict' && deleted.conflicts.map((c) => c.reason)).toContain('deleted-parent');
 
     const cycleBase = tree([page('x'), page('y')]);

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TreePage } from '../../src/model/index.js';
-import {
-  indexPages, insertPage, movePage, pagePaths, removePage, replacePages, updatePage, walkPages,
-} from '../../src/content/index.js';
+import { indexPages, insertPage, movePage, pagePaths, removePage, replacePages, updatePage, walkPages } from '../../src/content/index.js';
 import { treeArb } from './tree-arbitraries.js';
 
 // Indexes and paths of a tree derived by an edit are derived from the edited tree's instead of
@@ -22,7 +20,11 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('insert' as const), parent: fc.nat(40), at: fc.nat(6), children: fc.nat(3) }),
   fc.record({ op: fc.constant('remove' as const), pick: fc.nat(40) }),
   fc.record({ op: fc.constant('move' as const), pick: fc.nat(40), parent: fc.nat(40), at: fc.nat(6) }),
-  fc.record({ op: fc.constant('update' as const), pick: fc.nat(40), field: fc.constantFrom('title' as const, 'slug' as const, 'type' as const, 'children' as const) }),
+  fc.record({
+    op: fc.constant('update' as const),
+    pick: fc.nat(40),
+    field: fc.constantFrom('title' as const, 'slug' as const, 'type' as const, 'children' as const),
+  }),
   fc.record({ op: fc.constant('replace' as const), picks: fc.array(fc.nat(40), { minLength: 1, maxLength: 4 }) }),
 );
 
@@ -37,16 +39,23 @@ function step(pages: TreePage[], s: Step): TreePage[] {
   const pick = (n: number) => (all.length === 0 ? undefined : all[n % all.length]!);
   const parentOf = (n: number) => (n % 5 === 0 ? null : (pick(n)?.id ?? null));
   switch (s.op) {
-    case 'insert': return insertPage(pages, fresh(s.children), parentOf(s.parent), s.at) ?? pages;
-    case 'remove': return removePage(pages, pick(s.pick)?.id ?? '-')?.pages ?? pages;
-    case 'move': return movePage(pages, pick(s.pick)?.id ?? '-', parentOf(s.parent), s.at) ?? pages;
+    case 'insert':
+      return insertPage(pages, fresh(s.children), parentOf(s.parent), s.at) ?? pages;
+    case 'remove':
+      return removePage(pages, pick(s.pick)?.id ?? '-')?.pages ?? pages;
+    case 'move':
+      return movePage(pages, pick(s.pick)?.id ?? '-', parentOf(s.parent), s.at) ?? pages;
     case 'update': {
       const edit = (p: TreePage): TreePage => {
         switch (s.field) {
-          case 'title': return { ...p, title: `${p.title}!` };
-          case 'slug': return { ...p, slug: `${p.slug}-x` };
-          case 'type': return { ...p, type: p.type === 'document' ? 'group' : 'document' };
-          case 'children': return { ...p, pages: [...p.pages.slice(1), fresh(1)] };
+          case 'title':
+            return { ...p, title: `${p.title}!` };
+          case 'slug':
+            return { ...p, slug: `${p.slug}-x` };
+          case 'type':
+            return { ...p, type: p.type === 'document' ? 'group' : 'document' };
+          case 'children':
+            return { ...p, pages: [...p.pages.slice(1), fresh(1)] };
         }
       };
       return updatePage(pages, pick(s.pick)?.id ?? '-', edit) ?? pages;

@@ -16,20 +16,25 @@ let counter = 0;
 const freshId = () => `p${(counter += 1).toString(36).padStart(4, '0')}`;
 
 /** A random tree: unique ids, unique slugs among siblings, up to ~4 levels deep. */
-export const treeArb: fc.Arbitrary<ContentTree> = fc
-  .array(fc.tuple(titles, body, fc.nat(20)), { maxLength: 14 })
-  .map((specs) => {
-    let pages: TreePage[] = [];
-    for (const [title, text, parentPick] of specs) {
-      const all = [...walkPages(pages)];
-      const parent = parentPick < all.length && parentPick % 3 !== 0 ? all[parentPick]! : undefined;
-      const siblings = parent ? parent.pages : pages;
-      const id = freshId();
-      const page: TreePage = { id, type: 'document', title, slug: `${id}-s${siblings.length}`, ...(text ? { document: `d:${text}` } : {}), pages: [] };
-      pages = insertPage(pages, page, parent?.id ?? null) ?? pages;
-    }
-    return { pages, files: [], variables: { version: '1' }, reusableContents: [] };
-  });
+export const treeArb: fc.Arbitrary<ContentTree> = fc.array(fc.tuple(titles, body, fc.nat(20)), { maxLength: 14 }).map((specs) => {
+  let pages: TreePage[] = [];
+  for (const [title, text, parentPick] of specs) {
+    const all = [...walkPages(pages)];
+    const parent = parentPick < all.length && parentPick % 3 !== 0 ? all[parentPick]! : undefined;
+    const siblings = parent ? parent.pages : pages;
+    const id = freshId();
+    const page: TreePage = {
+      id,
+      type: 'document',
+      title,
+      slug: `${id}-s${siblings.length}`,
+      ...(text ? { document: `d:${text}` } : {}),
+      pages: [],
+    };
+    pages = insertPage(pages, page, parent?.id ?? null) ?? pages;
+  }
+  return { pages, files: [], variables: { version: '1' }, reusableContents: [] };
+});
 
 export type Edit =
   | { op: 'insert'; parentPick: number; at: number; title: string; text: string }
@@ -59,7 +64,14 @@ export function applyEdits(tree: ContentTree, edits: Edit[]): ContentTree {
       case 'insert': {
         const parent = edit.parentPick % 4 === 0 ? undefined : pickPage(edit.parentPick);
         const id = freshId();
-        const page: TreePage = { id, type: 'document', title: edit.title, slug: `${id}-new`, ...(edit.text ? { document: `d:${edit.text}` } : {}), pages: [] };
+        const page: TreePage = {
+          id,
+          type: 'document',
+          title: edit.title,
+          slug: `${id}-new`,
+          ...(edit.text ? { document: `d:${edit.text}` } : {}),
+          pages: [],
+        };
         pages = insertPage(pages, page, parent?.id ?? null, edit.at) ?? pages;
         break;
       }
@@ -82,10 +94,11 @@ export function applyEdits(tree: ContentTree, edits: Edit[]): ContentTree {
       case 'edit': {
         const page = pickPage(edit.pick);
         if (page) {
-          pages = updatePage(pages, page.id, (p) => {
-            const { document: _, ...rest } = p;
-            return edit.text ? { ...rest, document: `d:${edit.text}` } : rest;
-          }) ?? pages;
+          pages =
+            updatePage(pages, page.id, (p) => {
+              const { document: _, ...rest } = p;
+              return edit.text ? { ...rest, document: `d:${edit.text}` } : rest;
+            }) ?? pages;
         }
         break;
       }

@@ -77,7 +77,14 @@ describe('the daemon, quiet when nothing changes', () => {
       git(t.dir, 'commit', '-qam', 'other');
       expect(() => git(t.dir, 'rebase', '-q', 'main')).toThrow();
       const again: DaemonEvent[] = [];
-      const second = await startDaemon({ client, dir: t.dir, debounceMs: 200, pollMs: 100, comments: false, onEvent: (e) => again.push(e) });
+      const second = await startDaemon({
+        client,
+        dir: t.dir,
+        debounceMs: 200,
+        pollMs: 100,
+        comments: false,
+        onEvent: (e) => again.push(e),
+      });
       try {
         await until(again, (e) => e.type === 'paused', 'a pause');
         expect(again.find((e) => e.type === 'paused')).toEqual({ type: 'paused', reason: 'a rebase is in progress' });

@@ -42,7 +42,10 @@ describe('Debouncer', () => {
     vi.advanceTimersByTime(1_000);
     debouncer.touch('b');
     vi.advanceTimersByTime(1_000);
-    expect(flushes).toEqual([{ at: 200, paths: ['a'] }, { at: 1_200, paths: ['b'] }]);
+    expect(flushes).toEqual([
+      { at: 200, paths: ['a'] },
+      { at: 1_200, paths: ['b'] },
+    ]);
   });
 
   it('bounds a burst that never ends: maxWaitMs after its first event, then a new burst begins', () => {
@@ -60,7 +63,12 @@ describe('Debouncer', () => {
   });
 
   it('waits at most max(10 × quietMs, 2 s) by default', () => {
-    for (const [quietMs, maxWait] of [[100, 2_000], [150, 2_000], [300, 3_000], [500, 5_000]] as const) {
+    for (const [quietMs, maxWait] of [
+      [100, 2_000],
+      [150, 2_000],
+      [300, 3_000],
+      [500, 5_000],
+    ] as const) {
       const { debouncer, flushes } = recorded({ quietMs });
       for (let t = 0; t < 2 * maxWait && flushes.length === 0; t += quietMs / 2) {
         debouncer.touch('x');
@@ -136,11 +144,15 @@ describe('Debouncer', () => {
   });
 
   it.each([-1, Number.NaN, Infinity, -Infinity, '300', undefined])('refuses quietMs %s with a TypeError naming the value', (quietMs) => {
-    expect(() => new Debouncer({ quietMs: quietMs as number, flush: () => undefined })).toThrow(new TypeError(`quietMs must be a number of milliseconds >= 0, got ${quietMs}`));
+    expect(() => new Debouncer({ quietMs: quietMs as number, flush: () => undefined })).toThrow(
+      new TypeError(`quietMs must be a number of milliseconds >= 0, got ${quietMs}`),
+    );
   });
 
   it.each([-1, Number.NaN, '300'])('refuses maxWaitMs %s with a TypeError naming the value', (maxWaitMs) => {
-    expect(() => new Debouncer({ quietMs: 10, maxWaitMs: maxWaitMs as number, flush: () => undefined })).toThrow(new TypeError(`maxWaitMs must be a number of milliseconds >= 0, got ${maxWaitMs}`));
+    expect(() => new Debouncer({ quietMs: 10, maxWaitMs: maxWaitMs as number, flush: () => undefined })).toThrow(
+      new TypeError(`maxWaitMs must be a number of milliseconds >= 0, got ${maxWaitMs}`),
+    );
   });
 
   it('accepts maxWaitMs Infinity: a burst then ends only when it goes quiet', () => {

@@ -22,11 +22,9 @@ async function repository(): Promise<string> {
 }
 
 const excludePath = (dir: string) => join(dir, '.git', 'info', 'exclude');
-const BLOCK = [
-  '# docsync: editor temporary files (kept up to date by docsync watch)',
-  ...EDITOR_TEMP_PATTERNS,
-  '# docsync: end',
-].join('\n');
+const BLOCK = ['# docsync: editor temporary files (kept up to date by docsync watch)', ...EDITOR_TEMP_PATTERNS, '# docsync: end'].join(
+  '\n',
+);
 
 describe('ensureEditorExcludes', () => {
   it('creates .git/info/exclude (and the folder) holding its block', async () => {
@@ -83,8 +81,18 @@ describe('ensureEditorExcludes', () => {
     const dir = await repository();
     await ensureEditorExcludes(dir);
     const temporary = [
-      '.page.md.swp', '.page.md.swo', '.page.md.swx', 'page.md~', '.#page.md', '#page.md#', '4913', '.DS_Store',
-      'page.md.docsync-tmp', '.~lock.report.odt#', 'guides/.install.md.swp', 'guides/#install.md#',
+      '.page.md.swp',
+      '.page.md.swo',
+      '.page.md.swx',
+      'page.md~',
+      '.#page.md',
+      '#page.md#',
+      '4913',
+      '.DS_Store',
+      'page.md.docsync-tmp',
+      '.~lock.report.odt#',
+      'guides/.install.md.swp',
+      'guides/#install.md#',
     ];
     await mkdir(join(dir, 'guides'));
     for (const path of ['page.md', 'guides/install.md', ...temporary]) await writeFile(join(dir, path), 'x\n');

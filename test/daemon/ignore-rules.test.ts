@@ -70,14 +70,26 @@ describe('loadIgnoreRules and isIgnoredPath', () => {
 
     const ours = cases.map(([path]) => [path, isIgnoredPath(rules, dir, join(dir, path), path.endsWith('/'))]);
     expect(ours).toEqual(cases);
-    const byGit = new Set(gitIgnores(dir, cases.map(([path]) => path.replace(/\/$/, ''))));
+    const byGit = new Set(
+      gitIgnores(
+        dir,
+        cases.map(([path]) => path.replace(/\/$/, '')),
+      ),
+    );
     expect(cases.map(([path]) => [path, byGit.has(path.replace(/\/$/, ''))])).toEqual(cases);
   });
 
   it('always leave out .git: the folder, anything in it, and a .git file (worktree, submodule) at any depth', async () => {
     const dir = await workspace({ 'sub/.git': 'gitdir: ../.git/modules/sub\n' });
     const rules = await loadIgnoreRules(dir);
-    for (const [path, isFolder] of [['.git', true], ['.git', false], ['.git/HEAD', false], ['.git/objects/ab', true], ['.git/docsync/state.json', false], ['sub/.git', false]] as const) {
+    for (const [path, isFolder] of [
+      ['.git', true],
+      ['.git', false],
+      ['.git/HEAD', false],
+      ['.git/objects/ab', true],
+      ['.git/docsync/state.json', false],
+      ['sub/.git', false],
+    ] as const) {
       expect(isIgnoredPath(rules, dir, join(dir, path), isFolder), path).toBe(true);
     }
     expect(isIgnoredPath(rules, dir, join(dir, '.github/workflows/ci.yml'), false)).toBe(false);
@@ -88,8 +100,19 @@ describe('loadIgnoreRules and isIgnoredPath', () => {
     const dir = await workspace({});
     const rules = await loadIgnoreRules(dir);
     const temporary = [
-      '.page.md.swp', 'guides/.install.md.swo', '.page.md.swx', 'page.md~', '.#page.md', '#page.md#', 'guides/#install.md#',
-      '4913', 'guides/4913', '.DS_Store', 'guides/.DS_Store', 'page.md.docsync-tmp', '.~lock.report.odt#',
+      '.page.md.swp',
+      'guides/.install.md.swo',
+      '.page.md.swx',
+      'page.md~',
+      '.#page.md',
+      '#page.md#',
+      'guides/#install.md#',
+      '4913',
+      'guides/4913',
+      '.DS_Store',
+      'guides/.DS_Store',
+      'page.md.docsync-tmp',
+      '.~lock.report.odt#',
     ];
     for (const path of temporary) expect(isIgnoredPath(rules, dir, join(dir, path), false), path).toBe(true);
     const pages = ['page.md', 'notes#1.md', '#hashtag.md', 'swp.md', '4913.md', 'guides/page.md', 'a~b.md'];

@@ -190,15 +190,17 @@ describe('daemons starting at once', () => {
 
   /** Six processes that have loaded the lock module and wait for a folder to race for. */
   async function racers(count = 6) {
-    return Promise.all(Array.from({ length: count }, async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'inherit'] });
-      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-      const next = async () => JSON.parse(((await lines.next()).value as string | undefined) ?? 'null');
-      expect(await next()).toEqual({ ready: child.pid });
-      const send = (line: string) => child.stdin!.write(`${line}\n`);
-      const exited = new Promise((done) => child.once('close', done));
-      return { child, next, send, exited };
-    }));
+    return Promise.all(
+      Array.from({ length: count }, async () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'inherit'] });
+        const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+        const next = async () => JSON.parse(((await lines.next()).value as string | undefined) ?? 'null');
+        expect(await next()).toEqual({ ready: child.pid });
+        const send = (line: string) => child.stdin!.write(`${line}\n`);
+        const exited = new Promise((done) => child.once('close', done));
+        return { child, next, send, exited };
+      }),
+    );
   }
 
   /** All try `dir` at the same moment; exactly one wins and the others name it; then it lets go. */
@@ -209,7 +211,8 @@ describe('daemons starting at once', () => {
     const winners = outcomes.filter((o) => o.result === 'won');
     expect(winners, report).toHaveLength(1);
     const winner = winners[0]!.pid;
-    for (const o of outcomes) if (o.pid !== winner) expect(o, report).toMatchObject({ result: 'locked', holder: { pid: winner, host: hostname() } });
+    for (const o of outcomes)
+      if (o.pid !== winner) expect(o, report).toMatchObject({ result: 'locked', holder: { pid: winner, host: hostname() } });
     expect((await readLock(dir)).pid).toBe(winner);
     expect(await readdir(join(dir, '.git', 'docsync')), 'no temporary file left behind').toEqual(['daemon.lock']);
 

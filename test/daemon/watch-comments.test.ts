@@ -37,21 +37,29 @@ describe('the daemon reports new comments', () => {
   it("prints a reviewer's comment on a followed change request at its block's line, then the replies, but not what was there before", async () => {
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'watched', empty: true } })).body;
     await s.request('PATCH', `/v1/spaces/${space.id}`, { body: { defaultLevel: 'inherit' } });
-    const ids = await editMain(s, space.id, [{ operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\nOne.\n\nTwo.\n' } }]);
+    const ids = await editMain(s, space.id, [
+      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: '# Alpha\n\nOne.\n\nTwo.\n' } },
+    ]);
     const alpha = ids.get('a')!;
     const dir = join(work, 'watched');
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir });
-    const cr = await changeRequestWith(s, space.id, 'Review', [{ operation: 'update_page', page: alpha, document: { markdown: '# Alpha\n\nOne.\n\nTwo, better.\n' } }]);
+    const cr = await changeRequestWith(s, space.id, 'Review', [
+      { operation: 'update_page', page: alpha, document: { markdown: '# Alpha\n\nOne.\n\nTwo, better.\n' } },
+    ]);
     await pull(client, dir);
     const base = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
     const comment = async (markdown: string, text?: string) => {
       let node: string | undefined;
       if (text !== undefined) {
         const page = await s.request('GET', `${base}/content/page/${alpha}?format=document`, { token: reviewer.token });
-        node = (page.body.document.nodes as { key: string; nodes: { leaves: { text: string }[] }[] }[])
-          .find((b) => b.nodes.map((n) => n.leaves.map((l) => l.text).join('')).join('') === text)!.key;
+        node = (page.body.document.nodes as { key: string; nodes: { leaves: { text: string }[] }[] }[]).find(
+          (b) => b.nodes.map((n) => n.leaves.map((l) => l.text).join('')).join('') === text,
+        )!.key;
       }
-      const res = await s.request('POST', `${base}/comments`, { token: reviewer.token, body: { body: { markdown }, page: alpha, ...(node ? { node } : {}) } });
+      const res = await s.request('POST', `${base}/comments`, {
+        token: reviewer.token,
+        body: { body: { markdown }, page: alpha, ...(node ? { node } : {}) },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body as { id: string };
     };
@@ -73,7 +81,16 @@ describe('the daemon reports new comments', () => {
       await waitFor('the reply', () => events.some((e) => e.type === 'comment' && e.replyTo === c.id));
       const arrived = events.filter((e) => e.type === 'comment');
       expect(arrived).toEqual([
-        { type: 'comment', branch: `cr/${cr.number}-review`, place: `#${cr.number}`, id: c.id, path: 'README.md', line: 7, author: 'Rita Reviewer', text: 'Why better?' },
+        {
+          type: 'comment',
+          branch: `cr/${cr.number}-review`,
+          place: `#${cr.number}`,
+          id: c.id,
+          path: 'README.md',
+          line: 7,
+          author: 'Rita Reviewer',
+          text: 'Why better?',
+        },
         expect.objectContaining({ type: 'comment', id: reply.body.id, replyTo: c.id, path: 'README.md', line: 7, text: 'Clearer.' }),
       ]);
       expect(arrived.map((e) => (e as { id: string }).id)).not.toContain(before.id);

@@ -41,7 +41,14 @@ describe.each(testDialects())('the daemon follows platform edits as events (%s)'
     return c;
   };
   const start = async (c: Client, dir: string, pollMs: number, events: DaemonEvent[]) => {
-    const daemon = await startDaemon({ client: c, dir, debounceMs: 50, pollMs, backoff: { initialMs: 50, maxMs: 200 }, onEvent: (e) => events.push(e) });
+    const daemon = await startDaemon({
+      client: c,
+      dir,
+      debounceMs: 50,
+      pollMs,
+      backoff: { initialMs: 50, maxMs: 200 },
+      onEvent: (e) => events.push(e),
+    });
     daemons.push(daemon);
     return daemon;
   };
@@ -55,7 +62,9 @@ describe.each(testDialects())('the daemon follows platform edits as events (%s)'
     await waitFor('the first cycles', () => events.filter((e) => e.type === 'pulled' || e.type === 'started').length >= 1);
     await editMain(s, spaceId, [{ operation: 'update_page', page: alpha, document: { markdown: '# Alpha\n\nedited on the platform\n' } }]);
     await waitFor('the edit on disk', fileHas(join(dir, 'README.md'), 'edited on the platform'));
-    await waitFor('the pull reported', () => events.some((e) => e.type === 'pulled' && e.branch === 'main' && e.files.includes('README.md')));
+    await waitFor('the pull reported', () =>
+      events.some((e) => e.type === 'pulled' && e.branch === 'main' && e.files.includes('README.md')),
+    );
     await editMain(s, spaceId, [{ operation: 'update_page', page: alpha, document: { markdown: '# Alpha\n\nand again\n' } }]);
     await waitFor('the second edit on disk', fileHas(join(dir, 'README.md'), 'and again'));
   });

@@ -70,7 +70,13 @@ describe('docsync watch across a server outage', () => {
       await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\nthree\nthird save, server still down\n');
       const committed = await watch.waitFor((e) => e.type === 'committed' && e.files.includes('README.md'), 20_000, mark);
       expect(committed.branch).toBe('main');
-      expect(watch.events().slice(mark).filter((e) => e.type === 'committed').map((e) => e.files)).toEqual([['beta.md'], ['README.md']]);
+      expect(
+        watch
+          .events()
+          .slice(mark)
+          .filter((e) => e.type === 'committed')
+          .map((e) => e.files),
+      ).toEqual([['beta.md'], ['README.md']]);
 
       server = await start(port);
       const back = watch.events().length;

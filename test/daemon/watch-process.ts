@@ -16,7 +16,11 @@ export interface WatchProcess extends CliProcess {
 export function spawnWatch(dir: string, env: Record<string, string>, extra: string[] = [], options: { built?: string } = {}): WatchProcess {
   const proc = spawnCli(['watch', dir, '--json', '--debounce', '100', '--poll', '0.5', ...extra], env, options);
   const events = () =>
-    proc.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    proc
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
   const waitFor = async (match: (event: any) => boolean, ms = 20_000, from = 0) => {
     const until = Date.now() + ms;
     for (;;) {

@@ -47,14 +47,22 @@ describe('docsync watch', () => {
       // Another shell sees the daemon, what it is doing and what it did last.
       const human = await eventually(async () => {
         const out = await runCli(['status', '--dir', t.dir], env());
-        expect(out.stdout).toMatch(new RegExp(`^daemon: watching \\(pid ${watch.child.pid} since [0-9:]+\\), idle on main\n  last commit [0-9:]+ on main; last push [0-9:]+ main -> #${pushed.changeRequest.number}`));
+        expect(out.stdout).toMatch(
+          new RegExp(
+            `^daemon: watching \\(pid ${watch.child.pid} since [0-9:]+\\), idle on main\n  last commit [0-9:]+ on main; last push [0-9:]+ main -> #${pushed.changeRequest.number}`,
+          ),
+        );
         return out;
       });
       expect(human.code, human.stderr).toBe(0);
       // Polls come every half second: between two of them the daemon is idle.
       await eventually(async () => {
         const json = JSON.parse((await runCli(['status', '--dir', t.dir, '--json'], env())).stdout);
-        expect(json.daemon).toMatchObject({ running: true, pid: watch.child.pid, status: { activity: 'idle', branch: 'main', unpushed: [] } });
+        expect(json.daemon).toMatchObject({
+          running: true,
+          pid: watch.child.pid,
+          status: { activity: 'idle', branch: 'main', unpushed: [] },
+        });
         expect(json.branches).toMatchObject([{ branch: 'main', outbox: pushed.changeRequest.number }]);
       });
     } finally {
@@ -70,7 +78,9 @@ describe('docsync watch', () => {
     const watch = spawnWatch(t.dir, env());
     try {
       await watch.waitFor((e) => e.type === 'started');
-      await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nedited on the platform\n' } }]);
+      await editMain(s, t.spaceId, [
+        { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nedited on the platform\n' } },
+      ]);
       const pulled = await watch.waitFor((e) => e.type === 'pulled' && e.branch === 'main');
       expect(pulled.files).toEqual(['beta.md']);
       expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toContain('edited on the platform');
@@ -175,7 +185,9 @@ describe('docsync watch', () => {
     // The daemon may be writing its status file meanwhile: retry the removal as `rm -rf` would.
     await rm(t.dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 25 });
     expect(await watch.exited).toBe(1);
-    expect(watch.stderr()).toMatch(/^docsync: stopped: (not a git repository: \S+ \(no \.git folder\)|\S+ is not a docsync workspace \(no \.git\/docsync\/state\.json\); run docsync clone first)\n$/);
+    expect(watch.stderr()).toMatch(
+      /^docsync: stopped: (not a git repository: \S+ \(no \.git folder\)|\S+ is not a docsync workspace \(no \.git\/docsync\/state\.json\); run docsync clone first)\n$/,
+    );
     expect(watch.events().at(-1)).toMatchObject({ type: 'stopped', reason: 'the workspace is gone' });
   });
 
@@ -186,7 +198,9 @@ describe('docsync watch', () => {
       await watch.waitFor((e) => e.type === 'started');
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, as the writer has it\n');
       await watch.waitFor((e) => e.type === 'pushed');
-      await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text, as the platform has it\n' } }]);
+      await editMain(s, t.spaceId, [
+        { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text, as the platform has it\n' } },
+      ]);
       const conflict = await watch.waitFor((e) => e.type === 'conflict');
       expect(conflict).toMatchObject({ branch: 'main', files: ['beta.md'] });
       const text = await readFile(join(t.dir, 'beta.md'), 'utf8');
@@ -196,7 +210,10 @@ describe('docsync watch', () => {
       // Polls come and go meanwhile: the file with markers is left out of any push.
       const at = watch.events().indexOf(conflict);
       await new Promise((r) => setTimeout(r, 1_500));
-      for (const pushed of watch.events().slice(at).filter((e) => e.type === 'pushed')) {
+      for (const pushed of watch
+        .events()
+        .slice(at)
+        .filter((e) => e.type === 'pushed')) {
         expect(pushed.skipped.map((k: { path: string }) => k.path)).toContain('beta.md');
       }
       const { outbox: before } = (await readState(t.dir)).branches.main!;

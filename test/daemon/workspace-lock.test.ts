@@ -30,12 +30,13 @@ describe('withWorkspaceLock', () => {
   it('runs one holder at a time, in the order they came, and removes the lock after', async () => {
     const t = await clonedSpace(s, client, work, 'order');
     const log: string[] = [];
-    const job = (name: string, ms: number) => withWorkspaceLock(t.dir, async () => {
-      log.push(`${name} in`);
-      await sleep(ms);
-      log.push(`${name} out`);
-      return name;
-    });
+    const job = (name: string, ms: number) =>
+      withWorkspaceLock(t.dir, async () => {
+        log.push(`${name} in`);
+        await sleep(ms);
+        log.push(`${name} out`);
+        return name;
+      });
     const first = job('first', 300);
     await sleep(50);
     expect(await Promise.all([first, job('second', 10)])).toEqual(['first', 'second']);

@@ -10,11 +10,15 @@ const byPath = (a: PathStatus, b: PathStatus) => Buffer.compare(Buffer.from(a.pa
 /** `git status --porcelain` as path → 'added' | 'modified' | 'deleted' relative to HEAD. */
 export async function cliStatus(dir: string): Promise<PathStatus[]> {
   const out = await gitCli(dir, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames');
-  return out.split('\0').filter(Boolean).map((entry) => {
-    const code = entry.slice(0, 2);
-    const status = code === '??' || code.includes('A') ? 'added' : code.includes('D') ? 'deleted' : 'modified';
-    return { path: entry.slice(3), status };
-  }).sort(byPath);
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => {
+      const code = entry.slice(0, 2);
+      const status = code === '??' || code.includes('A') ? 'added' : code.includes('D') ? 'deleted' : 'modified';
+      return { path: entry.slice(3), status };
+    })
+    .sort(byPath);
 }
 
 /**
@@ -25,7 +29,9 @@ export async function cliStatus(dir: string): Promise<PathStatus[]> {
 export async function cliChanges(dir: string): Promise<PathStatus[]> {
   // docsync's status is by content, as isomorphic-git's statusMatrix: a change of the executable
   // bit alone is not one (git lists it where core.filemode is true, as git init sets it on Linux).
-  const diff = (await gitCli(dir, '-c', 'core.filemode=false', 'diff', '--name-status', '--no-renames', '-z', 'HEAD')).split('\0').filter(Boolean);
+  const diff = (await gitCli(dir, '-c', 'core.filemode=false', 'diff', '--name-status', '--no-renames', '-z', 'HEAD'))
+    .split('\0')
+    .filter(Boolean);
   const changes: PathStatus[] = [];
   for (let i = 0; i < diff.length; i += 2) {
     const letter = diff[i]!;

@@ -20,13 +20,21 @@ describe('commitFiles', () => {
     expect(oid).toMatch(/^[0-9a-f]{40}$/);
     expect((await gitCli(dir, 'rev-parse', 'main')).trim()).toBe(oid);
     await gitCli(dir, 'fsck', '--strict', '--no-dangling');
-    expect(await gitCli(dir, 'log', '--format=%H|%an <%ae>|%at|%s', 'main')).toBe(`${oid}|Ada Writer <ada@example.com>|1700000000|Clone revision r1\n`);
+    expect(await gitCli(dir, 'log', '--format=%H|%an <%ae>|%at|%s', 'main')).toBe(
+      `${oid}|Ada Writer <ada@example.com>|1700000000|Clone revision r1\n`,
+    );
     expect(await gitCli(dir, 'show', 'main:guides/install.md')).toBe(page('Install'));
 
     const tree = (await gitCli(dir, 'cat-file', '-p', `${oid}^{tree}`)).trim().split('\n');
-    expect(tree.map((line) => line.replace(/ [0-9a-f]{40}\t/, ' <oid> '))).toEqual(['100644 blob <oid> README.md', '040000 tree <oid> guides']);
+    expect(tree.map((line) => line.replace(/ [0-9a-f]{40}\t/, ' <oid> '))).toEqual([
+      '100644 blob <oid> README.md',
+      '040000 tree <oid> guides',
+    ]);
     const sub = (await gitCli(dir, 'cat-file', '-p', `${oid}:guides`)).trim().split('\n');
-    expect(sub.map((line) => line.replace(/ [0-9a-f]{40}\t/, ' <oid> '))).toEqual(['040000 tree <oid> deep', '100644 blob <oid> install.md']);
+    expect(sub.map((line) => line.replace(/ [0-9a-f]{40}\t/, ' <oid> '))).toEqual([
+      '040000 tree <oid> deep',
+      '100644 blob <oid> install.md',
+    ]);
     // The working tree and index are untouched: no file was written, nothing is staged.
     expect(await gitCli(dir, 'ls-files')).toBe('');
   });
@@ -69,14 +77,18 @@ describe('commitFiles', () => {
     await expect(stale).rejects.toMatchObject({ code: 'ref-moved', data: { expected: base, actual: next } });
     expect(await branchOid(dir, 'main')).toBe(next);
     // null means "create": refused when the branch exists.
-    await expect(commitFiles(dir, { branch: 'main', parent: null, files: files({}), message: 'x', author })).rejects.toMatchObject({ code: 'ref-moved' });
+    await expect(commitFiles(dir, { branch: 'main', parent: null, files: files({}), message: 'x', author })).rejects.toMatchObject({
+      code: 'ref-moved',
+    });
   });
 
   it('lets exactly one of two racing writers with the same parent win', async () => {
     const dir = await tempRepo();
     const base = await commitFiles(dir, { branch: 'main', parent: null, files: files({ 'a.md': '1\n' }), message: 'base', author });
     const results = await Promise.allSettled(
-      ['left', 'right'].map((side) => commitFiles(dir, { branch: 'main', parent: base, files: files({ 'a.md': `${side}\n` }), message: side, author })),
+      ['left', 'right'].map((side) =>
+        commitFiles(dir, { branch: 'main', parent: base, files: files({ 'a.md': `${side}\n` }), message: side, author }),
+      ),
     );
     const won = results.filter((x) => x.status === 'fulfilled');
     const lost = results.filter((x): x is PromiseRejectedResult => x.status === 'rejected');
@@ -88,11 +100,13 @@ describe('commitFiles', () => {
     await gitCli(dir, 'fsck', '--strict');
   });
 
-  it('respects git\'s lock file: a branch locked by another process is not moved', async () => {
+  it("respects git's lock file: a branch locked by another process is not moved", async () => {
     const dir = await tempRepo();
     const base = await commitFiles(dir, { branch: 'main', parent: null, files: files({ 'a.md': '1\n' }), message: 'base', author });
     await writeFile(join(dir, '.git/refs/heads/main.lock'), '');
-    await expect(commitFiles(dir, { branch: 'main', parent: base, files: files({}), message: 'x', author })).rejects.toMatchObject({ code: 'ref-locked' });
+    await expect(commitFiles(dir, { branch: 'main', parent: base, files: files({}), message: 'x', author })).rejects.toMatchObject({
+      code: 'ref-locked',
+    });
     expect(await branchOid(dir, 'main')).toBe(base);
   });
 
@@ -101,7 +115,14 @@ describe('commitFiles', () => {
     const a = await commitFiles(dir, { branch: 'main', files: files({ 'a.md': 'a\n' }), message: 'a', author });
     const b = await commitFiles(dir, { branch: 'main', files: files({ 'a.md': 'b\n' }), message: 'b', author });
     const side = await commitFiles(dir, { branch: 'cr/1-side', parent: null, files: files({ 's.md': 's\n' }), message: 'side', author });
-    const merge = await commitFiles(dir, { branch: 'main', parent: b, mergeParents: [side], files: files({ 'a.md': 'b\n', 's.md': 's\n' }), message: 'merge', author });
+    const merge = await commitFiles(dir, {
+      branch: 'main',
+      parent: b,
+      mergeParents: [side],
+      files: files({ 'a.md': 'b\n', 's.md': 's\n' }),
+      message: 'merge',
+      author,
+    });
     expect((await gitCli(dir, 'rev-list', '--parents', '-n1', merge)).trim()).toBe(`${merge} ${b} ${side}`);
     expect((await gitCli(dir, 'rev-list', '--parents', '-n1', b)).trim()).toBe(`${b} ${a}`);
     expect(asText(await readTreeFiles(dir, merge))).toEqual({ 'a.md': 'b\n', 's.md': 's\n' });
@@ -132,8 +153,14 @@ describe('commitFiles', () => {
 
   it('refuses a path that is both a file and a folder, and a bad branch name', async () => {
     const dir = await tempRepo();
-    await expect(commitFiles(dir, { branch: 'main', files: files({ a: '1', 'a/b.md': '2' }), message: 'x', author })).rejects.toMatchObject({ code: 'invalid-path', data: { path: 'a' } });
-    await expect(commitFiles(dir, { branch: 'bad..name', files: files({}), message: 'x', author })).rejects.toMatchObject({ code: 'invalid-ref' });
-    await expect(commitFiles(dir, { branch: 'main', parent: 'f'.repeat(40), files: files({}), message: 'x', author })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(commitFiles(dir, { branch: 'main', files: files({ a: '1', 'a/b.md': '2' }), message: 'x', author })).rejects.toMatchObject(
+      { code: 'invalid-path', data: { path: 'a' } },
+    );
+    await expect(commitFiles(dir, { branch: 'bad..name', files: files({}), message: 'x', author })).rejects.toMatchObject({
+      code: 'invalid-ref',
+    });
+    await expect(
+      commitFiles(dir, { branch: 'main', parent: 'f'.repeat(40), files: files({}), message: 'x', author }),
+    ).rejects.toMatchObject({ code: 'not-found' });
   });
 });

@@ -12,7 +12,16 @@ const segment = fc.constantFrom('a', 'b', 'docs', 'é', '日本', 'x y');
 const fileName = fc.constantFrom('README.md', 'page.md', 'a.md', 'ü.md', 'b');
 const path = fc.tuple(fc.array(segment, { maxLength: 3 }), fileName).map(([dirs, name]) => [...dirs, name].join('/'));
 // Few distinct lines, so that edited and moved files often stay similar enough to be renames.
-const line = fc.constantFrom('alpha\n', 'beta\n', 'gamma\n', 'delta\n', '# Title\n', '\n', 'a much longer line of prose that goes on\n', 'no newline');
+const line = fc.constantFrom(
+  'alpha\n',
+  'beta\n',
+  'gamma\n',
+  'delta\n',
+  '# Title\n',
+  '\n',
+  'a much longer line of prose that goes on\n',
+  'no newline',
+);
 const content = fc.array(line, { maxLength: 12 }).map((ls) => ls.join(''));
 
 /** A file map with no path that is also a folder of another path. */
@@ -55,8 +64,10 @@ describe('diffTrees properties', () => {
         const contentByOid = new Map([...b.values()].map((text) => [blobOid(Buffer.from(text)), text]));
         const result = new Map(a);
         for (const change of await diffTrees(dir, from, to)) {
-          if (change.status !== 'added') expect(blobOid(Buffer.from(result.get(change.status === 'renamed' ? change.from : change.path)!))).toBe(change.oldOid);
-          if (change.status === 'deleted' || change.status === 'renamed') result.delete(change.status === 'renamed' ? change.from : change.path);
+          if (change.status !== 'added')
+            expect(blobOid(Buffer.from(result.get(change.status === 'renamed' ? change.from : change.path)!))).toBe(change.oldOid);
+          if (change.status === 'deleted' || change.status === 'renamed')
+            result.delete(change.status === 'renamed' ? change.from : change.path);
           if (change.status !== 'deleted') result.set(change.path, contentByOid.get(change.newOid)!);
         }
         expect(Object.fromEntries([...result].sort())).toEqual(Object.fromEntries([...b].sort()));

@@ -9,10 +9,14 @@ function nameStatus(changes: TreeChange[]): string[] {
   return changes
     .map((c) => {
       switch (c.status) {
-        case 'added': return `A\t${c.path}`;
-        case 'modified': return `M\t${c.path}`;
-        case 'deleted': return `D\t${c.path}`;
-        case 'renamed': return `R${String(c.similarity).padStart(3, '0')}\t${c.from}\t${c.to}`;
+        case 'added':
+          return `A\t${c.path}`;
+        case 'modified':
+          return `M\t${c.path}`;
+        case 'deleted':
+          return `D\t${c.path}`;
+        case 'renamed':
+          return `R${String(c.similarity).padStart(3, '0')}\t${c.from}\t${c.to}`;
       }
     })
     .sort();
@@ -33,7 +37,7 @@ const steps: Record<string, string | Uint8Array>[] = [
     'big.md': big,
     'dup1.md': 'same\n',
     'dup2.md': 'same\n',
-    'thing': 'a file that becomes a folder\n',
+    thing: 'a file that becomes a folder\n',
     'crlf.md': lines('crlf', 6).join('').replace(/\n/g, '\r\n'),
     'long.md': long,
     'subdir/file.txt': lines('base', 10).join(''),
@@ -50,7 +54,7 @@ const steps: Record<string, string | Uint8Array>[] = [
     'big.md': big,
     'dup1.md': 'same\n',
     'dup2.md': 'same\n',
-    'thing': 'a file that becomes a folder\n',
+    thing: 'a file that becomes a folder\n',
     'crlf.md': lines('crlf', 6).join('').replace(/\n/g, '\r\n'),
     'long.md': long,
     'subdir/file.txt': lines('base', 10).join(''),
@@ -65,10 +69,13 @@ const steps: Record<string, string | Uint8Array>[] = [
     'new.md': 'brand new\n',
     'deep/deep.md': lines('deep', 9).join('') + 'changed last line\n',
     'ü/ñ/日本語.md': lines('ünïcödé', 5).join(''),
-    'docs/big-renamed.md': big.replace('big line 003', 'BIG LINE 003').replace('big line 010', 'edited 010').replace('big line 017', 'edited 017'),
+    'docs/big-renamed.md': big
+      .replace('big line 003', 'BIG LINE 003')
+      .replace('big line 010', 'edited 010')
+      .replace('big line 017', 'edited 017'),
     'dup1.md': 'same\n',
     'dup2.md': 'same\n',
-    'thing': 'a file that becomes a folder\n',
+    thing: 'a file that becomes a folder\n',
     'lf.md': lines('crlf', 6).join(''),
     'long-renamed.md': `${'x'.repeat(200)}\n${'z'.repeat(150)}\n`,
     'subdir/file.txt': lines('base', 10).join(''),
@@ -131,8 +138,18 @@ describe('diffTrees', () => {
 
   it('reports oids and sorts by path in byte order, renames at their new path', async () => {
     const dir = await tempRepo();
-    const a = await commitFiles(dir, { branch: 'main', files: files({ 'z.md': 'z\n', 'b.md': 'b\n', 'c.md': 'c\n' }), message: 'a', author });
-    const b = await commitFiles(dir, { branch: 'main', files: files({ 'a.md': 'z\n', 'b.md': 'B\n', '\u{1F600}.md': 'x\n', '\uFFFD.md': 'y\n' }), message: 'b', author });
+    const a = await commitFiles(dir, {
+      branch: 'main',
+      files: files({ 'z.md': 'z\n', 'b.md': 'b\n', 'c.md': 'c\n' }),
+      message: 'a',
+      author,
+    });
+    const b = await commitFiles(dir, {
+      branch: 'main',
+      files: files({ 'a.md': 'z\n', 'b.md': 'B\n', '\u{1F600}.md': 'x\n', '\uFFFD.md': 'y\n' }),
+      message: 'b',
+      author,
+    });
     const changes = await diffTrees(dir, a, b);
     expect(changes.map((c) => [c.status, c.path])).toEqual([
       ['renamed', 'a.md'],

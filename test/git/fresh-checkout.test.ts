@@ -3,7 +3,13 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  branchOid, checkoutBranch, commitFiles, commitWorkingTree, currentBranch, GitError, workingTreeChanges,
+  branchOid,
+  checkoutBranch,
+  commitFiles,
+  commitWorkingTree,
+  currentBranch,
+  GitError,
+  workingTreeChanges,
 } from '../../src/git/index.js';
 import { populateWorkingTree } from '../../src/git/commit/fresh-checkout.js';
 import { repo } from '../../src/git/repo.js';
@@ -33,7 +39,15 @@ function manyPages(n: number): Record<string, string | Uint8Array> {
 
 async function checkedOut(content: Record<string, string | Uint8Array>, branch = 'main') {
   const dir = await tempRepo();
-  const oid = await commitFiles(dir, { branch, parent: null, files: files(content), message: 'clone', author, timestamp: 1, checkout: true });
+  const oid = await commitFiles(dir, {
+    branch,
+    parent: null,
+    files: files(content),
+    message: 'clone',
+    author,
+    timestamp: 1,
+    checkout: true,
+  });
   return { dir, oid };
 }
 
@@ -74,7 +88,9 @@ describe('commitFiles with checkout', () => {
     const { dir } = await checkedOut(tricky);
     const debug = await gitCli(dir, 'ls-files', '--debug', '-z');
     const recorded = new Map<string, string>();
-    for (const match of debug.matchAll(/([^\0\n]+)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: (\d+)\tino: (\d+)\n {2}uid: (\d+)\tgid: (\d+)\n {2}size: (\d+)/g)) {
+    for (const match of debug.matchAll(
+      /([^\0\n]+)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: (\d+)\tino: (\d+)\n {2}uid: (\d+)\tgid: (\d+)\n {2}size: (\d+)/g,
+    )) {
       recorded.set(match[1]!, match.slice(2, 11).join(' '));
     }
     expect(recorded.size).toBe(Object.keys(tricky).length);
@@ -82,7 +98,9 @@ describe('commitFiles with checkout', () => {
       const stat = lstatSync(join(dir, path), { bigint: true });
       const low = (value: bigint) => String(value & 0xffffffffn);
       const seconds = (ns: bigint) => `${ns / 1_000_000_000n} ${ns % 1_000_000_000n}`;
-      expect(recorded.get(path), path).toBe(`${seconds(stat.ctimeNs)} ${seconds(stat.mtimeNs)} ${low(stat.dev)} ${low(stat.ino)} ${stat.uid} ${stat.gid} ${stat.size}`);
+      expect(recorded.get(path), path).toBe(
+        `${seconds(stat.ctimeNs)} ${seconds(stat.mtimeNs)} ${low(stat.dev)} ${low(stat.ino)} ${stat.uid} ${stat.gid} ${stat.size}`,
+      );
     }
   });
 
@@ -100,7 +118,11 @@ describe('commitFiles with checkout', () => {
       { path: '日本/ページ.md', status: 'modified' },
     ]);
     const next = await commitWorkingTree(dir, { message: 'edit', author });
-    expect((await gitCli(dir, 'diff', '--name-status', oid, next!)).trim().split('\n')).toEqual(['M\ta.md', 'A\tnew.md', 'M\t日本/ページ.md']);
+    expect((await gitCli(dir, 'diff', '--name-status', oid, next!)).trim().split('\n')).toEqual([
+      'M\ta.md',
+      'A\tnew.md',
+      'M\t日本/ページ.md',
+    ]);
     expect(await gitCli(dir, 'status', '--porcelain')).toBe('');
 
     await commitFiles(dir, { branch: 'other', parent: null, files: files({ 'other.md': 'other\n' }), message: 'other', author });
@@ -121,7 +143,8 @@ describe('commitFiles with checkout', () => {
   it('refuses a working tree that is not empty, or has an index, before writing anything', async () => {
     const dir = await tempRepo();
     await writeFile(join(dir, 'notes.txt'), 'mine\n');
-    const attempt = () => commitFiles(dir, { branch: 'main', parent: null, files: files({ 'notes.txt': 'theirs\n' }), message: 'm', author, checkout: true });
+    const attempt = () =>
+      commitFiles(dir, { branch: 'main', parent: null, files: files({ 'notes.txt': 'theirs\n' }), message: 'm', author, checkout: true });
     await expect(attempt()).rejects.toMatchObject({ code: 'dirty-working-tree', data: { paths: ['notes.txt'] } });
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('mine\n');
     expect(await branchOid(dir, 'main')).toBeNull();
@@ -131,7 +154,14 @@ describe('commitFiles with checkout', () => {
     await gitCli(indexed, 'add', 'x.md');
     await gitCli(indexed, 'rm', '--cached', '-q', 'x.md');
     await gitCli(indexed, 'clean', '-fq');
-    const error = await commitFiles(indexed, { branch: 'main', parent: null, files: files({ 'a.md': 'a\n' }), message: 'm', author, checkout: true }).catch((e: unknown) => e);
+    const error = await commitFiles(indexed, {
+      branch: 'main',
+      parent: null,
+      files: files({ 'a.md': 'a\n' }),
+      message: 'm',
+      author,
+      checkout: true,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GitError);
     expect(error).toMatchObject({ code: 'dirty-working-tree', data: { paths: ['.git/index'] } });
     expect(existsSync(join(indexed, 'a.md'))).toBe(false);
@@ -140,22 +170,40 @@ describe('commitFiles with checkout', () => {
   it('never overwrites a file that appears while it writes (or that case folding makes one path)', async () => {
     const dir = await tempRepo();
     const blob = { oid: 'b'.repeat(40), content: Buffer.from('first\n') };
-    const twice = [{ path: 'Readme.md', ...blob }, { path: 'Readme.md', ...blob, content: Buffer.from('second\n') }];
-    await expect(populateWorkingTree(await repo(dir), twice)).rejects.toMatchObject({ code: 'dirty-working-tree', data: { paths: ['Readme.md'] } });
+    const twice = [
+      { path: 'Readme.md', ...blob },
+      { path: 'Readme.md', ...blob, content: Buffer.from('second\n') },
+    ];
+    await expect(populateWorkingTree(await repo(dir), twice)).rejects.toMatchObject({
+      code: 'dirty-working-tree',
+      data: { paths: ['Readme.md'] },
+    });
     expect(await readFile(join(dir, 'Readme.md'), 'utf8')).toBe('first\n');
   });
 
   it('checks out branches only, not other refs', async () => {
     const dir = await tempRepo();
-    await expect(commitFiles(dir, { branch: 'refs/docsync/base/1', parent: null, files: files({ 'a.md': 'a\n' }), message: 'm', author, checkout: true }))
-      .rejects.toMatchObject({ code: 'invalid-ref' });
+    await expect(
+      commitFiles(dir, {
+        branch: 'refs/docsync/base/1',
+        parent: null,
+        files: files({ 'a.md': 'a\n' }),
+        message: 'm',
+        author,
+        checkout: true,
+      }),
+    ).rejects.toMatchObject({ code: 'invalid-ref' });
     expect(await readdir(dir)).toEqual(['.git']);
   });
 });
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1)).filter((path) => !path.startsWith('.git/')).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .filter((path) => !path.startsWith('.git/'))
+    .sort();
 }
 
 /** The paths of an index file, in the order they are stored (version 2, no extended flags). */

@@ -19,7 +19,7 @@ export async function cliNameStatus(dir: string, from: string, to: string, min =
   const out = await gitCli(dir, 'diff', '--name-status', '-z', `-M${min}%`, from, to);
   const fields = out.split('\0').slice(0, -1);
   const lines: string[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const status = fields[i++]!;
     const width = status.startsWith('R') || status.startsWith('C') ? 2 : 1;
     lines.push([status, ...fields.slice(i, i + width)].join('\t'));

@@ -11,7 +11,15 @@ import { author, files, gitCli, tempRepo } from './helpers.js';
 async function history() {
   const dir = await tempRepo();
   const commit = (branch: string, parent: string | null, body: string, mergeParents: string[] = []) =>
-    commitFiles(dir, { branch, parent, mergeParents, files: files({ 'f.md': body }), message: body, author, timestamp: 1_700_000_000 + body.charCodeAt(0) });
+    commitFiles(dir, {
+      branch,
+      parent,
+      mergeParents,
+      files: files({ 'f.md': body }),
+      message: body,
+      author,
+      timestamp: 1_700_000_000 + body.charCodeAt(0),
+    });
   const a = await commit('main', null, 'a');
   const b = await commit('main', a, 'b');
   const c = await commit('main', b, 'c');
@@ -39,7 +47,10 @@ describe('history', () => {
     const names = Object.keys(oids) as (keyof typeof oids)[];
     for (const x of names) {
       for (const y of names) {
-        const cli = await gitCli(dir, 'merge-base', '--is-ancestor', oids[x], oids[y]).then(() => true, () => false);
+        const cli = await gitCli(dir, 'merge-base', '--is-ancestor', oids[x], oids[y]).then(
+          () => true,
+          () => false,
+        );
         expect(await isAncestor(dir, oids[x], oids[y]), `${x} ancestor of ${y}`).toBe(cli);
       }
     }
@@ -48,7 +59,13 @@ describe('history', () => {
 
   it('mergeBase answers as git merge-base, and null for unrelated histories', async () => {
     const { dir, a, b, c, d, m, u } = await history();
-    for (const [x, y] of [[c, d], [d, c], [m, c], [a, m], [c, b]] as const) {
+    for (const [x, y] of [
+      [c, d],
+      [d, c],
+      [m, c],
+      [a, m],
+      [c, b],
+    ] as const) {
       expect(await mergeBase(dir, x, y)).toBe((await gitCli(dir, 'merge-base', x, y)).trim());
     }
     expect(await mergeBase(dir, 'main', 'side')).toBe(c);

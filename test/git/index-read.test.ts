@@ -41,15 +41,27 @@ const readIndex = async (dir: string) => parsed(await readFile(join(dir, '.git',
 /** What `git ls-files --debug` prints of each entry, in the parser's terms. */
 async function cliEntries(dir: string) {
   const debug = await gitCli(dir, 'ls-files', '--debug', '--stage', '-z');
-  const pattern = /(\d+) ([0-9a-f]{40}) (\d)\t([^\0]+)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: (\d+)\tino: (\d+)\n {2}uid: (\d+)\tgid: (\d+)\n {2}size: (\d+)\tflags: ([0-9a-f]+)\n/g;
+  const pattern =
+    /(\d+) ([0-9a-f]{40}) (\d)\t([^\0]+)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: (\d+)\tino: (\d+)\n {2}uid: (\d+)\tgid: (\d+)\n {2}size: (\d+)\tflags: ([0-9a-f]+)\n/g;
   return [...debug.matchAll(pattern)].map((m) => ({
-    path: m[4], oid: m[2], mode: parseInt(m[1]!, 8), stage: Number(m[3]),
-    ctimeSeconds: Number(m[5]), ctimeNanoseconds: Number(m[6]), mtimeSeconds: Number(m[7]), mtimeNanoseconds: Number(m[8]),
-    dev: Number(m[9]), ino: Number(m[10]), uid: Number(m[11]), gid: Number(m[12]), size: Number(m[13]),
+    path: m[4],
+    oid: m[2],
+    mode: parseInt(m[1]!, 8),
+    stage: Number(m[3]),
+    ctimeSeconds: Number(m[5]),
+    ctimeNanoseconds: Number(m[6]),
+    mtimeSeconds: Number(m[7]),
+    mtimeNanoseconds: Number(m[8]),
+    dev: Number(m[9]),
+    ino: Number(m[10]),
+    uid: Number(m[11]),
+    gid: Number(m[12]),
+    size: Number(m[13]),
   }));
 }
 
-const comparable = (entries: StoredIndexEntry[]) => entries.map(({ offset: _offset, assumeValid: _a, skipWorktree: _s, intentToAdd: _i, ...rest }) => rest);
+const comparable = (entries: StoredIndexEntry[]) =>
+  entries.map(({ offset: _offset, assumeValid: _a, skipWorktree: _s, intentToAdd: _i, ...rest }) => rest);
 
 describe('parseIndex', () => {
   it('reads an index the git CLI wrote (version 2, with its TREE extension) entry for entry as git lists it', async () => {
@@ -97,14 +109,37 @@ describe('parseIndex', () => {
 
   it('reads what renderIndex writes, paths longer than the 12-bit length field included', () => {
     const long = `${'folder/'.repeat(700)}page.md`;
-    const stat = { ctimeNs: 1_700_000_000_123_456_789n, mtimeNs: 1_700_000_001_000_000_001n, dev: 2n ** 40n + 7n, ino: 42n, uid: 1000n, gid: 100n, size: 12n };
+    const stat = {
+      ctimeNs: 1_700_000_000_123_456_789n,
+      mtimeNs: 1_700_000_001_000_000_001n,
+      dev: 2n ** 40n + 7n,
+      ino: 42n,
+      uid: 1000n,
+      gid: 100n,
+      size: 12n,
+    };
     const oid = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
-    const index = parsed(renderIndex([{ path: long, oid, stat }, { path: 'b.md', oid, stat }]));
+    const index = parsed(
+      renderIndex([
+        { path: long, oid, stat },
+        { path: 'b.md', oid, stat },
+      ]),
+    );
     expect(index.entries.map((e) => e.path)).toEqual(['b.md', long]);
     expect(comparable(index.entries)[1]).toEqual({
-      path: long, oid, mode: 0o100644, stage: 0,
-      ctimeSeconds: 1_700_000_000, ctimeNanoseconds: 123_456_789, mtimeSeconds: 1_700_000_001, mtimeNanoseconds: 1,
-      dev: 7, ino: 42, uid: 1000, gid: 100, size: 12,
+      path: long,
+      oid,
+      mode: 0o100644,
+      stage: 0,
+      ctimeSeconds: 1_700_000_000,
+      ctimeNanoseconds: 123_456_789,
+      mtimeSeconds: 1_700_000_001,
+      mtimeNanoseconds: 1,
+      dev: 7,
+      ino: 42,
+      uid: 1000,
+      gid: 100,
+      size: 12,
     });
   });
 
@@ -141,6 +176,9 @@ describe('parseIndex', () => {
 
 function withChecksum(data: Buffer): Buffer {
   const out = Buffer.from(data);
-  createHash('sha1').update(out.subarray(0, -20)).digest().copy(out, out.length - 20);
+  createHash('sha1')
+    .update(out.subarray(0, -20))
+    .digest()
+    .copy(out, out.length - 20);
   return out;
 }

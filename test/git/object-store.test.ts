@@ -19,7 +19,13 @@ async function stored(dir: string): Promise<{ loose: string[]; packs: string[] }
 
 /** `n` pages in a few folders, with unicode names and one file shared by two paths. */
 function pages(n: number, tag = ''): Map<string, string | Uint8Array> {
-  const map = files({ 'README.md': `# Home${tag}\n`, 'é/ünï.md': 'unicode\n', '日本/ページ.md': 'ja\n', 'copy-of-readme.md': `# Home${tag}\n`, 'bin.png': new Uint8Array([0, 1, 2, 255]) });
+  const map = files({
+    'README.md': `# Home${tag}\n`,
+    'é/ünï.md': 'unicode\n',
+    '日本/ページ.md': 'ja\n',
+    'copy-of-readme.md': `# Home${tag}\n`,
+    'bin.png': new Uint8Array([0, 1, 2, 255]),
+  });
   for (let i = 0; i < n; i += 1) map.set(`section-${i % 7}/page-${i}.md`, `# Page ${i}${tag}\n\nText of page ${i}.\n`);
   return map;
 }
@@ -39,8 +45,12 @@ describe('object store', () => {
     expect(verify).toMatch(/: ok\n$/);
     await gitCli(dir, 'fsck', '--strict', '--no-dangling');
     expect(await gitCli(dir, 'show', 'main:日本/ページ.md')).toBe('ja\n');
-    expect(await gitCli(dir, 'ls-tree', '-r', '--name-only', 'main')).toBe(`${[...content.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).join('\n')}\n`);
-    expect(asText(await readTreeFiles(dir, oid))).toEqual(Object.fromEntries([...content].map(([path, data]) => [path, Buffer.from(data).toString('utf8')])));
+    expect(await gitCli(dir, 'ls-tree', '-r', '--name-only', 'main')).toBe(
+      `${[...content.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).join('\n')}\n`,
+    );
+    expect(asText(await readTreeFiles(dir, oid))).toEqual(
+      Object.fromEntries([...content].map(([path, data]) => [path, Buffer.from(data).toString('utf8')])),
+    );
     expect(await readFileAt(dir, oid, 'bin.png')).toEqual(new Uint8Array([0, 1, 2, 255]));
   });
 
@@ -56,7 +66,9 @@ describe('object store', () => {
     // The commit, the edited blob, and the two trees above it: too few for a pack.
     const added = after.loose.filter((oid) => !before.loose.includes(oid));
     const revParse = async (spec: string) => (await gitCli(dir, 'rev-parse', spec)).trim();
-    expect(added.sort()).toEqual([second, await revParse('main:section-3/page-3.md'), await revParse('main:section-3'), await revParse('main^{tree}')].sort());
+    expect(added.sort()).toEqual(
+      [second, await revParse('main:section-3/page-3.md'), await revParse('main:section-3'), await revParse('main^{tree}')].sort(),
+    );
     expect((await gitCli(dir, 'diff', '--name-only', first, second)).trim()).toBe('section-3/page-3.md');
     await gitCli(dir, 'fsck', '--strict', '--no-dangling');
   });
@@ -97,7 +109,11 @@ describe('treeObject', () => {
       { mode: '100644', name: 'é', oid },
       { mode: '100644', name: 'z', oid },
     ]);
-    const names = Buffer.from(tree.content).toString('latin1').split(/\0[\s\S]{20}/).filter(Boolean).map((entry) => Buffer.from(entry, 'latin1').toString('utf8'));
+    const names = Buffer.from(tree.content)
+      .toString('latin1')
+      .split(/\0[\s\S]{20}/)
+      .filter(Boolean)
+      .map((entry) => Buffer.from(entry, 'latin1').toString('utf8'));
     expect(names).toEqual(['40000 a-b', '100644 a.md', '40000 a', '100644 a0', '100644 z', '100644 é']);
   });
 });

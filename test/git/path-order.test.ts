@@ -7,10 +7,17 @@ import { comparePaths } from '../../src/git/format/paths.js';
 // UTF-8 encodings, including where JavaScript's UTF-16 order differs (beyond U+FFFF).
 describe('comparePaths', () => {
   it('is the byte order of the UTF-8 encodings', () => {
-    const text = fc.string({ unit: fc.oneof(fc.constantFrom('a', '/', '-', '\u{e000}', '\u{ffff}', '\u{10000}', '\u{1f600}'), fc.string({ unit: 'grapheme', maxLength: 1 })) });
-    fc.assert(fc.property(text, text, (a, b) => {
-      expect(Math.sign(comparePaths(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))));
-    }));
+    const text = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('a', '/', '-', '\u{e000}', '\u{ffff}', '\u{10000}', '\u{1f600}'),
+        fc.string({ unit: 'grapheme', maxLength: 1 }),
+      ),
+    });
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(Math.sign(comparePaths(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))));
+      }),
+    );
   });
 
   it('puts a character beyond U+FFFF after U+E000 to U+FFFF, as git does', () => {
@@ -19,7 +26,11 @@ describe('comparePaths', () => {
   });
 
   it('orders tree items with a folder as if its name ended in /', () => {
-    const items = ['a0', 'a', 'a.md', 'a-b'].map((name) => ({ name, mode: name === 'a' || name === 'a-b' ? '40000' : '100644', oid: '0'.repeat(40) }));
+    const items = ['a0', 'a', 'a.md', 'a-b'].map((name) => ({
+      name,
+      mode: name === 'a' || name === 'a-b' ? '40000' : '100644',
+      oid: '0'.repeat(40),
+    }));
     expect(sortTreeItems(items).map((i) => i.name)).toEqual(['a-b', 'a.md', 'a', 'a0']);
   });
 });

@@ -36,7 +36,11 @@ describe('readTreeFiles and readFileAt', () => {
     const before = [asText(await readTreeFiles(dir, first)), asText(await readTreeFiles(dir, second)), await diffTrees(dir, first, second)];
     await gitCli(dir, 'gc', '-q', '--aggressive', '--prune=now');
     expect(await gitCli(dir, 'count-objects', '-v')).toMatch(/^count: 0$/m);
-    expect([asText(await readTreeFiles(dir, first)), asText(await readTreeFiles(dir, second)), await diffTrees(dir, first, second)]).toEqual(before);
+    expect([
+      asText(await readTreeFiles(dir, first)),
+      asText(await readTreeFiles(dir, second)),
+      await diffTrees(dir, first, second),
+    ]).toEqual(before);
   });
 
   it('throw not-found naming the path, the commit and the repository', async () => {

@@ -23,10 +23,24 @@ describe('reflog entries of the refs docsync moves', () => {
   it('commits, branch creation and checkout are in the branch logs and HEAD log that git reads', async () => {
     const dir = await tempDir();
     await initRepo(dir);
-    const first = await commitFiles(dir, { branch: 'main', parent: null, files: new Map([['a.md', bytes('one\n')]]), message: 'Start', author, checkout: true });
+    const first = await commitFiles(dir, {
+      branch: 'main',
+      parent: null,
+      files: new Map([['a.md', bytes('one\n')]]),
+      message: 'Start',
+      author,
+      checkout: true,
+    });
     await writeFile(join(dir, 'a.md'), 'two\n');
     const second = (await commitWorkingTree(dir, { message: 'Edit a\n\nwith a body', author }))!;
-    const third = await commitEdits(dir, { branch: 'main', parent: second, from: second, edits: new Map([['b.md', bytes('b\n')]]), message: 'docsync: pull', author });
+    const third = await commitEdits(dir, {
+      branch: 'main',
+      parent: second,
+      from: second,
+      edits: new Map([['b.md', bytes('b\n')]]),
+      message: 'docsync: pull',
+      author,
+    });
     await createBranch(dir, 'fix', third);
     await checkoutBranch(dir, 'fix');
 
@@ -49,7 +63,14 @@ describe('reflog entries of the refs docsync moves', () => {
     const dir = await tempDir();
     await initRepo(dir);
     await gitCli(dir, 'config', 'core.logAllRefUpdates', 'false');
-    const first = await commitFiles(dir, { branch: 'main', parent: null, files: new Map([['a.md', bytes('one\n')]]), message: 'Start', author, checkout: true });
+    const first = await commitFiles(dir, {
+      branch: 'main',
+      parent: null,
+      files: new Map([['a.md', bytes('one\n')]]),
+      message: 'Start',
+      author,
+      checkout: true,
+    });
     await createBranch(dir, 'fix', first);
     expect(await gitCli(dir, 'reflog', 'show', 'fix')).toBe('');
   });

@@ -44,7 +44,13 @@ describe('DOCSYNC_GIT_FAST_PATHS=off', () => {
     for (const setting of ['on', 'off']) {
       process.env.DOCSYNC_GIT_FAST_PATHS = setting;
       const dir = await tempRepo();
-      await commitFiles(dir, { branch: 'main', files: files({ 'a.md': 'a\n', 'b/c.md': 'c\n' }), message: 'start', author, checkout: true });
+      await commitFiles(dir, {
+        branch: 'main',
+        files: files({ 'a.md': 'a\n', 'b/c.md': 'c\n' }),
+        message: 'start',
+        author,
+        checkout: true,
+      });
       await writeFile(join(dir, 'a.md'), 'a, edited\n');
       await writeFile(join(dir, 'b', 'd.md'), 'd\n');
       expect((await fastStatusRows(await repo(dir))) === null).toBe(setting === 'off');
@@ -52,7 +58,11 @@ describe('DOCSYNC_GIT_FAST_PATHS=off', () => {
       const at = await workingTreeChangesAt(dir, ['a.md']);
       expect(at === null).toBe(setting === 'off');
       await commitWorkingTree(dir, { message: 'edit', author });
-      results.push({ tree: (await gitCli(dir, 'rev-parse', 'main^{tree}')).trim(), changes, at: at ?? changes.filter((c) => c.path === 'a.md') });
+      results.push({
+        tree: (await gitCli(dir, 'rev-parse', 'main^{tree}')).trim(),
+        changes,
+        at: at ?? changes.filter((c) => c.path === 'a.md'),
+      });
       expect(await gitCli(dir, 'status', '--porcelain')).toBe('');
     }
     expect(results[1]).toEqual(results[0]);

@@ -33,7 +33,10 @@ type Op =
 
 const file = fc.constantFrom(...FILES, ...LATER);
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ op: fc.constant('write' as const), path: file, content: fc.constantFrom(...CONTENTS), now: fc.boolean() }), weight: 4 },
+  {
+    arbitrary: fc.record({ op: fc.constant('write' as const), path: file, content: fc.constantFrom(...CONTENTS), now: fc.boolean() }),
+    weight: 4,
+  },
   fc.record({ op: fc.constant('delete' as const), path: fc.constantFrom(...FILES, ...FOLDERS) }),
   fc.record({ op: fc.constant('rename' as const), from: file, to: file }),
   fc.record({ op: fc.constant('touch' as const), path: file }),
@@ -79,7 +82,8 @@ async function apply(dir: string, step: Op, start: Record<string, string>): Prom
     case 'unstage':
       await git.remove({ fs, dir, filepath: step.path });
       return [];
-    case 'revert': { // back to HEAD's content, as an editor's undo does
+    case 'revert': {
+      // back to HEAD's content, as an editor's undo does
       const original = start[step.path];
       return original === undefined ? [] : [step.path, ...(await put(dir, step.path, original))];
     }

@@ -6,7 +6,20 @@ import { describe, expect, it } from 'vitest';
 import { commitFiles, commitWorkingTree, workingTreeChanges } from '../../src/git/index.js';
 import { author, files, gitCli, tempDir, tempRepo } from './helpers.js';
 
-const PATHS = ['a.md', 'b.md', 'd.md', 'd/c.md', 'd/e/f.md', 'd/e/g.md', 'd-x/h.md', 'x.log', 'd/e/y.log', 'ign/g.md', 'é/ü.md', 'a.md/inner.md'];
+const PATHS = [
+  'a.md',
+  'b.md',
+  'd.md',
+  'd/c.md',
+  'd/e/f.md',
+  'd/e/g.md',
+  'd-x/h.md',
+  'x.log',
+  'd/e/y.log',
+  'ign/g.md',
+  'é/ü.md',
+  'a.md/inner.md',
+];
 const CONTENTS = ['one\n', 'two\n', 'three\n', ''];
 const IGNORED = (path: string) => path.endsWith('.log') || path.startsWith('ign/');
 
@@ -24,7 +37,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('unstage' as const), path }), weight: 1 },
 );
 // What HEAD holds is never ignored: a tracked file git add -A would drop once unstaged is not what this is about.
-const initial = fc.dictionary(fc.constantFrom(...PATHS.filter((p) => !p.startsWith('a.md/') && !IGNORED(p))), fc.constantFrom(...CONTENTS), { minKeys: 1 });
+const initial = fc.dictionary(
+  fc.constantFrom(...PATHS.filter((p) => !p.startsWith('a.md/') && !IGNORED(p))),
+  fc.constantFrom(...CONTENTS),
+  { minKeys: 1 },
+);
 
 async function apply(dir: string, step: Op): Promise<void> {
   const full = join(dir, step.path);
@@ -60,27 +77,40 @@ async function snapshot(dir: string) {
 describe('commitWorkingTree, property', () => {
   it('commits the tree and leaves the index that git add -A && git commit give, with or without the changes given', async () => {
     await fc.assert(
-      fc.asyncProperty(initial, fc.array(op, { maxLength: 10 }), fc.boolean(), fc.boolean(), async (start, ops, indexByGit, giveChanges) => {
-        const dir = await tempRepo();
-        await commitFiles(dir, { branch: 'main', parent: null, files: files({ ...start, '.gitignore': '*.log\nign/\n' }), message: 'start', author, checkout: true });
-        // The index as docsync's fresh checkout wrote it, or as git rewrites it (version 2 with a cache tree).
-        if (indexByGit) await cli(dir, 'reset', '-q');
-        for (const step of ops) await apply(dir, step);
-        const copy = join(await tempDir(), 'copy');
-        await cp(dir, copy, { recursive: true, preserveTimestamps: true });
+      fc.asyncProperty(
+        initial,
+        fc.array(op, { maxLength: 10 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (start, ops, indexByGit, giveChanges) => {
+          const dir = await tempRepo();
+          await commitFiles(dir, {
+            branch: 'main',
+            parent: null,
+            files: files({ ...start, '.gitignore': '*.log\nign/\n' }),
+            message: 'start',
+            author,
+            checkout: true,
+          });
+          // The index as docsync's fresh checkout wrote it, or as git rewrites it (version 2 with a cache tree).
+          if (indexByGit) await cli(dir, 'reset', '-q');
+          for (const step of ops) await apply(dir, step);
+          const copy = join(await tempDir(), 'copy');
+          await cp(dir, copy, { recursive: true, preserveTimestamps: true });
 
-        const changes = giveChanges ? await workingTreeChanges(dir) : undefined;
-        const ours = await commitWorkingTree(dir, { message: 'save', author, changes });
-        await cli(copy, 'add', '-A');
-        const staged = (await cli(copy, 'diff', '--cached', '--name-only')) !== '';
-        if (staged) await cli(copy, 'commit', '-q', '-m', 'save');
+          const changes = giveChanges ? await workingTreeChanges(dir) : undefined;
+          const ours = await commitWorkingTree(dir, { message: 'save', author, changes });
+          await cli(copy, 'add', '-A');
+          const staged = (await cli(copy, 'diff', '--cached', '--name-only')) !== '';
+          if (staged) await cli(copy, 'commit', '-q', '-m', 'save');
 
-        expect(ours !== null).toBe(staged);
-        expect(await snapshot(dir)).toEqual(await snapshot(copy));
-        // The stat data is right: git, which does not refresh here, sees no file as changed.
-        expect(await cli(dir, 'diff-files', '--name-only')).toBe('');
-        await cli(dir, 'fsck', '--strict', '--no-dangling');
-      }),
+          expect(ours !== null).toBe(staged);
+          expect(await snapshot(dir)).toEqual(await snapshot(copy));
+          // The stat data is right: git, which does not refresh here, sees no file as changed.
+          expect(await cli(dir, 'diff-files', '--name-only')).toBe('');
+          await cli(dir, 'fsck', '--strict', '--no-dangling');
+        },
+      ),
       { numRuns: 40 },
     );
   }, 240_000);

@@ -27,7 +27,12 @@ async function workspace(content: Record<string, string>) {
 /** The fast path alone, on the checked-out main. */
 async function fast(dir: string, changes?: { path: string }[]) {
   const r = await repo(dir);
-  return fastCommitWorkingTree(r, 'refs/heads/main', await branchOid(dir, 'main'), { message: 'save', author, timestamp: 1_700_000_000, changes });
+  return fastCommitWorkingTree(r, 'refs/heads/main', await branchOid(dir, 'main'), {
+    message: 'save',
+    author,
+    timestamp: 1_700_000_000,
+    changes,
+  });
 }
 
 /** A copy of `dir` committed by the git CLI; then both commits' trees, indexes and statuses. */
@@ -37,7 +42,11 @@ async function expectSameAsGit(dir: string, commit: () => Promise<unknown>) {
   await commit();
   await cli(copy, 'add', '-A');
   await cli(copy, 'commit', '-q', '--allow-empty', '-m', 'save');
-  for (const args of [['ls-tree', '-r', 'HEAD'], ['ls-files', '-s'], ['status', '--porcelain']]) {
+  for (const args of [
+    ['ls-tree', '-r', 'HEAD'],
+    ['ls-files', '-s'],
+    ['status', '--porcelain'],
+  ]) {
     expect(await cli(dir, ...args)).toBe(await cli(copy, ...args));
   }
   expect(await cli(dir, 'diff-files', '--name-only')).toBe('');
@@ -48,7 +57,11 @@ describe('commitWorkingTree, fast path', () => {
     const dir = await tempRepo();
     const fields = { tree: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', parents: ['1'.repeat(40)], message: '\n\nTitle\r\n\nbody é\n\n\n' };
     const who = { name: 'Ada Wrïter', email: 'ada@example.com', timestamp: 1_700_000_000 };
-    const theirs = await git.writeCommit({ fs, dir, commit: { ...fields, parent: fields.parents, author: { ...who, timezoneOffset: 0 }, committer: { ...who, timezoneOffset: 0 } } });
+    const theirs = await git.writeCommit({
+      fs,
+      dir,
+      commit: { ...fields, parent: fields.parents, author: { ...who, timezoneOffset: 0 }, committer: { ...who, timezoneOffset: 0 } },
+    });
     expect(commitObject({ ...fields, author: who, committer: who }).oid).toBe(theirs);
   });
 
@@ -114,7 +127,9 @@ describe('commitWorkingTree, fast path', () => {
     const r = await repo(dir);
     const moved = await commitFiles(dir, { branch: 'main', files: files({ 'a.md': 'elsewhere\n' }), message: 'other', author });
     const index = await readFile(join(dir, '.git/index'));
-    await expect(fastCommitWorkingTree(r, 'refs/heads/main', start, { message: 'save', author, timestamp: 1 })).rejects.toMatchObject({ code: 'ref-moved' });
+    await expect(fastCommitWorkingTree(r, 'refs/heads/main', start, { message: 'save', author, timestamp: 1 })).rejects.toMatchObject({
+      code: 'ref-moved',
+    });
     expect(await branchOid(dir, 'main')).toBe(moved);
     expect((await readFile(join(dir, '.git/index'))).equals(index)).toBe(true);
     expect(fs.existsSync(join(dir, '.git/index.lock'))).toBe(false);

@@ -32,7 +32,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('stage' as const), path }),
   fc.record({ op: fc.constant('unstage' as const), path }),
 );
-const initial = fc.dictionary(fc.constantFrom(...PATHS.filter((p) => !p.startsWith('a.md/'))), fc.constantFrom(...CONTENTS), { minKeys: 1 });
+const initial = fc.dictionary(fc.constantFrom(...PATHS.filter((p) => !p.startsWith('a.md/'))), fc.constantFrom(...CONTENTS), {
+  minKeys: 1,
+});
 
 const byPath = (a: StatusRow, b: StatusRow) => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0]));
 

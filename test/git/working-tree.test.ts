@@ -3,12 +3,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  branchOid, checkoutBranch, commitFiles, commitWorkingTree, createBranch, currentBranch, readTreeFiles, workingTreeChanges, writeWorkingFiles,
+  branchOid,
+  checkoutBranch,
+  commitFiles,
+  commitWorkingTree,
+  createBranch,
+  currentBranch,
+  readTreeFiles,
+  workingTreeChanges,
+  writeWorkingFiles,
 } from '../../src/git/index.js';
 import { cliStatus } from './cli-status.js';
 import { asText, author, files, gitCli, tempDir, tempRepo } from './helpers.js';
 
-const put = (dir: string, path: string, data: string) => mkdir(join(dir, path, '..'), { recursive: true }).then(() => writeFile(join(dir, path), data));
+const put = (dir: string, path: string, data: string) =>
+  mkdir(join(dir, path, '..'), { recursive: true }).then(() => writeFile(join(dir, path), data));
 
 /** A repository whose main has one commit (made by commitFiles) checked out in the working tree. */
 async function workspace(content: Record<string, string>) {
@@ -20,7 +29,13 @@ async function workspace(content: Record<string, string>) {
 
 describe('workingTreeChanges', () => {
   it('lists what git status --porcelain lists: edits, additions, deletions, staged or not; ignores .gitignore and .git', async () => {
-    const dir = await workspace({ 'README.md': '# Home\n', 'guides/a.md': 'a\n', 'guides/b.md': 'b\n', 'é/ü.md': 'u\n', '.gitignore': 'build/\n*.log\n' });
+    const dir = await workspace({
+      'README.md': '# Home\n',
+      'guides/a.md': 'a\n',
+      'guides/b.md': 'b\n',
+      'é/ü.md': 'u\n',
+      '.gitignore': 'build/\n*.log\n',
+    });
     expect(await workingTreeChanges(dir)).toEqual([]);
     expect(await cliStatus(dir)).toEqual([]);
 
@@ -90,7 +105,13 @@ describe('checkoutBranch', () => {
     const dir = await workspace({ 'a.md': 'a\n', 'b.md': 'b\n' });
     const main = (await branchOid(dir, 'main'))!;
     await createBranch(dir, 'cr/2-edit-b', main);
-    await commitFiles(dir, { branch: 'cr/2-edit-b', parent: main, files: files({ 'a.md': 'a\n', 'b.md': 'b on cr\n', 'c.md': 'c\n' }), message: 'cr', author });
+    await commitFiles(dir, {
+      branch: 'cr/2-edit-b',
+      parent: main,
+      files: files({ 'a.md': 'a\n', 'b.md': 'b on cr\n', 'c.md': 'c\n' }),
+      message: 'cr',
+      author,
+    });
     await put(dir, 'a.md', 'local edit\n');
     await checkoutBranch(dir, 'cr/2-edit-b');
     expect(await currentBranch(dir)).toBe('cr/2-edit-b');
@@ -108,7 +129,13 @@ describe('checkoutBranch', () => {
     const dir = await workspace({ 'a.md': 'a\n', 'b.md': 'b\n', 'keep.md': 'k\n' });
     const main = (await branchOid(dir, 'main'))!;
     await createBranch(dir, 'other', main);
-    await commitFiles(dir, { branch: 'other', parent: main, files: files({ 'a.md': 'a other\n', 'keep.md': 'k\n', 'new.md': 'theirs\n' }), message: 'other', author });
+    await commitFiles(dir, {
+      branch: 'other',
+      parent: main,
+      files: files({ 'a.md': 'a other\n', 'keep.md': 'k\n', 'new.md': 'theirs\n' }),
+      message: 'other',
+      author,
+    });
     await put(dir, 'a.md', 'mine\n'); // changed here and there
     await put(dir, 'b.md', 'mine too\n'); // changed here, deleted there
     await put(dir, 'new.md', 'untracked mine\n'); // untracked here, different there
@@ -134,7 +161,13 @@ describe('checkoutBranch', () => {
     const base = (await branchOid(dir, 'main'))!;
     await put(dir, 'b.md', 'local\n');
     // A pull writes the remote's content as a commit on main without touching the files ...
-    await commitFiles(dir, { branch: 'main', parent: base, files: files({ 'a.md': 'a remote\n', 'b.md': 'b\n', 'new.md': 'n\n' }), message: 'pull', author });
+    await commitFiles(dir, {
+      branch: 'main',
+      parent: base,
+      files: files({ 'a.md': 'a remote\n', 'b.md': 'b\n', 'new.md': 'n\n' }),
+      message: 'pull',
+      author,
+    });
     // ... and then the working tree follows.
     await checkoutBranch(dir, 'main');
     expect(await readFile(join(dir, 'a.md'), 'utf8')).toBe('a remote\n');
@@ -149,13 +182,16 @@ describe('checkoutBranch', () => {
 describe('writeWorkingFiles', () => {
   it('writes and deletes files (and the folders they leave empty) without leaving temporary files', async () => {
     const dir = await workspace({ 'a.md': 'a\n', 'deep/er/x.md': 'x\n' });
-    await writeWorkingFiles(dir, new Map<string, string | Uint8Array | null>([
-      ['a.md', 'new a\n'],
-      ['é/日本/ページ.md', 'unicode\n'],
-      ['bin.dat', new Uint8Array([0, 1, 2])],
-      ['deep/er/x.md', null],
-      ['never-there.md', null],
-    ]));
+    await writeWorkingFiles(
+      dir,
+      new Map<string, string | Uint8Array | null>([
+        ['a.md', 'new a\n'],
+        ['é/日本/ページ.md', 'unicode\n'],
+        ['bin.dat', new Uint8Array([0, 1, 2])],
+        ['deep/er/x.md', null],
+        ['never-there.md', null],
+      ]),
+    );
     expect(await readFile(join(dir, 'a.md'), 'utf8')).toBe('new a\n');
     expect(await readFile(join(dir, 'é/日本/ページ.md'), 'utf8')).toBe('unicode\n');
     expect(existsSync(join(dir, 'deep'))).toBe(false);
@@ -171,11 +207,22 @@ describe('writeWorkingFiles', () => {
   it('refuses paths that leave the working tree, also through a symbolic link, before writing anything', async () => {
     const dir = await workspace({ 'a.md': 'a\n' });
     const outside = await tempDir();
-    await expect(writeWorkingFiles(dir, new Map([['ok.md', 'x'], ['../escape.md', 'x']]))).rejects.toMatchObject({ code: 'invalid-path', data: { path: '../escape.md' } });
+    await expect(
+      writeWorkingFiles(
+        dir,
+        new Map([
+          ['ok.md', 'x'],
+          ['../escape.md', 'x'],
+        ]),
+      ),
+    ).rejects.toMatchObject({ code: 'invalid-path', data: { path: '../escape.md' } });
     expect(existsSync(join(dir, 'ok.md'))).toBe(false);
     await expect(writeWorkingFiles(dir, new Map([['.git/config', 'x']]))).rejects.toMatchObject({ code: 'invalid-path' });
     await symlink(outside, join(dir, 'link'));
-    await expect(writeWorkingFiles(dir, new Map([['link/escape.md', 'x']]))).rejects.toMatchObject({ code: 'invalid-path', data: { path: 'link/escape.md' } });
+    await expect(writeWorkingFiles(dir, new Map([['link/escape.md', 'x']]))).rejects.toMatchObject({
+      code: 'invalid-path',
+      data: { path: 'link/escape.md' },
+    });
     expect(await readdir(outside)).toEqual([]);
   });
 });

@@ -8,7 +8,10 @@ import { chromium, type Browser } from 'playwright-core';
  */
 export async function launchChromium(): Promise<Browser> {
   const executablePath = process.env.DOCSYNC_CHROMIUM;
-  if (!executablePath) throw new Error('DOCSYNC_CHROMIUM is not set: browser tests need a Chromium executable (apt-get install chromium; DOCSYNC_CHROMIUM=/usr/bin/chromium)');
+  if (!executablePath)
+    throw new Error(
+      'DOCSYNC_CHROMIUM is not set: browser tests need a Chromium executable (apt-get install chromium; DOCSYNC_CHROMIUM=/usr/bin/chromium)',
+    );
   if (!existsSync(executablePath)) throw new Error(`DOCSYNC_CHROMIUM=${executablePath}: no such executable (apt-get install chromium)`);
   return chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }

@@ -15,21 +15,28 @@ export const GUIDE = '# Guide\n\nFirst paragraph.\n\n## Setup\n\nRun the install
 /** A space with two document pages (`p-guide` with GUIDE, `p-other`), and its API prefix. */
 export async function commentedSpace(s: TestServer, token?: string) {
   const space = await createSpace(s, { title: 'Commented' }, token ? { token } : {});
-  await writeTree(s, { spaceId: space.id }, {
-    pages: [
-      docPage('p-guide', 'Guide', { document: await storeMarkdown(s, GUIDE), emoji: '1f4d8' }),
-      docPage('p-other', 'Other', { document: await storeMarkdown(s, 'Other text.\n') }),
-    ],
-    files: [],
-    variables: {},
-    reusableContents: [],
-  });
+  await writeTree(
+    s,
+    { spaceId: space.id },
+    {
+      pages: [
+        docPage('p-guide', 'Guide', { document: await storeMarkdown(s, GUIDE), emoji: '1f4d8' }),
+        docPage('p-other', 'Other', { document: await storeMarkdown(s, 'Other text.\n') }),
+      ],
+      files: [],
+      variables: {},
+      reusableContents: [],
+    },
+  );
   return { id: space.id as string, prefix: `/v1/spaces/${space.id}` };
 }
 
 /** Opens a change request through the API and returns it. */
 export async function openChangeRequest(s: TestServer, spaceId: string, token?: string) {
-  const res = await s.request('POST', `/v1/spaces/${spaceId}/change-requests`, { body: { subject: 'Review me' }, ...(token ? { token } : {}) });
+  const res = await s.request('POST', `/v1/spaces/${spaceId}/change-requests`, {
+    body: { subject: 'Review me' },
+    ...(token ? { token } : {}),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; number: number };
 }

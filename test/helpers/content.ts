@@ -8,15 +8,12 @@ import type { TestServer } from './server.js';
  * Writes content straight into the store, for tests of endpoints that read or merge content
  * without going through the batch endpoint. Returns the new revision id.
  */
-export async function writeTree(
-  s: TestServer,
-  target: { spaceId: string; changeRequestId?: string },
-  tree: ContentTree,
-): Promise<string> {
+export async function writeTree(s: TestServer, target: { spaceId: string; changeRequestId?: string }, tree: ContentTree): Promise<string> {
   const db = s.server.db.kysely;
   const now = s.clock.now().toISOString();
   const head = target.changeRequestId
-    ? (await db.selectFrom('change_requests').select('revision_id').where('id', '=', target.changeRequestId).executeTakeFirstOrThrow()).revision_id
+    ? (await db.selectFrom('change_requests').select('revision_id').where('id', '=', target.changeRequestId).executeTakeFirstOrThrow())
+        .revision_id
     : (await db.selectFrom('spaces').select('revision_id').where('id', '=', target.spaceId).executeTakeFirstOrThrow()).revision_id;
   const revision = await createRevision(
     db,
@@ -39,7 +36,8 @@ export function storeMarkdown(s: TestServer, markdown: string): Promise<string> 
 export async function readTree(s: TestServer, target: { spaceId: string; changeRequestId?: string }): Promise<ContentTree> {
   const db = s.server.db.kysely;
   const head = target.changeRequestId
-    ? (await db.selectFrom('change_requests').select('revision_id').where('id', '=', target.changeRequestId).executeTakeFirstOrThrow()).revision_id
+    ? (await db.selectFrom('change_requests').select('revision_id').where('id', '=', target.changeRequestId).executeTakeFirstOrThrow())
+        .revision_id
     : (await db.selectFrom('spaces').select('revision_id').where('id', '=', target.spaceId).executeTakeFirstOrThrow()).revision_id;
   const revision = await findRevision(db, head);
   if (!revision) throw new Error(`revision ${head} missing`);

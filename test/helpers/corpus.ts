@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
  */
 export function corpusRoot(): string {
   const dir = process.env.DOCSYNC_CORPUS_DIR;
-  if (dir === undefined || dir === '') throw new Error('DOCSYNC_CORPUS_DIR is not set: corpus tests need the folder of real Git Sync exports (README.md, "Test it")');
+  if (dir === undefined || dir === '')
+    throw new Error('DOCSYNC_CORPUS_DIR is not set: corpus tests need the folder of real Git Sync exports (README.md, "Test it")');
   const root = resolve(dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new Error(`DOCSYNC_CORPUS_DIR=${dir}: no such folder (${root})`);
   return root;
@@ -25,7 +26,10 @@ export function corpusFolder(name: string): string {
 /** Every export in the corpus (each sub-folder), in name order: the visible one and any others. */
 export function corpusFolders(): string[] {
   const root = corpusRoot();
-  const names = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  const names = readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
   if (names.length === 0) throw new Error(`DOCSYNC_CORPUS_DIR=${root} holds no export folders`);
   return names;
 }

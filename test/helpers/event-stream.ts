@@ -17,7 +17,10 @@ export interface TestStream {
 /** Opens a server-sent event stream with fetch and parses it as it arrives. */
 export async function openStream(url: string, token: string, headers: Record<string, string> = {}): Promise<TestStream> {
   const abort = new AbortController();
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers }, signal: abort.signal });
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers },
+    signal: abort.signal,
+  });
   const stream: TestStream = {
     status: res.status,
     headers: res.headers,
@@ -55,7 +58,12 @@ export async function openStream(url: string, token: string, headers: Record<str
             const colon = line.indexOf(':');
             if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart());
           }
-          if (fields.has('data')) stream.events.push({ ...(JSON.parse(fields.get('data')!) as SpaceEvent), sseId: fields.get('id')!, sseType: fields.get('event')! });
+          if (fields.has('data'))
+            stream.events.push({
+              ...(JSON.parse(fields.get('data')!) as SpaceEvent),
+              sseId: fields.get('id')!,
+              sseType: fields.get('event')!,
+            });
         }
       }
     } catch {

@@ -61,7 +61,8 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
-const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => send(res, status, { error: { code: status, message } }, headers);
+const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
+  send(res, status, { error: { code: status, message } }, headers);
 
 function forwardHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -30,4 +30,3 @@ export async function whileAttacked<T>(s: TestServer, attack: () => Promise<T>):
     await poller;
   }
 }
-

@@ -23,7 +23,10 @@ interface Operation {
 }
 
 const require = createRequire(import.meta.url);
-const spec = require('@gitbook/api/spec/openapi.json') as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+const spec = require('@gitbook/api/spec/openapi.json') as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+};
 
 const templates = Object.keys(spec.paths).map((template) => ({
   template,
@@ -61,7 +64,11 @@ interface Shape {
   declared: boolean;
 }
 
-function shapeOf(schema: Schema, value: Record<string, unknown>, shape: Shape = { fields: new Map(), open: undefined, declared: false }): Shape {
+function shapeOf(
+  schema: Schema,
+  value: Record<string, unknown>,
+  shape: Shape = { fields: new Map(), open: undefined, declared: false },
+): Shape {
   const s = resolve(schema);
   if (s.properties) {
     shape.declared = true;

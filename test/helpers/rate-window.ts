@@ -22,12 +22,23 @@ export function rateWindow(perSecond: number | undefined, now: () => number = Da
       if (current !== second) [second, used] = [current, 0];
       used += 1;
       if (t < blockedUntil) {
-        return { refused: true, headers: { 'x-ratelimit-limit': String(perSecond ?? 0), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(blockedUntil / 1000)) } };
+        return {
+          refused: true,
+          headers: {
+            'x-ratelimit-limit': String(perSecond ?? 0),
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(Math.ceil(blockedUntil / 1000)),
+          },
+        };
       }
       if (perSecond === undefined) return { refused: false, headers: {} };
       return {
         refused: used > perSecond,
-        headers: { 'x-ratelimit-limit': String(perSecond), 'x-ratelimit-remaining': String(Math.max(0, perSecond - used)), 'x-ratelimit-reset': String(current + 1) },
+        headers: {
+          'x-ratelimit-limit': String(perSecond),
+          'x-ratelimit-remaining': String(Math.max(0, perSecond - used)),
+          'x-ratelimit-reset': String(current + 1),
+        },
       };
     },
     block(ms) {

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 // would fail in every run without DOCSYNC_CORPUS_DIR instead of being left out.
 const testDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('tests of the real Git Sync exports', () => {
   it('have `corpus` in their file name, so runs without DOCSYNC_CORPUS_DIR leave them out', () => {

@@ -6,7 +6,12 @@ import { signSamlPost } from '@node-saml/node-saml/lib/saml-post-signing.js';
 const read = (name: string) => readFileSync(new URL(`./saml/${name}`, import.meta.url), 'utf8');
 
 /** A test identity provider's key pair and certificate (made with openssl, valid until 2126). */
-export const IDP = { key: read('idp-key.pem'), cert: read('idp-cert.pem'), entityID: 'https://idp.example.test/metadata', ssoURL: 'https://idp.example.test/sso' };
+export const IDP = {
+  key: read('idp-key.pem'),
+  cert: read('idp-cert.pem'),
+  entityID: 'https://idp.example.test/metadata',
+  ssoURL: 'https://idp.example.test/sso',
+};
 /** Another key pair: what a forger who does not hold the provider's key would sign with. */
 export const FORGER = { key: read('forger-key.pem'), cert: read('forger-cert.pem') };
 

@@ -31,7 +31,11 @@ export interface TestServer {
   orgId: string;
   clock: TestClock;
   server: RunningServer;
-  request<T = any>(method: string, path: string, options?: { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   /** Creates a user with a token; with `org`, also a member of it with `role` (null: guest). */
   user(options?: { org?: string; role?: Role | null; name?: string }): Promise<{ id: string; token: string; email: string }>;
   /** Creates another organization whose admin is a new user. */
@@ -44,7 +48,10 @@ export interface TestServer {
 let counter = 0;
 
 /** A real server over HTTP on port 0, on a fresh SQLite directory or PostgreSQL schema. */
-export async function startServer(dialect: TestDialect = 'sqlite', options: { allowPrivateFetch?: boolean; log?: LogOptions; events?: EventRouteOptions } = {}): Promise<TestServer> {
+export async function startServer(
+  dialect: TestDialect = 'sqlite',
+  options: { allowPrivateFetch?: boolean; log?: LogOptions; events?: EventRouteOptions } = {},
+): Promise<TestServer> {
   const clock = new TestClock();
   const token = `test_${randomBytes(16).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'docsync-test-'));
@@ -107,7 +114,8 @@ export async function startServer(dialect: TestDialect = 'sqlite', options: { al
     const row = await createUser(db, { email, displayName: options.name ?? `User ${users}` }, now);
     const secret = `tok_${randomBytes(16).toString('hex')}`;
     await createToken(db, { userId: row.id, token: secret }, now);
-    if (options.org) await upsertMember(db, { orgId: options.org, userId: row.id, role: options.role === undefined ? 'read' : options.role }, now);
+    if (options.org)
+      await upsertMember(db, { orgId: options.org, userId: row.id, role: options.role === undefined ? 'read' : options.role }, now);
     return { id: row.id, token: secret, email };
   };
 

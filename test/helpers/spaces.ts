@@ -5,13 +5,19 @@ import type { TestServer } from './server.js';
 
 /** Creates a space through the API and returns its body; fails the test on any other answer. */
 export async function createSpace(s: TestServer, body: Record<string, unknown> = {}, options: { org?: string; token?: string } = {}) {
-  const res = await s.request('POST', `/v1/orgs/${options.org ?? s.orgId}/spaces`, { body, ...(options.token ? { token: options.token } : {}) });
+  const res = await s.request('POST', `/v1/orgs/${options.org ?? s.orgId}/spaces`, {
+    body,
+    ...(options.token ? { token: options.token } : {}),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
 export async function createCollection(s: TestServer, body: Record<string, unknown> = {}, options: { org?: string; token?: string } = {}) {
-  const res = await s.request('POST', `/v1/orgs/${options.org ?? s.orgId}/collections`, { body, ...(options.token ? { token: options.token } : {}) });
+  const res = await s.request('POST', `/v1/orgs/${options.org ?? s.orgId}/collections`, {
+    body,
+    ...(options.token ? { token: options.token } : {}),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }

@@ -18,7 +18,12 @@ export class WebClient {
       body = new URLSearchParams(form).toString();
       all['content-type'] = 'application/x-www-form-urlencoded';
     }
-    const res = await fetch(path.startsWith('http') ? path : `${this.base}${path}`, { method, headers: all, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(path.startsWith('http') ? path : `${this.base}${path}`, {
+      method,
+      headers: all,
+      redirect: 'manual',
+      ...(body !== undefined ? { body } : {}),
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');

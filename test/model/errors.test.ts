@@ -9,9 +9,7 @@ const docs = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8')
 const codes = Object.entries(ERROR_CODES) as [ErrorCode, number][];
 
 /** The rows of the catalogue table in docs/api.md: `| \`code\` | status | ... |`. */
-const documented = new Map(
-  [...docs.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])]),
-);
+const documented = new Map([...docs.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])]));
 
 describe('error catalogue', () => {
   it.each(codes)('%s is documented in docs/api.md with status %i', (code, status) => {

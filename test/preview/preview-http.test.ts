@@ -24,7 +24,14 @@ describe('docsync preview over HTTP', () => {
     const html = await (await get('/guides/install')).text();
     expect(html).toContain('<h1 class="ds-title">Install</h1>');
     const nav = html.slice(html.indexOf('<nav class="ds-nav"'), html.indexOf('</nav>'));
-    expect([...nav.matchAll(/>([^<>]+)<\/(a|span)>/g)].map((m) => m[1])).toEqual(['Welcome', 'Guides', 'Install', 'Reference', 'Blocks', 'GitHub']);
+    expect([...nav.matchAll(/>([^<>]+)<\/(a|span)>/g)].map((m) => m[1])).toEqual([
+      'Welcome',
+      'Guides',
+      'Install',
+      'Reference',
+      'Blocks',
+      'GitHub',
+    ]);
     expect(html).toContain('rel="prev" href="/guides"');
     expect(html).toContain('rel="next" href="/reference/blocks"');
     expect((await get('/secret')).status).toBe(200);
@@ -42,7 +49,7 @@ describe('docsync preview over HTTP', () => {
   });
 
   it('searches the pages', async () => {
-    const hits = (await (await get("/_docsync/search?q=zebrafish")).json()) as { url: string }[];
+    const hits = (await (await get('/_docsync/search?q=zebrafish')).json()) as { url: string }[];
     expect(hits.map((h) => h.url)).toEqual(['/guides/install']);
   });
 
@@ -54,7 +61,8 @@ describe('docsync preview over HTTP', () => {
 
   it('a page weighs at most 100 KB of HTML, CSS and JS', async () => {
     let total = 0;
-    for (const path of ['/reference/blocks', '/_docsync/idiomorph.js', '/_docsync/preview.js', '/_docsync/katex/katex.min.css']) total += (await (await get(path)).arrayBuffer()).byteLength;
+    for (const path of ['/reference/blocks', '/_docsync/idiomorph.js', '/_docsync/preview.js', '/_docsync/katex/katex.min.css'])
+      total += (await (await get(path)).arrayBuffer()).byteLength;
     expect(total).toBeLessThan(100_000);
   });
 

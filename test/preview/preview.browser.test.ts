@@ -32,7 +32,9 @@ async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Prom
 
 /** Arms a wait for the page's next live update (before the save, so it cannot be missed). */
 async function nextUpdate(page: Page): Promise<() => Promise<void>> {
-  await page.evaluate("window.nextUpdate = new Promise((done) => document.addEventListener('docsync:updated', () => done(), { once: true })); 0");
+  await page.evaluate(
+    "window.nextUpdate = new Promise((done) => document.addEventListener('docsync:updated', () => done(), { once: true })); 0",
+  );
   return async () => {
     await page.evaluate('window.nextUpdate');
   };
@@ -41,10 +43,25 @@ async function nextUpdate(page: Page): Promise<() => Promise<void>> {
 describe('docsync preview in Chromium', () => {
   it('lists the navigation in SUMMARY.md order and follows it', async () => {
     const page = await open('/');
-    expect(await page.locator('.ds-nav a, .ds-nav .ds-nav-group-title').allTextContents()).toEqual(['Welcome', 'Guides', 'Long', 'Reference', 'Blocks', 'GitHub']);
+    expect(await page.locator('.ds-nav a, .ds-nav .ds-nav-group-title').allTextContents()).toEqual([
+      'Welcome',
+      'Guides',
+      'Long',
+      'Reference',
+      'Blocks',
+      'GitHub',
+    ]);
     await page.click('.ds-nav >> text=Guides');
     await page.waitForURL(`${preview.url}/guides`);
-    expect(await page.locator('.ds-nav a, .ds-nav .ds-nav-group-title').allTextContents()).toEqual(['Welcome', 'Guides', 'Install', 'Long', 'Reference', 'Blocks', 'GitHub']);
+    expect(await page.locator('.ds-nav a, .ds-nav .ds-nav-group-title').allTextContents()).toEqual([
+      'Welcome',
+      'Guides',
+      'Install',
+      'Long',
+      'Reference',
+      'Blocks',
+      'GitHub',
+    ]);
     await page.click('a[rel="next"]');
     await page.waitForURL(`${preview.url}/guides/install`);
     expect(await page.textContent('h1')).toBe('Install');
@@ -65,7 +82,9 @@ describe('docsync preview in Chromium', () => {
     expect(await page.textContent('.gb-code-title')).toBe('hello.js');
     expect(await page.locator('.gb-code .hljs-keyword').first().textContent()).toBe('const');
     const colour = 'getComputedStyle(document.querySelector(SELECTOR)).color';
-    expect(await page.evaluate(colour.replace('SELECTOR', "'.gb-code .hljs-keyword'"))).not.toBe(await page.evaluate(colour.replace('SELECTOR', "'.gb-code code'")));
+    expect(await page.evaluate(colour.replace('SELECTOR', "'.gb-code .hljs-keyword'"))).not.toBe(
+      await page.evaluate(colour.replace('SELECTOR', "'.gb-code code'")),
+    );
     await page.close();
   });
 
@@ -96,7 +115,10 @@ describe('docsync preview in Chromium', () => {
     const page = await open('/long');
     await page.evaluate('window.marker = 42; window.scrollTo(0, 1500)');
     const updated = await nextUpdate(page);
-    await writeFile(join(dir, 'long.md'), `# Long\n\n${Array.from({ length: 200 }, (_, i) => `Paragraph ${i}.`).join('\n\n')}\n\nA new closing line.\n`);
+    await writeFile(
+      join(dir, 'long.md'),
+      `# Long\n\n${Array.from({ length: 200 }, (_, i) => `Paragraph ${i}.`).join('\n\n')}\n\nA new closing line.\n`,
+    );
     await updated();
     expect(await page.isVisible('text=A new closing line.')).toBe(true);
     expect(await page.evaluate('window.marker')).toBe(42);

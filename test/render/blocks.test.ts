@@ -19,7 +19,9 @@ describe('GitBook blocks', () => {
   });
 
   it('tabs: one button and one panel per tab, the first shown', () => {
-    expect(html('{% tabs %}\n{% tab title="npm" %}\nnpm i\n{% endtab %}\n\n{% tab title="yarn" %}\nyarn add\n{% endtab %}\n{% endtabs %}')).toBe(
+    expect(
+      html('{% tabs %}\n{% tab title="npm" %}\nnpm i\n{% endtab %}\n\n{% tab title="yarn" %}\nyarn add\n{% endtab %}\n{% endtabs %}'),
+    ).toBe(
       '<div class="gb-tabs"><div role="tablist" class="gb-tab-list">' +
         '<button type="button" role="tab" class="gb-tab-button" aria-selected="true" data-tab="0">npm</button>' +
         '<button type="button" role="tab" class="gb-tab-button" aria-selected="false" data-tab="1">yarn</button></div>' +
@@ -41,7 +43,9 @@ describe('GitBook blocks', () => {
     expect(html('{% embed url="https://www.youtube.com/watch?v=x" %}')).toBe(
       '<div class="gb-embed"><a class="gb-card gb-embed-card" href="https://www.youtube.com/watch?v=x" rel="noopener noreferrer"><span class="gb-card-title">www.youtube.com</span><span class="gb-card-url">https://www.youtube.com/watch?v=x</span></a></div>',
     );
-    expect(html('{% embed url="https://a.example/v" %}\nThe caption\n{% endembed %}')).toContain('<div class="gb-caption"><p>The caption</p></div>');
+    expect(html('{% embed url="https://a.example/v" %}\nThe caption\n{% endembed %}')).toContain(
+      '<div class="gb-caption"><p>The caption</p></div>',
+    );
   });
 
   it('content-ref: a card to the page, titled with the page title', () => {
@@ -64,13 +68,15 @@ describe('GitBook blocks', () => {
   });
 
   it('columns: side by side with their widths', () => {
-    expect(html('{% columns %}\n{% column width="33.3%" %}\nLeft\n{% endcolumn %}\n{% column %}\nRight\n{% endcolumn %}\n{% endcolumns %}')).toBe(
-      '<div class="gb-columns"><div class="gb-column gb-w-35"><p>Left</p></div><div class="gb-column"><p>Right</p></div></div>',
-    );
+    expect(
+      html('{% columns %}\n{% column width="33.3%" %}\nLeft\n{% endcolumn %}\n{% column %}\nRight\n{% endcolumn %}\n{% endcolumns %}'),
+    ).toBe('<div class="gb-columns"><div class="gb-column gb-w-35"><p>Left</p></div><div class="gb-column"><p>Right</p></div></div>');
   });
 
   it('expandable: <details> around markdown', () => {
-    expect(html('<details>\n\n<summary>More</summary>\n\nHidden **text**\n\n</details>')).toBe('<details>\n<summary>More</summary>\n<p>Hidden <strong>text</strong></p>\n</details>');
+    expect(html('<details>\n\n<summary>More</summary>\n\nHidden **text**\n\n</details>')).toBe(
+      '<details>\n<summary>More</summary>\n<p>Hidden <strong>text</strong></p>\n</details>',
+    );
   });
 
   it('cards table: one card per row, target laid over it, cover image, hidden columns out', () => {
@@ -89,13 +95,19 @@ describe('GitBook blocks', () => {
   });
 
   it('buttons, icons and colour marks', () => {
-    expect(html('<a href="guides/install.md" class="button primary">Start</a> <a href="https://x.example" class="button secondary">More</a>')).toBe(
+    expect(
+      html('<a href="guides/install.md" class="button primary">Start</a> <a href="https://x.example" class="button secondary">More</a>'),
+    ).toBe(
       '<p><a href="/guides/install" class="gb-button gb-button-primary">Start</a> <a href="https://x.example" class="gb-button gb-button-secondary">More</a></p>',
     );
-    expect(html('<i class="fa-github">:github:</i>')).toBe('<p><span class="gb-icon" title="github" role="img" aria-label="github"></span></p>');
-    expect(html('<mark style="color:red;">red</mark> <mark style="background-color:$warning;">bg</mark> <mark style="color:expression(x)">no</mark>')).toBe(
-      '<p><mark class="gb-color-red">red</mark> <mark class="gb-bg-warning">bg</mark> <mark>no</mark></p>',
+    expect(html('<i class="fa-github">:github:</i>')).toBe(
+      '<p><span class="gb-icon" title="github" role="img" aria-label="github"></span></p>',
     );
+    expect(
+      html(
+        '<mark style="color:red;">red</mark> <mark style="background-color:$warning;">bg</mark> <mark style="color:expression(x)">no</mark>',
+      ),
+    ).toBe('<p><mark class="gb-color-red">red</mark> <mark class="gb-bg-warning">bg</mark> <mark>no</mark></p>');
   });
 
   it('math: KaTeX HTML rendered on the server, inline and as a block', () => {
@@ -118,25 +130,42 @@ describe('GitBook blocks', () => {
     expect(render('{% include "../.gitbook/includes/note.md" %}', 'guides/install.md').html).toContain('Shared Docsync');
     const missing = render('{% include ".gitbook/includes/gone.md" %}');
     expect(missing.html).toBe('');
-    expect(missing.problems).toEqual([{ file: 'README.md', line: 1, message: 'include `.gitbook/includes/gone.md`: the folder has no reusable content .gitbook/includes/gone.md' }]);
+    expect(missing.problems).toEqual([
+      {
+        file: 'README.md',
+        line: 1,
+        message: 'include `.gitbook/includes/gone.md`: the folder has no reusable content .gitbook/includes/gone.md',
+      },
+    ]);
   });
 
   it('an include that includes itself is a problem, not a loop', () => {
-    const loop = testSite({ includes: new Map([['.gitbook/includes/a.md', 'A\n\n{% include "b.md" %}'], ['.gitbook/includes/b.md', 'B\n\n{% include "a.md" %}']]) });
+    const loop = testSite({
+      includes: new Map([
+        ['.gitbook/includes/a.md', 'A\n\n{% include "b.md" %}'],
+        ['.gitbook/includes/b.md', 'B\n\n{% include "a.md" %}'],
+      ]),
+    });
     const out = renderPage(loop, pageOf(loop, 'README.md'), '{% include ".gitbook/includes/a.md" %}');
     expect(out.html).toBe('<p>A</p>\n<p>B</p>');
-    expect(out.problems.map((p) => p.message)).toEqual(['include `a.md` includes itself (.gitbook/includes/a.md → .gitbook/includes/b.md → .gitbook/includes/a.md)']);
+    expect(out.problems.map((p) => p.message)).toEqual([
+      'include `a.md` includes itself (.gitbook/includes/a.md → .gitbook/includes/b.md → .gitbook/includes/a.md)',
+    ]);
   });
 
   it('space and page variables; other {{ }} stay as written; unknown variables are problems', () => {
     const withVars = testSite();
     const page = { ...pageOf(withVars, 'README.md'), variables: { version: '2.1' } };
-    const out = renderPage(withVars, page, '{{ space.vars.product }} {{page.vars.version}} ${{ github.run_id }} {{ space.vars.nope }}\n\n`{{ space.vars.product }}`');
+    const out = renderPage(
+      withVars,
+      page,
+      '{{ space.vars.product }} {{page.vars.version}} ${{ github.run_id }} {{ space.vars.nope }}\n\n`{{ space.vars.product }}`',
+    );
     expect(out.html).toBe('<p>Docsync 2.1 ${{ github.run_id }} {{ space.vars.nope }}</p>\n<p><code>{{ space.vars.product }}</code></p>');
     expect(out.problems).toEqual([{ file: 'README.md', line: 1, message: 'space variable `nope` is not defined' }]);
   });
 
-  it('conditions: every branch marked in preview; the visitor\'s branch when published', () => {
+  it("conditions: every branch marked in preview; the visitor's branch when published", () => {
     const md = '{% if visitor.claims.unsigned.beta %}\nBeta\n{% else %}\nStable\n{% endif %}';
     expect(html(md)).toBe(
       '<div class="gb-condition"><div class="gb-condition-label">Shown when visitor.claims.unsigned.beta</div><p>Beta</p></div>\n' +
@@ -147,23 +176,39 @@ describe('GitBook blocks', () => {
   });
 
   it('openapi blocks: a placeholder card', () => {
-    expect(html('{% openapi-operation spec="petstore" path="/pets" method="get" %}\n[OpenAPI petstore](https://x.example/spec.json)\n{% endopenapi-operation %}')).toBe(
+    expect(
+      html(
+        '{% openapi-operation spec="petstore" path="/pets" method="get" %}\n[OpenAPI petstore](https://x.example/spec.json)\n{% endopenapi-operation %}',
+      ),
+    ).toBe(
       '<div class="gb-card gb-openapi"><span class="gb-card-title">OpenAPI: GET /pets</span><span class="gb-card-url">from petstore</span></div>',
     );
   });
 
   it('unknown tag: a visible warning in preview, left out when published, a problem either way', () => {
     const preview = render('Before\n\n{% carousel %}\nSlide\n{% endcarousel %}\n\nAfter');
-    expect(preview.html).toBe('<p>Before</p>\n<div class="gb-unknown" role="note"><strong>Unknown block {% carousel %}</strong><p>Slide</p></div>\n<p>After</p>');
-    expect(preview.problems).toEqual([{ file: 'README.md', line: 3, message: 'unknown block `{% carousel %}`: GitBook does not render it, and a published page leaves it out' }]);
-    expect(html('Before\n\n{% carousel %}\nSlide\n{% endcarousel %}\n\nAfter', 'README.md', { mode: 'published' })).toBe('<p>Before</p>\n<p>After</p>');
+    expect(preview.html).toBe(
+      '<p>Before</p>\n<div class="gb-unknown" role="note"><strong>Unknown block {% carousel %}</strong><p>Slide</p></div>\n<p>After</p>',
+    );
+    expect(preview.problems).toEqual([
+      {
+        file: 'README.md',
+        line: 3,
+        message: 'unknown block `{% carousel %}`: GitBook does not render it, and a published page leaves it out',
+      },
+    ]);
+    expect(html('Before\n\n{% carousel %}\nSlide\n{% endcarousel %}\n\nAfter', 'README.md', { mode: 'published' })).toBe(
+      '<p>Before</p>\n<p>After</p>',
+    );
   });
 
   it('blocks nest, inside list items too', () => {
     const out = html('1. Run it\n   {% hint style="success" %}\n   Done\n   {% endhint %}\n2. Next');
     expect(out).toContain('<li>\n<p>Run it</p>\n<div class="gb-hint gb-hint-success"');
     expect(out).toContain('<li>\n<p>Next</p>\n</li>');
-    expect(html('{% tabs %}\n{% tab title="A" %}\n{% hint style="danger" %}\nIn a tab\n{% endhint %}\n{% endtab %}\n{% endtabs %}')).toContain('<div role="tabpanel" class="gb-tab-panel" data-tab="0"><div class="gb-hint gb-hint-danger"');
+    expect(
+      html('{% tabs %}\n{% tab title="A" %}\n{% hint style="danger" %}\nIn a tab\n{% endhint %}\n{% endtab %}\n{% endtabs %}'),
+    ).toContain('<div role="tabpanel" class="gb-tab-panel" data-tab="0"><div class="gb-hint gb-hint-danger"');
   });
 
   it('unclosed and stray tags are problems at their lines; the content still renders', () => {

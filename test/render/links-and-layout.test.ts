@@ -10,12 +10,16 @@ describe('links', () => {
     expect(render('[a](guides/install.md#step-2) [b](guides/) [c](#here) [d](https://x.example)').html).toBe(
       '<p><a href="/guides/install#step-2">a</a> <a href="/guides">b</a> <a href="#here">c</a> <a href="https://x.example">d</a></p>',
     );
-    expect(render('[home](../README.md) [api](../reference/api.md)', 'guides/install.md').html).toBe('<p><a href="/">home</a> <a href="/reference/api">api</a></p>');
+    expect(render('[home](../README.md) [api](../reference/api.md)', 'guides/install.md').html).toBe(
+      '<p><a href="/">home</a> <a href="/reference/api">api</a></p>',
+    );
   });
 
   it('images and HTML src from .gitbook/assets, encoded', () => {
     expect(render('![logo](.gitbook/assets/logo.png)').html).toBe('<p><img src="/.gitbook/assets/logo.png" alt="logo"></p>');
-    expect(render('![x](../.gitbook/assets/logo.png)', 'guides/install.md').html).toBe('<p><img src="/.gitbook/assets/logo.png" alt="x"></p>');
+    expect(render('![x](../.gitbook/assets/logo.png)', 'guides/install.md').html).toBe(
+      '<p><img src="/.gitbook/assets/logo.png" alt="x"></p>',
+    );
   });
 
   it('broken links and missing assets are problems at their lines, and look broken', () => {
@@ -23,7 +27,11 @@ describe('links', () => {
     expect(out.html).toContain('<a href="gone.md" class="gb-broken-link">gone</a>');
     expect(out.problems).toEqual([
       { file: 'README.md', line: 3, message: 'broken link `gone.md`: no page of SUMMARY.md has the file gone.md' },
-      { file: 'README.md', line: 5, message: 'broken link `.gitbook/assets/missing.png`: the folder has no such file .gitbook/assets/missing.png' },
+      {
+        file: 'README.md',
+        line: 5,
+        message: 'broken link `.gitbook/assets/missing.png`: the folder has no such file .gitbook/assets/missing.png',
+      },
       { file: 'README.md', line: 7, message: "`../../etc/passwd` leaves the site's folder" },
     ]);
   });
@@ -41,7 +49,7 @@ describe('headings', () => {
     ]);
   });
 
-  it('the title heading and the front matter are the layout\'s, not the content\'s', () => {
+  it("the title heading and the front matter are the layout's, not the content's", () => {
     expect(render('---\ndescription: Hi\n---\n\n# Home\n\nText').html).toBe('<p>Text</p>');
     expect(render('# Another heading\n\nText').html).toContain('<h1 id="another-heading">');
   });

@@ -10,7 +10,21 @@ const site = testSite();
 const render = (markdown: string) => renderPage(site, pageOf(site, 'README.md'), markdown);
 
 const parser = unified().use(rehypeParse, { fragment: true });
-const EXECUTABLE = new Set(['script', 'iframe', 'object', 'embed', 'style', 'form', 'base', 'meta', 'link', 'svg', 'math-script', 'frame', 'frameset']);
+const EXECUTABLE = new Set([
+  'script',
+  'iframe',
+  'object',
+  'embed',
+  'style',
+  'form',
+  'base',
+  'meta',
+  'link',
+  'svg',
+  'math-script',
+  'frame',
+  'frameset',
+]);
 
 /** Nothing in the HTML, read as a browser reads it, can run: no executable element, no handler, no script URL. */
 function assertInert(html: string) {
@@ -18,7 +32,8 @@ function assertInert(html: string) {
     expect(EXECUTABLE.has(node.tagName), node.tagName).toBe(false);
     for (const [name, value] of Object.entries(node.properties)) {
       expect(/^on/i.test(name), `${node.tagName} ${name}`).toBe(false);
-      if (['href', 'src', 'action', 'formAction', 'xLinkHref'].includes(name)) expect(String(value)).not.toMatch(/^\s*(javascript|vbscript|data):/i);
+      if (['href', 'src', 'action', 'formAction', 'xLinkHref'].includes(name))
+        expect(String(value)).not.toMatch(/^\s*(javascript|vbscript|data):/i);
     }
   });
 }
@@ -48,11 +63,50 @@ const HOSTILE = [
 ];
 
 const blockish = fc.constantFrom(
-  '{% hint style="info" %}', '{% endhint %}', '{% tabs %}', '{% tab title="t" %}', '{% endtab %}', '{% endtabs %}', '{% code title="a" lineNumbers="true" %}', '{% endcode %}',
-  '{% stepper %}', '{% step %}', '{% endstep %}', '{% endstepper %}', '{% if visitor.claims.x %}', '{% else %}', '{% endif %}', '{% include ".gitbook/includes/note.md" %}',
-  '{% embed url="https://a.example" %}', '{% endembed %}', '{% columns %}', '{% column %}', '{% endcolumn %}', '{% endcolumns %}', '{% unknown %}',
-  '```js', '```', '$$', '<details>', '</details>', '<summary>s</summary>', '<figure>', '</figure>', '* item', '1. step', '   ', '> quote', '| a | b |', '|---|---|',
-  '[link](guides/install.md)', '[bad](x.md)', '![img](.gitbook/assets/logo.png)', '{{ space.vars.product }}', '# Title', '## Section', ...HOSTILE,
+  '{% hint style="info" %}',
+  '{% endhint %}',
+  '{% tabs %}',
+  '{% tab title="t" %}',
+  '{% endtab %}',
+  '{% endtabs %}',
+  '{% code title="a" lineNumbers="true" %}',
+  '{% endcode %}',
+  '{% stepper %}',
+  '{% step %}',
+  '{% endstep %}',
+  '{% endstepper %}',
+  '{% if visitor.claims.x %}',
+  '{% else %}',
+  '{% endif %}',
+  '{% include ".gitbook/includes/note.md" %}',
+  '{% embed url="https://a.example" %}',
+  '{% endembed %}',
+  '{% columns %}',
+  '{% column %}',
+  '{% endcolumn %}',
+  '{% endcolumns %}',
+  '{% unknown %}',
+  '```js',
+  '```',
+  '$$',
+  '<details>',
+  '</details>',
+  '<summary>s</summary>',
+  '<figure>',
+  '</figure>',
+  '* item',
+  '1. step',
+  '   ',
+  '> quote',
+  '| a | b |',
+  '|---|---|',
+  '[link](guides/install.md)',
+  '[bad](x.md)',
+  '![img](.gitbook/assets/logo.png)',
+  '{{ space.vars.product }}',
+  '# Title',
+  '## Section',
+  ...HOSTILE,
 );
 const page = fc.array(fc.oneof(blockish, fc.string({ maxLength: 30 })), { maxLength: 25 }).map((lines) => lines.join('\n'));
 
@@ -62,7 +116,13 @@ describe('the renderer is safe', () => {
   });
 
   it('renders any markdown without throwing, and nothing it makes can run', () => {
-    fc.assert(fc.property(page, (markdown) => assertInert(render(markdown).html)), { numRuns: 300 });
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (markdown) => assertInert(render(markdown).html)), { numRuns: 300 });
+    fc.assert(
+      fc.property(page, (markdown) => assertInert(render(markdown).html)),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (markdown) => assertInert(render(markdown).html)),
+      { numRuns: 300 },
+    );
   });
 });

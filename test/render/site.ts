@@ -2,7 +2,15 @@ import type { RenderSite, SitePage } from '../../src/render/index.js';
 
 /** A small site: README, a guides section with a child, a hidden page, a link page, a group. */
 export function testSite(extra: Partial<RenderSite> = {}): RenderSite {
-  const doc = (id: string, title: string, path: string, url: string, pages: SitePage[] = [], more: Partial<SitePage> = {}): SitePage => ({ id, kind: 'document', title, path, url, pages, ...more });
+  const doc = (id: string, title: string, path: string, url: string, pages: SitePage[] = [], more: Partial<SitePage> = {}): SitePage => ({
+    id,
+    kind: 'document',
+    title,
+    path,
+    url,
+    pages,
+    ...more,
+  });
   return {
     title: 'Test site',
     pages: [
@@ -20,6 +28,7 @@ export function testSite(extra: Partial<RenderSite> = {}): RenderSite {
 }
 
 export const pageOf = (site: RenderSite, path: string): SitePage => {
-  const find = (pages: readonly SitePage[]): SitePage | undefined => pages.map((p) => (p.path === path ? p : find(p.pages))).find((p) => p !== undefined);
+  const find = (pages: readonly SitePage[]): SitePage | undefined =>
+    pages.map((p) => (p.path === path ? p : find(p.pages))).find((p) => p !== undefined);
   return find(site.pages)!;
 };

@@ -25,7 +25,15 @@ describe.each(testDialects())('change requests: merge and update (%s)', (dialect
   const tree = (pages: TreePage[]): ContentTree => ({ pages, files: [], variables: {}, reusableContents: [] });
   const withDoc = async (id: string, title: string, markdown: string) => docPage(id, title, { document: await storeMarkdown(s, markdown) });
   const markdownOf = async (t: ContentTree, id: string) => getText(s.server.db.kysely, t.pages.find((p) => p.id === id)!.document!);
-  const revisionCount = async () => Number((await s.server.db.kysely.selectFrom('revisions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const revisionCount = async () =>
+    Number(
+      (
+        await s.server.db.kysely
+          .selectFrom('revisions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** A space whose main holds Alpha and Beta, and an open change request on it. */
   async function setup() {
@@ -46,7 +54,11 @@ describe.each(testDialects())('change requests: merge and update (%s)', (dialect
   it('merges into an unchanged main: main takes the CR tree, the CR is merged', async () => {
     const { spaceId, cr } = await setup();
     const before = await spaceHead(spaceId);
-    const crTree = tree([await withDoc('alpha', 'Alpha', ALPHA), await withDoc('beta', 'Beta', '# Beta\n\nbetter text\n'), await withDoc('gamma', 'Gamma', '# Gamma\n')]);
+    const crTree = tree([
+      await withDoc('alpha', 'Alpha', ALPHA),
+      await withDoc('beta', 'Beta', '# Beta\n\nbetter text\n'),
+      await withDoc('gamma', 'Gamma', '# Gamma\n'),
+    ]);
     const crHead = await writeTree(s, { spaceId, changeRequestId: cr.id }, crTree);
     expect((await getCr(spaceId, cr.id)).outdated).toBe(false);
 
@@ -72,12 +84,23 @@ describe.each(testDialects())('change requests: merge and update (%s)', (dialect
   it('update brings main into the CR, then merge keeps both sides (pages and lines of one page)', async () => {
     const { spaceId, cr } = await setup();
     // The CR edits line 5 of Alpha and all of Beta; main edits line 1 of Alpha and adds a page.
-    await writeTree(s, { spaceId, changeRequestId: cr.id }, tree([
-      await withDoc('alpha', 'Alpha', ALPHA.replace('line 5', 'line five')), await withDoc('beta', 'Beta', '# Beta\n\nfrom the CR\n'),
-    ]));
-    const mainHead = await writeTree(s, { spaceId }, tree([
-      await withDoc('alpha', 'Alpha', ALPHA.replace('line 1', 'line one')), await withDoc('beta', 'Beta', BETA), docPage('delta', 'Delta'),
-    ]));
+    await writeTree(
+      s,
+      { spaceId, changeRequestId: cr.id },
+      tree([
+        await withDoc('alpha', 'Alpha', ALPHA.replace('line 5', 'line five')),
+        await withDoc('beta', 'Beta', '# Beta\n\nfrom the CR\n'),
+      ]),
+    );
+    const mainHead = await writeTree(
+      s,
+      { spaceId },
+      tree([
+        await withDoc('alpha', 'Alpha', ALPHA.replace('line 1', 'line one')),
+        await withDoc('beta', 'Beta', BETA),
+        docPage('delta', 'Delta'),
+      ]),
+    );
     expect((await getCr(spaceId, cr.id)).outdated).toBe(true);
 
     const res = await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/update`);
@@ -98,9 +121,16 @@ describe.each(testDialects())('change requests: merge and update (%s)', (dialect
     expect(again.body.revision).toBe(res.body.revision);
 
     // Main moves again (a page of its own) before the merge: both are kept.
-    await writeTree(s, { spaceId }, tree([
-      await withDoc('alpha', 'Alpha', ALPHA.replace('line 1', 'line one')), await withDoc('beta', 'Beta', BETA), docPage('delta', 'Delta'), docPage('epsilon', 'Epsilon'),
-    ]));
+    await writeTree(
+      s,
+      { spaceId },
+      tree([
+        await withDoc('alpha', 'Alpha', ALPHA.replace('line 1', 'line one')),
+        await withDoc('beta', 'Beta', BETA),
+        docPage('delta', 'Delta'),
+        docPage('epsilon', 'Epsilon'),
+      ]),
+    );
     const merge = await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`);
     expectSpec(merge, 'POST', MERGE, 200);
     const main = await readTree(s, { spaceId });
@@ -111,8 +141,16 @@ describe.each(testDialects())('change requests: merge and update (%s)', (dialect
 
   it('a real conflict answers 409 naming the page, and writes nothing', async () => {
     const { spaceId, cr } = await setup();
-    const crHead = await writeTree(s, { spaceId, changeRequestId: cr.id }, tree([await withDoc('alpha', 'Alpha', ALPHA.replace('line 3', 'CR line 3')), await withDoc('beta', 'Beta', BETA)]));
-    const mainHead = await writeTree(s, { spaceId }, tree([await withDoc('alpha', 'Alpha', ALPHA.replace('line 3', 'main line 3')), await withDoc('beta', 'Beta', BETA)]));
+    const crHead = await writeTree(
+      s,
+      { spaceId, changeRequestId: cr.id },
+      tree([await withDoc('alpha', 'Alpha', ALPHA.replace('line 3', 'CR line 3')), await withDoc('beta', 'Beta', BETA)]),
+    );
+    const mainHead = await writeTree(
+      s,
+      { spaceId },
+      tree([await withDoc('alpha', 'Alpha', ALPHA.replace('line 3', 'main line 3')), await withDoc('beta', 'Beta', BETA)]),
+    );
     const revisions = await revisionCount();
 
     const merge = await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`);
@@ -165,7 +203,12 @@ describe.each(testDialects())('change requests: merge and update (%s)', (dialect
     expectError(await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`, { token: commenter.token }), 403, 'review');
     expectError(await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`, { token: editor.token }), 403, 'review');
     expectError(await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/update`, { token: commenter.token }), 403, 'edit');
-    expectSpec(await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/update`, { token: editor.token }), 'POST', UPDATE, 200);
+    expectSpec(
+      await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/update`, { token: editor.token }),
+      'POST',
+      UPDATE,
+      200,
+    );
     const merged = await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`, { token: reviewer.token });
     expectSpec(merged, 'POST', MERGE, 200);
     expect((await getCr(spaceId, cr.id)).mergedBy.id).toBe(reviewer.id);
@@ -179,7 +222,11 @@ describe.each(testDialects())('change requests: merge and update (%s)', (dialect
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const winner = results.find((r) => r.status === 200)!;
     expectSpec(winner, 'POST', MERGE, 200);
-    expectError(results.find((r) => r.status === 409)!, 409, 'merged');
+    expectError(
+      results.find((r) => r.status === 409)!,
+      409,
+      'merged',
+    );
     expect(await spaceHead(spaceId)).toBe(winner.body.revision);
     expect(await revisionCount()).toBe(before + 1);
   });

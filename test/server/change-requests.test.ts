@@ -26,7 +26,9 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
   it('POST creates an open change request at the space head, with a Location', async () => {
     const space = await createSpace(s, { title: 'Docs' });
     const me = await bootstrapUserId(s);
-    const res = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Fix typos', agentTaskId: 'task_1' } });
+    const res = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, {
+      body: { subject: 'Fix typos', agentTaskId: 'task_1' },
+    });
     expectSpec(res, 'POST', LIST, 201);
     expect(res.body).toMatchObject({
       object: 'change-request',
@@ -44,7 +46,11 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
     expect(res.body.mergedBy).toBeUndefined();
     expect(res.headers.get('location')).toBe(res.body.urls.location);
     expect(res.body.urls.location).toMatch(new RegExp(`/v1/spaces/${space.id}/change-requests/${res.body.id}$`));
-    const stored = await s.server.db.kysely.selectFrom('change_requests').select('agent_task_id').where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    const stored = await s.server.db.kysely
+      .selectFrom('change_requests')
+      .select('agent_task_id')
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(stored.agent_task_id).toBe('task_1');
   });
 
@@ -74,7 +80,9 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
 
   it('concurrent creates in one space get distinct numbers 1..n', async () => {
     const space = await createSpace(s);
-    const results = await Promise.all(Array.from({ length: 12 }, () => s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: {} })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: {} })),
+    );
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(results.map((r) => r.body.number as number).sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     const got = await s.request('GET', `/v1/spaces/${space.id}`);
@@ -100,7 +108,11 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
   it('validates subject length, PATCH status values and unknown fields', async () => {
     const space = await createSpace(s);
     await createCr(space.id, { subject: 'x'.repeat(100) });
-    expectError(await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'x'.repeat(101) } }), 400, 'body.subject');
+    expectError(
+      await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'x'.repeat(101) } }),
+      400,
+      'body.subject',
+    );
     expectError(await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { title: 'x' } }), 400, 'title');
     const cr = await createCr(space.id);
     const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
@@ -125,7 +137,9 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
     };
     expect(await counters()).toEqual([3, 3, 0]);
     s.clock.advance(1000);
-    const res = await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${one.number}`, { body: { subject: 'Renamed', status: 'draft' } });
+    const res = await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${one.number}`, {
+      body: { subject: 'Renamed', status: 'draft' },
+    });
     expectSpec(res, 'PATCH', ONE, 200);
     expect(res.body).toMatchObject({ id: one.id, subject: 'Renamed', status: 'draft' });
     expect(res.body.updatedAt > one.updatedAt).toBe(true);
@@ -180,7 +194,11 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
 
     // helper contributes a revision to CR 3 without having created it.
     const db = s.server.db.kysely;
-    await writeTree(s, { spaceId: space.id, changeRequestId: crs[3].id }, { pages: [docPage('p1', 'Page')], files: [], variables: {}, reusableContents: [] });
+    await writeTree(
+      s,
+      { spaceId: space.id, changeRequestId: crs[3].id },
+      { pages: [docPage('p1', 'Page')], files: [], variables: {}, reusableContents: [] },
+    );
     await db.updateTable('revisions').set({ created_by: helper.id }).where('change_request_id', '=', crs[3].id).execute();
     expect(await ids(`?contributor=${writer.id}`)).toEqual([crs[0].id]);
     expect(await ids(`?contributor=${helper.id}`)).toEqual([crs[3].id]);
@@ -218,12 +236,18 @@ describe.each(testDialects())('change requests: create, read, list, patch (%s)',
     expectSpec(await s.request('GET', `/v1/spaces/${space.id}/change-requests`, { token: reader.token }), 'GET', LIST, 200);
     expectSpec(await s.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { token: reader.token }), 'GET', ONE, 200);
     expectError(await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: {}, token: reader.token }), 403, 'edit');
-    expectError(await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { body: { subject: 'x' }, token: reader.token }), 403);
+    expectError(
+      await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { body: { subject: 'x' }, token: reader.token }),
+      403,
+    );
     expectError(await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/update`, { token: reader.token }), 403);
     expectError(await s.request('GET', `/v1/spaces/${space.id}/change-requests`, { token: outsider.token }), 404);
     const created = await createCr(space.id, {}, editor.token);
     expect(created.createdBy.id).toBe(editor.id);
-    const patched = await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${created.id}`, { body: { subject: 'mine' }, token: editor.token });
+    const patched = await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${created.id}`, {
+      body: { subject: 'mine' },
+      token: editor.token,
+    });
     expectSpec(patched, 'PATCH', ONE, 200);
   });
 

@@ -14,7 +14,9 @@ describe.each(testDialects())('collections under concurrent writes (%s)', (diale
   it('collections created at the same time under one parent get distinct positions', async () => {
     const parent = await makeCollection(s, { title: 'Busy' });
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => s.request('POST', `/v1/orgs/${s.orgId}/collections`, { body: { title: `c${i}`, parent: parent.id } })),
+      Array.from({ length: 8 }, (_, i) =>
+        s.request('POST', `/v1/orgs/${s.orgId}/collections`, { body: { title: `c${i}`, parent: parent.id } }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
     const rows = await s.server.db.kysely.selectFrom('collections').select('position').where('parent_id', '=', parent.id).execute();

@@ -92,7 +92,11 @@ describe.each(testDialects())('DELETE /v1/collections/{id} (%s)', (dialect) => {
     expect(top.items.map((x) => x.id)).toContain(RC.id);
 
     // A deleted space inside is treated the same way, before any restore: a private root space.
-    const stored = await s.server.db.kysely.selectFrom('spaces').select(['parent_id', 'visibility']).where('id', '=', rx.id).executeTakeFirst();
+    const stored = await s.server.db.kysely
+      .selectFrom('spaces')
+      .select(['parent_id', 'visibility'])
+      .where('id', '=', rx.id)
+      .executeTakeFirst();
     expect(stored).toEqual({ parent_id: null, visibility: 'private' });
     const restored = await s.request('POST', `/v1/spaces/${rx.id}/restore`);
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);

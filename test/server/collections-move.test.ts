@@ -74,7 +74,12 @@ describe.each(testDialects())('POST /v1/collections/{id}/move (%s)', (dialect) =
   });
 
   it('places the collection before or after a sibling space or collection', async () => {
-    expectSpec(await move(B.id, { parent: A.id, position: { before: spacePtr(sa[1].id) } }), 'POST', '/collections/{collectionId}/move', 200);
+    expectSpec(
+      await move(B.id, { parent: A.id, position: { before: spacePtr(sa[1].id) } }),
+      'POST',
+      '/collections/{collectionId}/move',
+      200,
+    );
     expect(await childOrder(s, org.id, A.id)).toEqual([sa[0].id, B.id, sa[1].id, sa[2].id, A1.id]);
 
     // Only a position: the parent stays.
@@ -86,7 +91,12 @@ describe.each(testDialects())('POST /v1/collections/{id}/move (%s)', (dialect) =
     expectSpec(await move(B.id, { position: { before: spacePtr(sa[0].id) } }), 'POST', '/collections/{collectionId}/move', 200);
     expect(await childOrder(s, org.id, A.id)).toEqual([B.id, ...sa.map((x) => x.id), A1.id]);
 
-    expectSpec(await move(A1.id, { position: { after: spacePtr(sa[0].id), before: spacePtr(sa[1].id) } }), 'POST', '/collections/{collectionId}/move', 200);
+    expectSpec(
+      await move(A1.id, { position: { after: spacePtr(sa[0].id), before: spacePtr(sa[1].id) } }),
+      'POST',
+      '/collections/{collectionId}/move',
+      200,
+    );
     expect(await childOrder(s, org.id, A.id)).toEqual([B.id, sa[0].id, A1.id, sa[1].id, sa[2].id]);
 
     // Collections moving around never disturb the order of the spaces among themselves.
@@ -100,9 +110,17 @@ describe.each(testDialects())('POST /v1/collections/{id}/move (%s)', (dialect) =
 
   it('keeps the sibling order that moved spaces show in the collection listing', async () => {
     // The spaces listing follows the shared sibling order, so moving a space shows up there.
-    const moved = await s.request('POST', `/v1/spaces/${sa[2].id}/move`, { token: org.adminToken, body: { position: { before: spacePtr(sa[0].id) } } });
+    const moved = await s.request('POST', `/v1/spaces/${sa[2].id}/move`, {
+      token: org.adminToken,
+      body: { position: { before: spacePtr(sa[0].id) } },
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expectSpec(await move(B.id, { parent: A.id, position: { after: spacePtr(sa[2].id) } }), 'POST', '/collections/{collectionId}/move', 200);
+    expectSpec(
+      await move(B.id, { parent: A.id, position: { after: spacePtr(sa[2].id) } }),
+      'POST',
+      '/collections/{collectionId}/move',
+      200,
+    );
     const listed = await listAll(s, `/v1/collections/${A.id}/spaces`, 2, org.adminToken);
     expect(listed.items.map((x) => x.id)).toEqual([sa[2].id, sa[0].id, sa[1].id]);
     expect(await childOrder(s, org.id, A.id)).toEqual([sa[2].id, B.id, sa[0].id, sa[1].id, A1.id]);
@@ -135,7 +153,11 @@ describe.each(testDialects())('POST /v1/collections/{id}/move (%s)', (dialect) =
       const [xy, yx] = await Promise.all([move(X.id, { parent: Y.id }), move(Y.id, { parent: X.id })]);
       // Exactly one of them wins; the other now finds its target inside itself.
       expect([xy.status, yx.status].sort()).toEqual([200, 400]);
-      const parents = await s.server.db.kysely.selectFrom('collections').select(['id', 'parent_id']).where('id', 'in', [X.id, Y.id]).execute();
+      const parents = await s.server.db.kysely
+        .selectFrom('collections')
+        .select(['id', 'parent_id'])
+        .where('id', 'in', [X.id, Y.id])
+        .execute();
       expect(parents.filter((p) => p.parent_id === null)).toHaveLength(1);
     }
   });

@@ -94,7 +94,10 @@ describe.each(testDialects())('GET /v1/collections/{id}/spaces (%s)', (dialect) 
     const visible = made.filter((x) => !hidden.includes(x)).map((x) => x.id);
     for (const limit of [1, 2, 3, 1000]) {
       const asReader = await listAll(s, `/v1/collections/${c.id}/spaces`, limit, reader.token);
-      expect(asReader.items.map((x) => x.id), `limit ${limit}`).toEqual(visible);
+      expect(
+        asReader.items.map((x) => x.id),
+        `limit ${limit}`,
+      ).toEqual(visible);
       expect(asReader.items.every((x) => x.permissions.view && !x.permissions.edit)).toBe(true);
     }
     const first = await s.request('GET', `/v1/collections/${c.id}/spaces?limit=1`, { token: reader.token });

@@ -63,7 +63,11 @@ describe.each(testDialects())('collections: create, read, update (%s)', (dialect
     expectError(await s.request('PATCH', `/v1/collections/${c.id}`, { body: { visibility: 'public' } }), 400, /visibility/);
     expectError(await s.request('PATCH', `/v1/collections/${c.id}`, { body: { title: 5 } }), 400, /body\.title/);
     expectError(await s.request('POST', `/v1/collections/${c.id}/move`, { body: { parent: null, extra: 1 } }), 400, /extra/);
-    expectError(await s.request('POST', `/v1/collections/${c.id}/transfer`, { body: { organization: s.orgId, collection: c.id } }), 400, /collection/);
+    expectError(
+      await s.request('POST', `/v1/collections/${c.id}/transfer`, { body: { organization: s.orgId, collection: c.id } }),
+      400,
+      /collection/,
+    );
     expectError(await s.request('POST', `/v1/collections/${c.id}/transfer`, { body: {} }), 400, /organization/);
     expectError(await s.request('POST', `/v1/collections/${c.id}/move`, { body: {} }), 400);
     expect((await s.request('GET', `/v1/collections/${c.id}`)).body.title).toBe('Strict');
@@ -230,7 +234,12 @@ describe.each(testDialects())('collections: access (%s)', (dialect) => {
 
   it('a collection defaultLevel null hides it from guests only; members keep their organization role', async () => {
     const hidden = await makeCollection(s, { title: 'Hidden' });
-    expectSpec(await s.request('PATCH', `/v1/collections/${hidden.id}`, { body: { defaultLevel: null } }), 'PATCH', '/collections/{collectionId}', 200);
+    expectSpec(
+      await s.request('PATCH', `/v1/collections/${hidden.id}`, { body: { defaultLevel: null } }),
+      'PATCH',
+      '/collections/{collectionId}',
+      200,
+    );
     const reader = await s.user({ org: s.orgId, role: 'read' });
     const asReader = await s.request('GET', `/v1/collections/${hidden.id}`, { token: reader.token });
     expectSpec(asReader, 'GET', '/collections/{collectionId}', 200);
@@ -269,10 +278,10 @@ describe.each(testDialects())('collections: access (%s)', (dialect) => {
     };
     expect((await perms(space.id)).edit).toBe(true);
     expect((await perms(deep.id)).edit).toBe(true);
-    expect((await perms(pinned.id))).toMatchObject({ view: true, edit: false });
+    expect(await perms(pinned.id)).toMatchObject({ view: true, edit: false });
 
     // Back to inherit: the member's own read role applies again.
     await s.request('PATCH', `/v1/collections/${c.id}`, { body: { defaultLevel: 'inherit' } });
-    expect((await perms(space.id))).toMatchObject({ view: true, edit: false });
+    expect(await perms(space.id)).toMatchObject({ view: true, edit: false });
   });
 });

@@ -25,7 +25,10 @@ describe.each(testDialects())('comment bodies as documents (%s)', (dialect) => {
     await postComment(s, space.prefix, { body: { markdown: 'plain **bold**' } });
     const { result, slowest } = await whileAttacked(s, () => s.request('GET', `${space.prefix}/comments?format=document`));
     expect(result.status).toBe(200);
-    expect(result.body.items.map((c: { body: { document: { object: string } } }) => c.body.document.object)).toEqual(['document', 'document']);
+    expect(result.body.items.map((c: { body: { document: { object: string } } }) => c.body.document.object)).toEqual([
+      'document',
+      'document',
+    ]);
     expect(slowest).toBeLessThan(LIVENESS_MS);
     // No parse is allowed now: the listing must come from what the first read stored.
     PARSE_LIMITS.budgetMs = 0;

@@ -29,12 +29,18 @@ describe.each(testDialects())('comment replies, reactions, commenters (%s)', (di
       expect(r1.body.editedAt).toBeUndefined();
       expect(r1.body.urls.location).toMatch(new RegExp(`/comments/${c.id}/replies/${r1.body.id}$`));
       s.clock.advance(1000);
-      const r2 = await s.request('POST', `${base}/comments/${c.id}/replies`, { token: other.token, body: { body: { markdown: 'Answer 2' } } });
+      const r2 = await s.request('POST', `${base}/comments/${c.id}/replies`, {
+        token: other.token,
+        body: { body: { markdown: 'Answer 2' } },
+      });
       s.clock.advance(1000);
       await s.request('POST', `${base}/comments/${c.id}/replies`, { token: other.token, body: { body: { markdown: 'Answer 3' } } });
       const comment = await s.request('GET', `${base}/comments/${c.id}`);
       expect(comment.body.replies).toBe(3);
-      expect(comment.body.repliers.map((r: { user: { id: string }; count: number }) => [r.user.id, r.count])).toEqual([[me, 1], [other.id, 2]]);
+      expect(comment.body.repliers.map((r: { user: { id: string }; count: number }) => [r.user.id, r.count])).toEqual([
+        [me, 1],
+        [other.id, 2],
+      ]);
       // Replies do not count as open comments.
       const counted = await s.request('GET', onCr ? `${space.prefix}/change-requests/${c.target.changeRequest}` : space.prefix);
       expect(counted.body.comments).toBe(1);
@@ -52,11 +58,16 @@ describe.each(testDialects())('comment replies, reactions, commenters (%s)', (di
       expectSpec(got, 'GET', REPLY(onCr), 200);
       expect(got.body).toEqual({ ...r2.body, permissions: { view: true, edit: false, reply: true, delete: true } });
       s.clock.advance(1000);
-      const edited = await s.request('PUT', `${base}/comments/${c.id}/replies/${r2.body.id}`, { token: other.token, body: { body: { markdown: 'Answer 2, better' } } });
+      const edited = await s.request('PUT', `${base}/comments/${c.id}/replies/${r2.body.id}`, {
+        token: other.token,
+        body: { body: { markdown: 'Answer 2, better' } },
+      });
       expectSpec(edited, 'PUT', REPLY(onCr), 200);
       expect(edited.body.editedAt > r2.body.postedAt).toBe(true);
       const reacted = await s.request('PUT', `${base}/comments/${c.id}/replies/${r2.body.id}`, { body: { addedReactions: ['👍'] } });
-      expect(reacted.body.reactions).toEqual([{ emoji: '👍', count: 1, users: [{ user: expect.objectContaining({ id: me }), reactedAt: expect.any(String) }] }]);
+      expect(reacted.body.reactions).toEqual([
+        { emoji: '👍', count: 1, users: [{ user: expect.objectContaining({ id: me }), reactedAt: expect.any(String) }] },
+      ]);
       expect(reacted.body.editedAt).toBe(edited.body.editedAt);
       expectError(await s.request('PUT', `${base}/comments/${c.id}/replies/${r2.body.id}`, { body: { resolved: true } }), 400, 'resolved');
       expectError(await s.request('POST', `${base}/comments/${c.id}/replies`, { body: { body: { markdown: '' } } }), 400, 'empty');
@@ -83,7 +94,8 @@ describe.each(testDialects())('comment replies, reactions, commenters (%s)', (di
     const me = await bootstrapUserId(s);
     const other = await s.user({ org: s.orgId, role: 'comment' });
     const c = await postComment(s, space.prefix, { body: { markdown: 'react' } });
-    const put = (body: unknown, token?: string) => s.request('PUT', `${space.prefix}/comments/${c.id}`, { body, ...(token ? { token } : {}) });
+    const put = (body: unknown, token?: string) =>
+      s.request('PUT', `${space.prefix}/comments/${c.id}`, { body, ...(token ? { token } : {}) });
     let res = await put({ addedReactions: ['👍', '👍'] });
     expectSpec(res, 'PUT', '/spaces/{spaceId}/comments/{commentId}', 200);
     s.clock.advance(1000);
@@ -93,11 +105,16 @@ describe.each(testDialects())('comment replies, reactions, commenters (%s)', (di
     const thumbs = res.body.reactions.find((r: { emoji: string }) => r.emoji === '👍');
     expect(thumbs.count).toBe(2);
     expect(thumbs.users.map((u: { user: { id: string } }) => u.user.id)).toEqual([me, other.id]);
-    expect(res.body.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([['👍', 2], ['🎉', 1]]);
+    expect(res.body.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([
+      ['👍', 2],
+      ['🎉', 1],
+    ]);
     res = await put({ removedReactions: ['🚀', '🎉'] });
     expect(res.body.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([['👍', 2]]);
     res = await put({ removedReactions: ['👍'] }, other.token);
-    expect(res.body.reactions).toEqual([{ emoji: '👍', count: 1, users: [{ user: expect.objectContaining({ id: me }), reactedAt: expect.any(String) }] }]);
+    expect(res.body.reactions).toEqual([
+      { emoji: '👍', count: 1, users: [{ user: expect.objectContaining({ id: me }), reactedAt: expect.any(String) }] },
+    ]);
     expect(res.body.editedAt).toBeUndefined();
     expectError(await put({ addedReactions: ['hello'] }), 400, 'body.addedReactions.0');
     expectError(await put({ addedReactions: ['1'] }), 400, 'body.addedReactions.0: "1" is not an emoji');
@@ -130,7 +147,9 @@ describe.each(testDialects())('comment replies, reactions, commenters (%s)', (di
     expect(seen).toEqual(users.map((u) => u.id).sort());
     const onCr = await s.request('GET', `${space.prefix}/change-requests/${cr.number}/commenters`);
     expectSpec(onCr, 'GET', '/spaces/{spaceId}/change-requests/{changeRequestId}/commenters', 200);
-    expect(onCr.body.items).toEqual([expect.objectContaining({ object: 'member', id: users[2]!.id, role: 'comment', user: expect.objectContaining({ id: users[2]!.id }) })]);
+    expect(onCr.body.items).toEqual([
+      expect.objectContaining({ object: 'member', id: users[2]!.id, role: 'comment', user: expect.objectContaining({ id: users[2]!.id }) }),
+    ]);
     expectError(await s.request('GET', `${space.prefix}/commenters?limit=0`), 400, 'query.limit');
   });
 

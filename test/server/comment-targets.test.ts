@@ -39,23 +39,40 @@ describe.each(testDialects())('comment targets: nodes, outdated pages, merge (%s
     const node = keys.get('Run the installer.')!;
     expect(node).toMatch(/^b[0-9a-f]{16}$/);
     const c = await postComment(s, base, { body: { markdown: 'Which installer?' }, page: 'p-guide', node });
-    expect(c.target).toMatchObject({ changeRequest: cr.id, page: { id: 'p-guide', outdated: false }, node: { id: node, preview: 'Run the installer.' } });
+    expect(c.target).toMatchObject({
+      changeRequest: cr.id,
+      page: { id: 'p-guide', outdated: false },
+      node: { id: node, preview: 'Run the installer.' },
+    });
 
     // An edit of another page leaves this page's comment current.
     const tree = await readTree(s, { spaceId: space.id, changeRequestId: cr.id });
-    await writeTree(s, { spaceId: space.id, changeRequestId: cr.id }, {
-      ...tree,
-      pages: tree.pages.map((p) => (p.id === 'p-other' ? { ...p, title: 'Other, renamed' } : p)),
-    });
+    await writeTree(
+      s,
+      { spaceId: space.id, changeRequestId: cr.id },
+      {
+        ...tree,
+        pages: tree.pages.map((p) => (p.id === 'p-other' ? { ...p, title: 'Other, renamed' } : p)),
+      },
+    );
     expect((await s.request('GET', `${base}/comments/${c.id}`)).body.target.page.outdated).toBe(false);
 
     // Lines added above the block and another block changed: the page is outdated, the node id stays.
-    const edited = GUIDE.replace('# Guide\n\n', '# Guide\n\nA new opening line.\n\n').replace('First paragraph.', 'First paragraph, reworded.');
+    const edited = GUIDE.replace('# Guide\n\n', '# Guide\n\nA new opening line.\n\n').replace(
+      'First paragraph.',
+      'First paragraph, reworded.',
+    );
     const tree2 = await readTree(s, { spaceId: space.id, changeRequestId: cr.id });
-    await writeTree(s, { spaceId: space.id, changeRequestId: cr.id }, {
-      ...tree2,
-      pages: await Promise.all(tree2.pages.map(async (p) => (p.id === 'p-guide' ? { ...p, document: await storeMarkdown(s, edited) } : p))),
-    });
+    await writeTree(
+      s,
+      { spaceId: space.id, changeRequestId: cr.id },
+      {
+        ...tree2,
+        pages: await Promise.all(
+          tree2.pages.map(async (p) => (p.id === 'p-guide' ? { ...p, document: await storeMarkdown(s, edited) } : p)),
+        ),
+      },
+    );
     const after = await s.request('GET', `${base}/comments/${c.id}`);
     expectSpec(after, 'GET', CR_COMMENT, 200);
     expect(after.body.target.page.outdated).toBe(true);
@@ -71,17 +88,27 @@ describe.each(testDialects())('comment targets: nodes, outdated pages, merge (%s
     const space = await commentedSpace(s);
     const keys = await blockKeys(s, `${space.prefix}/content/page/p-guide`);
     expectError(
-      await s.request('POST', `${space.prefix}/comments`, { body: { body: { markdown: 'x' }, page: 'p-other', node: keys.get('Run the installer.') } }),
+      await s.request('POST', `${space.prefix}/comments`, {
+        body: { body: { markdown: 'x' }, page: 'p-other', node: keys.get('Run the installer.') },
+      }),
       400,
       'body.node',
     );
     const cr = await openChangeRequest(s, space.id);
     const tree = await readTree(s, { spaceId: space.id, changeRequestId: cr.id });
-    await writeTree(s, { spaceId: space.id, changeRequestId: cr.id }, {
-      ...tree,
-      pages: [...tree.pages, docPage('p-new', 'New', { document: await storeMarkdown(s, 'Only in the CR.\n') })],
-    });
-    expectError(await s.request('POST', `${space.prefix}/comments`, { body: { body: { markdown: 'x' }, page: 'p-new' } }), 400, 'page p-new not found in space');
+    await writeTree(
+      s,
+      { spaceId: space.id, changeRequestId: cr.id },
+      {
+        ...tree,
+        pages: [...tree.pages, docPage('p-new', 'New', { document: await storeMarkdown(s, 'Only in the CR.\n') })],
+      },
+    );
+    expectError(
+      await s.request('POST', `${space.prefix}/comments`, { body: { body: { markdown: 'x' }, page: 'p-new' } }),
+      400,
+      'page p-new not found in space',
+    );
     const onCr = await postComment(s, `${space.prefix}/change-requests/${cr.id}`, { body: { markdown: 'ok' }, page: 'p-new' });
     expect(onCr.target.page).toMatchObject({ id: 'p-new', title: 'New', path: 'new' });
   });

@@ -66,7 +66,10 @@ describe.each(testDialects())('comment listings: filters, order, paging (%s)', (
   });
 
   it('pages of `limit` items follow next.page to the end, in both orders, with filters kept', async () => {
-    for (const [order, expected] of [['desc', ['c5', 'c3', 'c2', 'c0']], ['asc', ['c0', 'c2', 'c3', 'c5']]] as const) {
+    for (const [order, expected] of [
+      ['desc', ['c5', 'c3', 'c2', 'c0']],
+      ['asc', ['c0', 'c2', 'c3', 'c5']],
+    ] as const) {
       const seen: string[] = [];
       let query = `?limit=3&status=open&order=${order}`;
       for (let guard = 0; guard < 5; guard += 1) {

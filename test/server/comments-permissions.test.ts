@@ -31,11 +31,18 @@ describe.each(testDialects())('comment permissions (%s)', (dialect) => {
     expectSpec(got, 'GET', SPACE_COMMENT, 200);
     expect(got.body.permissions).toEqual({ view: true, edit: false, reply: false, delete: false });
     expect((await s.request('GET', `${prefix}/comments`, { token: reader.token })).status).toBe(200);
-    expectError(await s.request('POST', `${prefix}/comments`, { token: reader.token, body: { body: { markdown: 'x' } } }), 403, 'comment role');
+    expectError(
+      await s.request('POST', `${prefix}/comments`, { token: reader.token, body: { body: { markdown: 'x' } } }),
+      403,
+      'comment role',
+    );
     expectError(await s.request('PUT', `${prefix}/comments/${c.id}`, { token: reader.token, body: { resolved: true } }), 403);
     expectError(await s.request('PUT', `${prefix}/comments/${c.id}`, { token: reader.token, body: { addedReactions: ['👍'] } }), 403);
     expectError(await s.request('DELETE', `${prefix}/comments/${c.id}`, { token: reader.token }), 403);
-    expectError(await s.request('POST', `${prefix}/comments/${c.id}/replies`, { token: reader.token, body: { body: { markdown: 'x' } } }), 403);
+    expectError(
+      await s.request('POST', `${prefix}/comments/${c.id}/replies`, { token: reader.token, body: { body: { markdown: 'x' } } }),
+      403,
+    );
   });
 
   it('comment role posts and replies; its author edits and deletes its own only', async () => {
@@ -43,16 +50,29 @@ describe.each(testDialects())('comment permissions (%s)', (dialect) => {
     expect(mine.permissions).toEqual({ view: true, edit: true, reply: true, delete: true });
     const seenByOther = await s.request('GET', `${prefix}/comments/${mine.id}`, { token: commenter2.token });
     expect(seenByOther.body.permissions).toEqual({ view: true, edit: false, reply: true, delete: false });
-    expectError(await s.request('PUT', `${prefix}/comments/${mine.id}`, { token: commenter2.token, body: { body: { markdown: 'hijack' } } }), 403, 'author');
+    expectError(
+      await s.request('PUT', `${prefix}/comments/${mine.id}`, { token: commenter2.token, body: { body: { markdown: 'hijack' } } }),
+      403,
+      'author',
+    );
     expectError(await s.request('DELETE', `${prefix}/comments/${mine.id}`, { token: commenter2.token }), 403, 'author or an admin');
     // Resolving and reacting are not the author's alone.
-    const resolved = await s.request('PUT', `${prefix}/comments/${mine.id}`, { token: commenter2.token, body: { resolved: true, addedReactions: ['🎉'] } });
+    const resolved = await s.request('PUT', `${prefix}/comments/${mine.id}`, {
+      token: commenter2.token,
+      body: { resolved: true, addedReactions: ['🎉'] },
+    });
     expect(resolved.status).toBe(200);
     expect(resolved.body.resolvedBy.id).toBe(commenter2.id);
-    const reply = await s.request('POST', `${prefix}/comments/${mine.id}/replies`, { token: commenter2.token, body: { body: { markdown: 'agreed' } } });
+    const reply = await s.request('POST', `${prefix}/comments/${mine.id}/replies`, {
+      token: commenter2.token,
+      body: { body: { markdown: 'agreed' } },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.permissions).toEqual({ view: true, edit: true, reply: true, delete: true });
-    const edited = await s.request('PUT', `${prefix}/comments/${mine.id}`, { token: commenter.token, body: { body: { markdown: 'mine, edited' } } });
+    const edited = await s.request('PUT', `${prefix}/comments/${mine.id}`, {
+      token: commenter.token,
+      body: { body: { markdown: 'mine, edited' } },
+    });
     expect(edited.body.body.markdown).toBe('mine, edited');
     expect((await s.request('DELETE', `${prefix}/comments/${mine.id}`, { token: commenter.token })).status).toBe(205);
   });
@@ -62,10 +82,17 @@ describe.each(testDialects())('comment permissions (%s)', (dialect) => {
     const asEditor = await s.request('GET', `${prefix}/comments/${c.id}`, { token: editor.token });
     expect(asEditor.body.permissions.delete).toBe(false);
     expectError(await s.request('DELETE', `${prefix}/comments/${c.id}`, { token: editor.token }), 403);
-    const r = await s.request('POST', `${prefix}/comments/${c.id}/replies`, { token: commenter.token, body: { body: { markdown: 'reply' } } });
+    const r = await s.request('POST', `${prefix}/comments/${c.id}/replies`, {
+      token: commenter.token,
+      body: { body: { markdown: 'reply' } },
+    });
     const asAdmin = await s.request('GET', `${prefix}/comments/${c.id}/replies/${r.body.id}`);
     expect(asAdmin.body.permissions).toEqual({ view: true, edit: false, reply: true, delete: true });
-    expectError(await s.request('PUT', `${prefix}/comments/${c.id}/replies/${r.body.id}`, { body: { body: { markdown: 'admin edit' } } }), 403, 'author');
+    expectError(
+      await s.request('PUT', `${prefix}/comments/${c.id}/replies/${r.body.id}`, { body: { body: { markdown: 'admin edit' } } }),
+      403,
+      'author',
+    );
     expect((await s.request('DELETE', `${prefix}/comments/${c.id}/replies/${r.body.id}`)).status).toBe(205);
     expect((await s.request('DELETE', `${prefix}/comments/${c.id}`)).status).toBe(205);
   });
@@ -86,8 +113,12 @@ describe.each(testDialects())('comment permissions (%s)', (dialect) => {
     const spaceId = prefix.split('/').pop()!;
     const cr = await openChangeRequest(s, spaceId);
     for (const path of [
-      `${prefix}/comments`, `${prefix}/comments/${c.id}`, `${prefix}/comments/${c.id}/replies`, `${prefix}/commenters`,
-      `${prefix}/change-requests/${cr.id}/comments`, `${prefix}/change-requests/${cr.id}/commenters`,
+      `${prefix}/comments`,
+      `${prefix}/comments/${c.id}`,
+      `${prefix}/comments/${c.id}/replies`,
+      `${prefix}/commenters`,
+      `${prefix}/change-requests/${cr.id}/comments`,
+      `${prefix}/change-requests/${cr.id}/commenters`,
     ]) {
       expectError(await s.request('GET', path, { token: other.adminToken }), 404);
     }

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { expectError, expectSpec } from '../helpers/expect-spec.js';
 import { bootstrapUserId } from '../helpers/spaces.js';
-import { CR_COMMENT, CR_COMMENTS, SPACE_COMMENT, SPACE_COMMENTS, commentedSpace, counts, openChangeRequest, postComment } from '../helpers/comments.js';
+import {
+  CR_COMMENT,
+  CR_COMMENTS,
+  SPACE_COMMENT,
+  SPACE_COMMENTS,
+  commentedSpace,
+  counts,
+  openChangeRequest,
+  postComment,
+} from '../helpers/comments.js';
 import { MAX_COMMENT_MARKDOWN } from '../../src/model/index.js';
 
 describe.each(testDialects())('comments: post, read, resolve, edit, delete, counts (%s)', (dialect) => {
@@ -50,7 +59,10 @@ describe.each(testDialects())('comments: post, read, resolve, edit, delete, coun
   it('change request comments: by id or number, counted on the change request only, not listed on the space', async () => {
     const space = await commentedSpace(s);
     const cr = await openChangeRequest(s, space.id);
-    const byNumber = await postComment(s, `${space.prefix}/change-requests/${cr.number}`, { body: { markdown: 'On the CR' }, page: 'p-other' });
+    const byNumber = await postComment(s, `${space.prefix}/change-requests/${cr.number}`, {
+      body: { markdown: 'On the CR' },
+      page: 'p-other',
+    });
     expect(byNumber.target).toMatchObject({ space: space.id, changeRequest: cr.id, page: { id: 'p-other' } });
     expect(byNumber.urls.location).toBe(`${s.url}/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${byNumber.id}`);
     await postComment(s, `${space.prefix}/change-requests/${cr.id}`, { body: { markdown: 'Second' } });
@@ -129,10 +141,14 @@ describe.each(testDialects())('comments: post, read, resolve, edit, delete, coun
 
   it('concurrent posts and resolves keep the counts true', async () => {
     const space = await commentedSpace(s);
-    const posted = await Promise.all(Array.from({ length: 10 }, (_, i) => s.request('POST', `${space.prefix}/comments`, { body: { body: { markdown: `c${i}` } } })));
+    const posted = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => s.request('POST', `${space.prefix}/comments`, { body: { body: { markdown: `c${i}` } } })),
+    );
     for (const r of posted) expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect((await counts(s, space.id)).space).toBe(10);
-    await Promise.all(posted.slice(0, 4).map((r) => s.request('PUT', `${space.prefix}/comments/${r.body.id}`, { body: { resolved: true } })));
+    await Promise.all(
+      posted.slice(0, 4).map((r) => s.request('PUT', `${space.prefix}/comments/${r.body.id}`, { body: { resolved: true } })),
+    );
     await Promise.all(posted.slice(4, 6).map((r) => s.request('DELETE', `${space.prefix}/comments/${r.body.id}`)));
     expect((await counts(s, space.id)).space).toBe(4);
   });
@@ -142,7 +158,14 @@ describe.each(testDialects())('comments: post, read, resolve, edit, delete, coun
     const document = {
       object: 'document',
       data: {},
-      nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hello', marks: [{ object: 'mark', type: 'bold' }] }] }] }],
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          data: {},
+          nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hello', marks: [{ object: 'mark', type: 'bold' }] }] }],
+        },
+      ],
     };
     const c = await postComment(s, space.prefix, { body: { document } });
     expect(c.body).toEqual({ markdown: '**Hello**\n' });

@@ -24,9 +24,10 @@ describe.each(testDialects())('permissions of spaces and collections (%s)', (dia
       const org = await s.organization();
       const as = (token: string) => ({ token });
       const admin = as(org.adminToken);
-      const content = kind === 'spaces'
-        ? await createSpace(s, { title: 'Shared' }, { org: org.id, token: org.adminToken })
-        : await createCollection(s, { title: 'Shared' }, { org: org.id, token: org.adminToken });
+      const content =
+        kind === 'spaces'
+          ? await createSpace(s, { title: 'Shared' }, { org: org.id, token: org.adminToken })
+          : await createCollection(s, { title: 'Shared' }, { org: org.id, token: org.adminToken });
       const base = `/v1/${kind}/${content.id}/permissions`;
       const guest = await s.user({ org: org.id, role: null, name: 'Gus Guest' });
       const reader = await s.user({ org: org.id, role: 'read', name: 'Rae Reader' });
@@ -53,7 +54,9 @@ describe.each(testDialects())('permissions of spaces and collections (%s)', (dia
 
       // Change one: PATCH 204; role null takes it back; an empty body changes nothing.
       expect((await s.request('PATCH', `${base}/users/${guest.id}`, { ...admin, body: { role: 'review' } })).status).toBe(204);
-      expect((await s.request('GET', `${base}/users`, admin)).body.items).toEqual([{ permission: 'review', user: expect.objectContaining({ id: guest.id }) }]);
+      expect((await s.request('GET', `${base}/users`, admin)).body.items).toEqual([
+        { permission: 'review', user: expect.objectContaining({ id: guest.id }) },
+      ]);
       expect((await s.request('PATCH', `${base}/users/${guest.id}`, { ...admin, body: {} })).status).toBe(204);
       expect((await s.request('GET', `${base}/users`, admin)).body.items).toHaveLength(1);
       expect((await s.request('PATCH', `${base}/teams/${team.id}`, { ...admin, body: { role: null } })).status).toBe(204);
@@ -71,9 +74,10 @@ describe.each(testDialects())('permissions of spaces and collections (%s)', (dia
     it(`${kind}: who may, and bad input that changes nothing`, async () => {
       const org = await s.organization();
       const admin = { token: org.adminToken };
-      const content = kind === 'spaces'
-        ? await createSpace(s, { title: 'Guarded' }, { org: org.id, token: org.adminToken })
-        : await createCollection(s, { title: 'Guarded' }, { org: org.id, token: org.adminToken });
+      const content =
+        kind === 'spaces'
+          ? await createSpace(s, { title: 'Guarded' }, { org: org.id, token: org.adminToken })
+          : await createCollection(s, { title: 'Guarded' }, { org: org.id, token: org.adminToken });
       const base = `/v1/${kind}/${content.id}/permissions`;
       const editor = await s.user({ org: org.id, role: 'edit' });
       const guest = await s.user({ org: org.id, role: null });

@@ -23,7 +23,7 @@ describe.each(testDialects())('content reads of a change request (%s)', (dialect
     await s?.close();
   });
 
-  it('reads the change request\'s head by id and by number; main is untouched', async () => {
+  it("reads the change request's head by id and by number; main is untouched", async () => {
     for (const ref of [cr.id, String(cr.number)]) {
       const res = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${ref}/content`);
       expectSpec(res, 'GET', CR, 200);
@@ -72,7 +72,12 @@ describe.each(testDialects())('content reads of a change request (%s)', (dialect
     const res = await s.request('GET', `/v1/spaces/${spaceId}/revisions/${merged.body.revision}`);
     expectSpec(res, 'GET', '/spaces/{spaceId}/revisions/{revisionId}', 200);
     expect(res.body.type).toBe('merge');
-    expect(res.body.mergedFrom).toMatchObject({ object: 'change-request', id: cr.id, status: 'merged', revisionMerged: merged.body.revision });
+    expect(res.body.mergedFrom).toMatchObject({
+      object: 'change-request',
+      id: cr.id,
+      status: 'merged',
+      revisionMerged: merged.body.revision,
+    });
     const head = await s.request('GET', `/v1/spaces/${spaceId}/content`);
     expectSpec(head, 'GET', '/spaces/{spaceId}/content', 200);
     expect(head.body.id).toBe(merged.body.revision);

@@ -29,7 +29,10 @@ export const FILE_BYTES: Record<string, Buffer> = {
  *     external (link)
  *   empty                   empty.md (no document)
  */
-export async function writeFixture(s: TestServer, target: { spaceId: string; changeRequestId?: string }): Promise<{ revision: string; tree: ContentTree }> {
+export async function writeFixture(
+  s: TestServer,
+  target: { spaceId: string; changeRequestId?: string },
+): Promise<{ revision: string; tree: ContentTree }> {
   const db = s.server.db.kysely;
   const doc = async (key: keyof typeof MARKDOWN) => storeMarkdown(s, MARKDOWN[key]);
   const files: TreeFile[] = [];
@@ -57,7 +60,10 @@ export async function writeFixture(s: TestServer, target: { spaceId: string; cha
         ],
       }),
       {
-        id: 'p-reference', type: 'group', title: 'Reference', slug: 'reference',
+        id: 'p-reference',
+        type: 'group',
+        title: 'Reference',
+        slug: 'reference',
         pages: [
           docPage('p-api', 'API', { document: await doc('api'), cover: { ref: { kind: 'file', file: 'file-logo' } } }),
           { id: 'p-external', type: 'link', title: 'Website', slug: 'website', href: 'https://example.com/docs', pages: [] },

@@ -39,7 +39,7 @@ describe.each(testDialects())('the revision read is the schema serialisation (%s
     });
   }
 
-  it('a merge revision\'s mergedFrom equals the change request\'s own read', async () => {
+  it("a merge revision's mergedFrom equals the change request's own read", async () => {
     const merged = await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`);
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     const res = await s.request('GET', `/v1/spaces/${spaceId}/revisions/${merged.body.revision}`);

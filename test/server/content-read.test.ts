@@ -34,24 +34,62 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
     const res = await s.request('GET', `/v1/spaces/${spaceId}/content`);
     expectSpec(res, 'GET', '/spaces/{spaceId}/content', 200);
     const body = res.body;
-    expect(body).toMatchObject({ object: 'revision', id: revision, type: 'edits', parents: [initialRevision], tags: [], reusableContents: [], variables: { product: 'docsync' } });
+    expect(body).toMatchObject({
+      object: 'revision',
+      id: revision,
+      type: 'edits',
+      parents: [initialRevision],
+      tags: [],
+      reusableContents: [],
+      variables: { product: 'docsync' },
+    });
     expect(body.urls.app).toBe(`${s.url}/app/spaces/${spaceId}`);
     expect(body.pages.map((p: Page) => p.id)).toEqual(['p-intro', 'p-guides', 'p-reference', 'p-empty']);
     const pages = byId(body.pages);
     expect([...pages.keys()]).toEqual(['p-intro', 'p-guides', 'p-install', 'p-deep', 'p-reference', 'p-api', 'p-external', 'p-empty']);
     expect(pages.get('p-reference')).toEqual({
-      id: 'p-reference', title: 'Reference', type: 'group', kind: 'group', slug: 'reference', path: 'reference',
+      id: 'p-reference',
+      title: 'Reference',
+      type: 'group',
+      kind: 'group',
+      slug: 'reference',
+      path: 'reference',
       pages: [expect.objectContaining({ id: 'p-api' }), expect.objectContaining({ id: 'p-external' })],
-      hidden: false, noIndex: false, noRobotsIndex: false,
+      hidden: false,
+      noIndex: false,
+      noRobotsIndex: false,
     });
     expect(pages.get('p-external')).toEqual({
-      id: 'p-external', title: 'Website', type: 'link', kind: 'link', target: { kind: 'url', url: 'https://example.com/docs' }, href: 'https://example.com/docs', hidden: false,
+      id: 'p-external',
+      title: 'Website',
+      type: 'link',
+      kind: 'link',
+      target: { kind: 'url', url: 'https://example.com/docs' },
+      href: 'https://example.com/docs',
+      hidden: false,
     });
     expect(pages.get('p-guides')!.layout).toEqual({
-      width: 'wide', cover: true, coverSize: 'hero', coverMask: 'none', title: true, description: true, tableOfContents: true,
-      outline: false, pagination: true, metadata: true, tags: true, actions: true, anchors: true,
+      width: 'wide',
+      cover: true,
+      coverSize: 'hero',
+      coverMask: 'none',
+      title: true,
+      description: true,
+      tableOfContents: true,
+      outline: false,
+      pagination: true,
+      metadata: true,
+      tags: true,
+      actions: true,
+      anchors: true,
     });
-    expect(pages.get('p-intro')).toMatchObject({ emoji: '1f389', description: 'Start here', kind: 'sheet', tags: [], urls: { app: `${s.url}/app/spaces/${spaceId}/pages/p-intro` } });
+    expect(pages.get('p-intro')).toMatchObject({
+      emoji: '1f389',
+      description: 'Start here',
+      kind: 'sheet',
+      tags: [],
+      urls: { app: `${s.url}/app/spaces/${spaceId}/pages/p-intro` },
+    });
     expect(pages.get('p-install')).toMatchObject({ hidden: true, path: 'guides/install' });
     expect(pages.get('p-deep')).toMatchObject({ path: 'guides/install/deep', variables: { version: '1.2' } });
     expect(pages.get('p-api')).toMatchObject({ cover: { ref: { kind: 'file', file: 'file-logo' }, yPos: 0 } });
@@ -85,7 +123,11 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
     expectSpec(res, 'GET', '/spaces/{spaceId}/content/pages', 200);
     expect(Object.keys(res.body)).toEqual(['pages']);
     expect(flatten(res.body.pages)).toHaveLength(8);
-    expect(byId(res.body.pages).get('p-install')!.document.nodes.map((n: { type: string }) => n.type)).toEqual(['heading-1', 'code', 'list-unordered']);
+    expect(
+      byId(res.body.pages)
+        .get('p-install')!
+        .document.nodes.map((n: { type: string }) => n.type),
+    ).toEqual(['heading-1', 'code', 'list-unordered']);
 
     const md = await s.request('GET', `/v1/spaces/${spaceId}/content/pages?format=markdown`);
     expectSpec(md, 'GET', '/spaces/{spaceId}/content/pages', 200);
@@ -112,7 +154,10 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
     expect(items.map((f: { id: string }) => f.id)).toEqual(['file-logo', 'file-manual', 'file-notes']);
     const logo = items[0];
     expect(logo).toMatchObject({
-      name: 'logo.png', contentType: 'image/png', size: FILE_BYTES.logo!.length, dimensions: { width: 64, height: 32 },
+      name: 'logo.png',
+      contentType: 'image/png',
+      size: FILE_BYTES.logo!.length,
+      dimensions: { width: 64, height: 32 },
       git: { oid: gitOid(FILE_BYTES.logo!), path: '.gitbook/assets/logo.png' },
     });
     expect(items[1]).not.toHaveProperty('dimensions');
@@ -132,7 +177,12 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
   it('GET content/files/{fileId} answers one file; an unknown one is a 404 naming it', async () => {
     const res = await s.request('GET', `/v1/spaces/${spaceId}/content/files/file-notes`);
     expectSpec(res, 'GET', '/spaces/{spaceId}/content/files/{fileId}', 200);
-    expect(res.body).toMatchObject({ id: 'file-notes', name: 'notes.txt', contentType: 'text/plain', git: { oid: gitOid(FILE_BYTES.notes!) } });
+    expect(res.body).toMatchObject({
+      id: 'file-notes',
+      name: 'notes.txt',
+      contentType: 'text/plain',
+      git: { oid: gitOid(FILE_BYTES.notes!) },
+    });
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/files/nope`), 404, /file nope/);
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/revisions/${revision}/files/nope/download`), 404, /file nope/);
   });
@@ -163,7 +213,14 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
   });
 
   it('page reads accept evaluated (true, false, deterministic-only), computed and metadata; reject bad values', async () => {
-    for (const query of ['evaluated=true', 'evaluated=false', 'evaluated=deterministic-only', 'computed=false', 'dereferenced=reusable-contents', 'format.markdown.refs=stable&format=markdown']) {
+    for (const query of [
+      'evaluated=true',
+      'evaluated=false',
+      'evaluated=deterministic-only',
+      'computed=false',
+      'dereferenced=reusable-contents',
+      'format.markdown.refs=stable&format=markdown',
+    ]) {
       const res = await s.request('GET', `/v1/spaces/${spaceId}/content/page/p-install?${query}`);
       expectSpec(res, 'GET', '/spaces/{spaceId}/content/page/{pageId}', 200);
     }
@@ -203,7 +260,7 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/path/%E0%A4%A`), 400);
   });
 
-  it('revisions/{revisionId} reads any revision of the space; another space\'s revision is a 404', async () => {
+  it("revisions/{revisionId} reads any revision of the space; another space's revision is a 404", async () => {
     const base = `/v1/spaces/${spaceId}/revisions`;
     const head = await s.request('GET', `${base}/${revision}`);
     expectSpec(head, 'GET', '/spaces/{spaceId}/revisions/{revisionId}', 200);
@@ -239,14 +296,24 @@ describe.each(testDialects())('content reads of a space (%s)', (dialect) => {
     const reader = await s.user({ org: s.orgId, role: 'read' });
     const res = await s.request('GET', `/v1/spaces/${spaceId}/content/page/p-intro?format=markdown`, { token: reader.token });
     expectSpec(res, 'GET', '/spaces/{spaceId}/content/page/{pageId}', 200);
-    const download = await fetch(`${s.url}/v1/spaces/${spaceId}/revisions/${revision}/files/file-notes/download`, { headers: { authorization: `Bearer ${reader.token}` } });
+    const download = await fetch(`${s.url}/v1/spaces/${spaceId}/revisions/${revision}/files/file-notes/download`, {
+      headers: { authorization: `Bearer ${reader.token}` },
+    });
     expect(download.status).toBe(200);
     expect(await download.text()).toBe('plain notes\n');
 
     const stranger = await s.user();
     const guest = await s.user({ org: s.orgId, role: null });
     for (const token of [stranger.token, guest.token]) {
-      for (const path of ['/content', '/content/pages', '/content/files', '/content/page/p-intro', '/content/path/introduction', `/revisions/${revision}`, `/revisions/${revision}/files/file-notes/download`]) {
+      for (const path of [
+        '/content',
+        '/content/pages',
+        '/content/files',
+        '/content/page/p-intro',
+        '/content/path/introduction',
+        `/revisions/${revision}`,
+        `/revisions/${revision}/files/file-notes/download`,
+      ]) {
         expectError(await s.request('GET', `/v1/spaces/${spaceId}${path}`, { token }), 404, new RegExp(`space ${spaceId}`));
       }
     }

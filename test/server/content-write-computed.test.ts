@@ -45,7 +45,9 @@ describe.each(testDialects())('content batch: computed pages (%s)', (dialect) =>
 
     const changed = { ...source, props: { models: false } };
     expectSpec(await write(t, [{ operation: 'update_page', page: id, computed: changed }]), 'POST', SPEC, 200);
-    const after = (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${t.crId}/content/pages`)).body.pages.find((p: { id: string }) => p.id === id);
+    const after = (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${t.crId}/content/pages`)).body.pages.find(
+      (p: { id: string }) => p.id === id,
+    );
     expect(after.computed).toEqual(changed);
   });
 
@@ -53,7 +55,10 @@ describe.each(testDialects())('content batch: computed pages (%s)', (dialect) =>
     const t = await setup();
     const cases: [unknown[], RegExp][] = [
       [[{ operation: 'insert_page', type: 'computed', title: 'x', document: {} }], /computed: a computed page needs/],
-      [[{ operation: 'insert_page', type: 'computed', title: 'x', computed: source, document: { markdown: 'body' } }], /document: computed pages have no document/],
+      [
+        [{ operation: 'insert_page', type: 'computed', title: 'x', computed: source, document: { markdown: 'body' } }],
+        /document: computed pages have no document/,
+      ],
       [[{ operation: 'insert_page', title: 'x', computed: source, document: {} }], /computed: document pages have no computed/],
       [[{ operation: 'insert_page', type: 'computed', title: 'x', computed: { props: {} }, document: {} }], /computed/],
     ];

@@ -4,7 +4,16 @@ import { startServer, testDialects, type TestServer } from '../helpers/server.js
 import { createSpace } from '../helpers/spaces.js';
 import { createClient } from '../../src/client/index.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
-import { joinMarkdown, loadFolder, readFolder, renderPageMeta, splitMarkdown, writeFolder, type FileMap, type WorkspacePage } from '../../src/workspace/index.js';
+import {
+  joinMarkdown,
+  loadFolder,
+  readFolder,
+  renderPageMeta,
+  splitMarkdown,
+  writeFolder,
+  type FileMap,
+  type WorkspacePage,
+} from '../../src/workspace/index.js';
 import { corpusFolder } from '../helpers/corpus.js';
 
 // A real folder exported by GitBook's Git Sync (DOCSYNC_CORPUS_DIR, see test/helpers/corpus.ts).
@@ -21,10 +30,28 @@ function documentOf(page: WorkspacePage & { type: 'document' }): { markdown: str
 /** One insert_page per page: type, slug, link title and href as fields; documents come later. */
 function insertOf(page: WorkspacePage, ref: string, into: string | undefined): Record<string, unknown> {
   const at = into === undefined ? {} : { into };
-  if (page.type === 'group') return { operation: 'insert_page', ref, ...at, type: 'group', title: page.title, slug: page.slug, document: {} };
+  if (page.type === 'group')
+    return { operation: 'insert_page', ref, ...at, type: 'group', title: page.title, slug: page.slug, document: {} };
   if (page.type === 'link') return { operation: 'insert_page', ref, ...at, type: 'link', title: page.title, href: page.href, document: {} };
-  if (page.type === 'computed') return { operation: 'insert_page', ref, ...at, type: 'computed', title: page.title, computed: computedSource(page.source), document: {} };
-  return { operation: 'insert_page', ref, ...at, title: page.title, slug: page.slug, ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}), document: {} };
+  if (page.type === 'computed')
+    return {
+      operation: 'insert_page',
+      ref,
+      ...at,
+      type: 'computed',
+      title: page.title,
+      computed: computedSource(page.source),
+      document: {},
+    };
+  return {
+    operation: 'insert_page',
+    ref,
+    ...at,
+    title: page.title,
+    slug: page.slug,
+    ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}),
+    document: {},
+  };
 }
 
 /**
@@ -32,7 +59,12 @@ function insertOf(page: WorkspacePage, ref: string, into: string | undefined): R
  * insert), then the documents once every page exists, so their links resolve. Returns the local
  * page of each new id, as the sync tool's path index keeps it.
  */
-async function pushPages(s: TestServer, spaceId: string, crId: string, pages: readonly WorkspacePage[]): Promise<Map<string, WorkspacePage>> {
+async function pushPages(
+  s: TestServer,
+  spaceId: string,
+  crId: string,
+  pages: readonly WorkspacePage[],
+): Promise<Map<string, WorkspacePage>> {
   const send = async (changes: Record<string, unknown>[]) => {
     const res = await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content?compat=false`, { body: { changes } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -52,7 +84,9 @@ async function pushPages(s: TestServer, spaceId: string, crId: string, pages: re
     }
     level = next;
   }
-  const updates = [...pushed].flatMap(([id, page]) => (page.type === 'document' ? [{ operation: 'update_page', page: id, document: documentOf(page) }] : []));
+  const updates = [...pushed].flatMap(([id, page]) =>
+    page.type === 'document' ? [{ operation: 'update_page', page: id, document: documentOf(page) }] : [],
+  );
   for (let i = 0; i < updates.length; i += 50) await send(updates.slice(i, i + 50));
   return pushed;
 }
@@ -67,7 +101,8 @@ function placeAsLocal(pages: readonly WorkspacePage[], local: ReadonlyMap<string
   });
 }
 
-const text = (files: FileMap) => new Map([...files].map(([path, bytes]) => [path, typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8')]));
+const text = (files: FileMap) =>
+  new Map([...files].map(([path, bytes]) => [path, typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8')]));
 
 describe.each(testDialects())('the currents-readme corpus through the batch endpoint (%s)', (dialect) => {
   let s: TestServer;
@@ -90,7 +125,9 @@ describe.each(testDialects())('the currents-readme corpus through the batch endp
       const remote = await fetchContent(client, { space: space.id, changeRequest: cr.body.id });
       // Space variables are not page content: the batch has no operation for them.
       const pages = placeAsLocal(remote.content.pages, pushed);
-      const back = text(writeFolder({ ...remote.content, pages, variables: local.content.variables, settings: local.content.settings }).files);
+      const back = text(
+        writeFolder({ ...remote.content, pages, variables: local.content.variables, settings: local.content.settings }).files,
+      );
       expect([...back.keys()].sort()).toEqual([...expected.keys()].sort());
       // The tree: groups, link pages, link titles, titles, order, nesting and slugs.
       expect(back.get('SUMMARY.md')).toBe(expected.get('SUMMARY.md'));
@@ -101,7 +138,10 @@ describe.each(testDialects())('the currents-readme corpus through the batch endp
         const heading = /^# .*$/m.exec(file);
         return heading ? file.slice(0, heading.index + heading[0].length) : file;
       };
-      const heads = [...expected].filter(([path]) => path.endsWith('.md')).filter(([path, want]) => head(back.get(path)!) !== head(want)).map(([path]) => path);
+      const heads = [...expected]
+        .filter(([path]) => path.endsWith('.md'))
+        .filter(([path, want]) => head(back.get(path)!) !== head(want))
+        .map(([path]) => path);
       expect(heads).toEqual([]);
     } finally {
       await client.close();

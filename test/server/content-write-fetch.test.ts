@@ -40,10 +40,22 @@ afterAll(async () => {
 const open = { allowPrivate: true, maxBytes: 1000 };
 
 describe('addressProblem', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '224.0.0.1', '255.255.255.255'])(
-    'refuses %s',
-    (address) => expect(addressProblem(address)).toMatch(/is a|not an IP/),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    '::ffff:127.0.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+  ])('refuses %s', (address) => expect(addressProblem(address)).toMatch(/is a|not an IP/));
   it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (address) => {
     expect(addressProblem(address)).toBeUndefined();
   });
@@ -62,7 +74,9 @@ describe('safeFetch', () => {
   });
 
   it('refuses loopback unless private fetches are allowed', async () => {
-    await expect(safeFetch(`${base}/file.txt`, { ...open, allowPrivate: false })).rejects.toThrow(/refused, 127\.0\.0\.1 is a loopback address/);
+    await expect(safeFetch(`${base}/file.txt`, { ...open, allowPrivate: false })).rejects.toThrow(
+      /refused, 127\.0\.0\.1 is a loopback address/,
+    );
     await expect(safeFetch('http://[::1]:1/x', { ...open, allowPrivate: false })).rejects.toThrow(/loopback/);
     await expect(safeFetch('http://localhost:1/x', { ...open, allowPrivate: false })).rejects.toThrow(/loopback/);
   });

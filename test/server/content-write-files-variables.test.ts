@@ -38,7 +38,7 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
   const upload = (name: string, text: string, contentType = 'text/plain') => ({ name, base64: b64(text), contentType });
   const merge = (t: Target) => s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${t.crId}/merge`);
 
-  it('set_variables replaces the revision\'s space variables; reads give them back within the spec; {} removes them', async () => {
+  it("set_variables replaces the revision's space variables; reads give them back within the spec; {} removes them", async () => {
     const t = await setup();
     const res = await write(t, [{ operation: 'set_variables', variables: { LATEST: '24.x', COUNT: 3, BETA: true } }]);
     expectSpec(res, 'POST', SPEC, 200);
@@ -64,7 +64,10 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
       [set({ LIST: [1, 2] }), 'body.changes.0.variables.LIST must be a string,number,boolean'],
       [set({ NOTHING: null }), 'body.changes.0.variables.NOTHING must be a string,number,boolean'],
       [set({ LONG: 'x'.repeat(257) }), 'body.changes.0.variables.LONG must be at most 256 characters'],
-      [set(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`V${i}`, i]))), /body\.changes\.0\.variables must NOT have more than 1000 properties/],
+      [
+        set(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`V${i}`, i]))),
+        /body\.changes\.0\.variables must NOT have more than 1000 properties/,
+      ],
       [[{ operation: 'set_variables' }], /body\.changes\.0 .*variables/],
       [[{ operation: 'set_variables', variables: {}, scope: 'page' }], 'body.changes.0 has an unknown field `scope`'],
     ];
@@ -75,23 +78,35 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
       else expect(res.body.error.message).toMatch(message);
     }
     // A number JSON cannot hold (1e400 parses as Infinity) is refused, not stored as null.
-    const raw = await s.request('POST', `${content(t)}?compat=false`, { raw: '{"changes":[{"operation":"set_variables","variables":{"BIG":1e400}}]}' });
+    const raw = await s.request('POST', `${content(t)}?compat=false`, {
+      raw: '{"changes":[{"operation":"set_variables","variables":{"BIG":1e400}}]}',
+    });
     expectError(raw, 400, 'changes[0]: variables: BIG must be a finite number');
     expect(await headOf(t)).toBe(head);
   });
 
-  it('insert_files with an existing file\'s name replaces its bytes and content type and keeps its id; older revisions keep the old bytes', async () => {
+  it("insert_files with an existing file's name replaces its bytes and content type and keeps its id; older revisions keep the old bytes", async () => {
     const t = await setup();
-    const first = await write(t, [{ operation: 'insert_files', files: [upload('logo.svg', '<svg>old</svg>', 'image/svg+xml'), upload('notes.txt', 'notes')] }]);
+    const first = await write(t, [
+      { operation: 'insert_files', files: [upload('logo.svg', '<svg>old</svg>', 'image/svg+xml'), upload('notes.txt', 'notes')] },
+    ]);
     expectSpec(first, 'POST', SPEC, 200);
     const [logo, notes] = first.body.insertedFiles as { id: string; downloadURL: string }[];
     const page = await write(t, [{ operation: 'insert_page', title: 'Brand', document: { markdown: `![logo](/files/${logo!.id})\n` } }]);
     expectSpec(page, 'POST', SPEC, 200);
 
-    const res = await write(t, [{ operation: 'insert_files', files: [upload('logo.svg', 'PNG bytes', 'image/png'), upload('new.txt', 'new')] }]);
+    const res = await write(t, [
+      { operation: 'insert_files', files: [upload('logo.svg', 'PNG bytes', 'image/png'), upload('new.txt', 'new')] },
+    ]);
     expectSpec(res, 'POST', SPEC, 200);
     expect(res.body.insertedFiles).toEqual([
-      expect.objectContaining({ id: logo!.id, name: 'logo.svg', contentType: 'image/png', size: 9, git: expect.objectContaining({ path: '.gitbook/assets/logo.svg' }) }),
+      expect.objectContaining({
+        id: logo!.id,
+        name: 'logo.svg',
+        contentType: 'image/png',
+        size: 9,
+        git: expect.objectContaining({ path: '.gitbook/assets/logo.svg' }),
+      }),
       expect.objectContaining({ name: 'new.txt', contentType: 'text/plain', size: 3 }),
     ]);
     expect(res.body.insertedFiles[1].id).not.toBe(logo!.id);
@@ -125,13 +140,23 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
     expectError(await s.request('GET', `${content(t)}/files/${a!.id}`), 404, `file ${a!.id}`);
 
     const head = await headOf(t);
-    expectError(await write(t, [{ operation: 'delete_file', file: bFile!.id }, { operation: 'delete_file', file: a!.id }]), 400, `changes[1]: file: file ${a!.id} not found`);
+    expectError(
+      await write(t, [
+        { operation: 'delete_file', file: bFile!.id },
+        { operation: 'delete_file', file: a!.id },
+      ]),
+      400,
+      `changes[1]: file: file ${a!.id} not found`,
+    );
     expectError(await write(t, [{ operation: 'delete_file', file: '' }]), 400, 'body.changes.0.file must be at least 1 characters');
     expectError(await write(t, [{ operation: 'delete_file', name: 'b.txt' }]), 400, /body\.changes\.0 /);
     expect(await headOf(t)).toBe(head);
 
     // Deleted, then inserted again under its name: a new file.
-    const again = await write(t, [{ operation: 'delete_file', file: bFile!.id }, { operation: 'insert_files', files: [upload('b.txt', 'b2')] }]);
+    const again = await write(t, [
+      { operation: 'delete_file', file: bFile!.id },
+      { operation: 'insert_files', files: [upload('b.txt', 'b2')] },
+    ]);
     expectSpec(again, 'POST', SPEC, 200);
     expect(again.body.insertedFiles[0].id).not.toBe(bFile!.id);
   });
@@ -147,11 +172,16 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
     expect((await merge(setupCr)).status).toBe(200);
 
     const t = { spaceId: space.id as string, crId: await openChangeRequest(space.id) };
-    expectSpec(await write(t, [
-      { operation: 'set_variables', variables: { LATEST: '2.0', NEW: true } },
-      { operation: 'insert_files', files: [upload('logo.png', 'v2!', 'image/png')] },
-      { operation: 'delete_file', file: gone!.id },
-    ]), 'POST', SPEC, 200);
+    expectSpec(
+      await write(t, [
+        { operation: 'set_variables', variables: { LATEST: '2.0', NEW: true } },
+        { operation: 'insert_files', files: [upload('logo.png', 'v2!', 'image/png')] },
+        { operation: 'delete_file', file: gone!.id },
+      ]),
+      'POST',
+      SPEC,
+      200,
+    );
     // Main moves meanwhile on other content; the merge is three-way.
     const other = { spaceId: space.id as string, crId: await openChangeRequest(space.id) };
     expect((await write(other, [{ operation: 'insert_files', files: [upload('extra.txt', 'x')] }])).status).toBe(200);
@@ -163,7 +193,10 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
     expectSpec(main, 'GET', '/spaces/{spaceId}/content', 200);
     expect(main.body.variables).toEqual({ LATEST: '2.0', NEW: true });
     const files = (await readTree(s, { spaceId: space.id })).files;
-    expect(files.map((f) => [f.name, f.size]).sort()).toEqual([['extra.txt', 1], ['logo.png', 3]]);
+    expect(files.map((f) => [f.name, f.size]).sort()).toEqual([
+      ['extra.txt', 1],
+      ['logo.png', 3],
+    ]);
     expect(files.find((f) => f.name === 'logo.png')!.id).toBe(logo!.id);
   });
 
@@ -171,8 +204,22 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
     const space = await createSpace(s, { title: 'Clash' });
     const one = { spaceId: space.id as string, crId: await openChangeRequest(space.id) };
     const two = { spaceId: space.id as string, crId: await openChangeRequest(space.id) };
-    expect((await write(one, [{ operation: 'insert_files', files: [upload('logo.png', 'one')] }, { operation: 'set_variables', variables: { V: 1 } }])).status).toBe(200);
-    expect((await write(two, [{ operation: 'insert_files', files: [upload('logo.png', 'two')] }, { operation: 'set_variables', variables: { V: 2 } }])).status).toBe(200);
+    expect(
+      (
+        await write(one, [
+          { operation: 'insert_files', files: [upload('logo.png', 'one')] },
+          { operation: 'set_variables', variables: { V: 1 } },
+        ])
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await write(two, [
+          { operation: 'insert_files', files: [upload('logo.png', 'two')] },
+          { operation: 'set_variables', variables: { V: 2 } },
+        ])
+      ).status,
+    ).toBe(200);
     expect((await merge(one)).status).toBe(200);
     const res = await merge(two);
     expectError(res, 409);
@@ -182,8 +229,9 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
 
   it('every answer names the extensions in x-docsync-extensions: success, errors, unknown routes, no token', async () => {
     const t = await setup();
-    const expected = 'page-types,link-title,set-variables,replace-files,delete-file,markdown-listing,'
-      + 'insert-reusable-content,update-reusable-content,delete-reusable-content,reusable-content-markdown,git-path,computed-pages,space-events,explicit-layout';
+    const expected =
+      'page-types,link-title,set-variables,replace-files,delete-file,markdown-listing,' +
+      'insert-reusable-content,update-reusable-content,delete-reusable-content,reusable-content-markdown,git-path,computed-pages,space-events,explicit-layout';
     const answers = [
       await write(t, [{ operation: 'set_variables', variables: { A: 1 } }]),
       await write(t, [{ operation: 'delete_file', file: 'nope' }]),

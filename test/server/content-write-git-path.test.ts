@@ -36,16 +36,33 @@ describe.each(testDialects())('content batch: gitPath, the file a page keeps (%s
     expectSpec(res, 'GET', PAGE_SPEC, 200);
     return res.body as { git?: { path: string }; markdown: string };
   };
-  const ids = (res: { body: { changes: { ref?: string; page: { id: string } }[] } }) => new Map(res.body.changes.filter((c) => c.ref).map((c) => [c.ref!, c.page.id]));
+  const ids = (res: { body: { changes: { ref?: string; page: { id: string } }[] } }) =>
+    new Map(res.body.changes.filter((c) => c.ref).map((c) => [c.ref!, c.page.id]));
 
   /** `tutorials.md` beside `tutorials/one.md`, and `misc/note.md` linking to both. */
   async function handPlaced(t: Target) {
-    const first = await write(t, [{ operation: 'insert_page', ref: 'tut', title: 'Tutorials', slug: 'tutorials', gitPath: 'tutorials.md', document: { markdown: '# Tutorials\n\nall\n' } }]);
+    const first = await write(t, [
+      {
+        operation: 'insert_page',
+        ref: 'tut',
+        title: 'Tutorials',
+        slug: 'tutorials',
+        gitPath: 'tutorials.md',
+        document: { markdown: '# Tutorials\n\nall\n' },
+      },
+    ]);
     expectSpec(first, 'POST', SPEC, 200);
     const tutorials = ids(first).get('tut')!;
     const res = await write(t, [
       { operation: 'insert_page', ref: 'one', into: tutorials, title: 'One', slug: 'one', document: { markdown: '# One\n\nfirst\n' } },
-      { operation: 'insert_page', ref: 'note', title: 'Note', slug: 'note', gitPath: 'misc/note.md', document: { markdown: '# Note\n\nSee [all](../tutorials.md) and [one](../tutorials/one.md#top).\n' } },
+      {
+        operation: 'insert_page',
+        ref: 'note',
+        title: 'Note',
+        slug: 'note',
+        gitPath: 'misc/note.md',
+        document: { markdown: '# Note\n\nSee [all](../tutorials.md) and [one](../tutorials/one.md#top).\n' },
+      },
     ]);
     expectSpec(res, 'POST', SPEC, 200);
     const found = ids(res);
@@ -82,7 +99,15 @@ describe.each(testDialects())('content batch: gitPath, the file a page keeps (%s
     expectSpec(await write(t, [{ operation: 'update_page', page: p.one, slug: 'first' }]), 'POST', SPEC, 200);
     expect((await page(t, p.one)).git!.path).toBe('tutorials/first.md');
     // Another edit (a title, a body) keeps the file.
-    expectSpec(await write(t, [{ operation: 'update_page', page: p.one, gitPath: 'guides/first.md' }, { operation: 'update_page', page: p.one, title: 'First' }]), 'POST', SPEC, 200);
+    expectSpec(
+      await write(t, [
+        { operation: 'update_page', page: p.one, gitPath: 'guides/first.md' },
+        { operation: 'update_page', page: p.one, title: 'First' },
+      ]),
+      'POST',
+      SPEC,
+      200,
+    );
     expect((await page(t, p.one)).git!.path).toBe('guides/first.md');
   });
 

@@ -39,8 +39,22 @@ describe.each(testDialects())('content batch: page types, link titles, slugs (%s
     expectSpec(res, 'POST', SPEC, 200);
     const [group] = ids(res);
     const filled = await write(t, [
-      { operation: 'insert_page', into: group, title: 'Detox + Jest', slug: 'detox-+-jest', linkTitle: 'Detox', document: { markdown: '# Detox + Jest\n\nBody.\n' } },
-      { operation: 'insert_page', into: group, type: 'link', title: 'Changelog', href: 'https://github.com/currents-dev/x/blob/main/CHANGELOG.md', document: {} },
+      {
+        operation: 'insert_page',
+        into: group,
+        title: 'Detox + Jest',
+        slug: 'detox-+-jest',
+        linkTitle: 'Detox',
+        document: { markdown: '# Detox + Jest\n\nBody.\n' },
+      },
+      {
+        operation: 'insert_page',
+        into: group,
+        type: 'link',
+        title: 'Changelog',
+        href: 'https://github.com/currents-dev/x/blob/main/CHANGELOG.md',
+        document: {},
+      },
     ]);
     expectSpec(filled, 'POST', SPEC, 200);
     const [doc, link] = ids(filled);
@@ -55,12 +69,31 @@ describe.each(testDialects())('content batch: page types, link titles, slugs (%s
     const revision = await s.request('GET', base);
     expectSpec(revision, 'GET', SPEC, 200);
     const top = revision.body.pages as RevisionPage[];
-    expect(top[1]).toMatchObject({ id: group, type: 'group', kind: 'group', title: 'Getting Started', slug: 'getting-started', path: 'getting-started' });
-    expect(top[1]!.pages![0]).toMatchObject({
-      id: doc, type: 'document', title: 'Detox + Jest', linkTitle: 'Detox', slug: 'detox-+-jest', path: 'getting-started/detox-+-jest',
-      git: { path: 'getting-started/detox-+-jest.md' }, markdown: 'Body.\n',
+    expect(top[1]).toMatchObject({
+      id: group,
+      type: 'group',
+      kind: 'group',
+      title: 'Getting Started',
+      slug: 'getting-started',
+      path: 'getting-started',
     });
-    expect(top[1]!.pages![1]).toMatchObject({ id: link, type: 'link', kind: 'link', href: 'https://github.com/currents-dev/x/blob/main/CHANGELOG.md', target: { kind: 'url', url: 'https://github.com/currents-dev/x/blob/main/CHANGELOG.md' } });
+    expect(top[1]!.pages![0]).toMatchObject({
+      id: doc,
+      type: 'document',
+      title: 'Detox + Jest',
+      linkTitle: 'Detox',
+      slug: 'detox-+-jest',
+      path: 'getting-started/detox-+-jest',
+      git: { path: 'getting-started/detox-+-jest.md' },
+      markdown: 'Body.\n',
+    });
+    expect(top[1]!.pages![1]).toMatchObject({
+      id: link,
+      type: 'link',
+      kind: 'link',
+      href: 'https://github.com/currents-dev/x/blob/main/CHANGELOG.md',
+      target: { kind: 'url', url: 'https://github.com/currents-dev/x/blob/main/CHANGELOG.md' },
+    });
     expect(top[0]).not.toHaveProperty('linkTitle');
 
     const pages = await s.request('GET', `${base}/pages?format=markdown`);
@@ -75,7 +108,10 @@ describe.each(testDialects())('content batch: page types, link titles, slugs (%s
 
     // The sync tool reads the same pages into the workspace format.
     expect(toWorkspacePage(top[1]!)).toEqual({
-      type: 'group', id: group, title: 'Getting Started', slug: 'getting-started',
+      type: 'group',
+      id: group,
+      title: 'Getting Started',
+      slug: 'getting-started',
       pages: [
         expect.objectContaining({ type: 'document', id: doc, slug: 'detox-+-jest', linkTitle: 'Detox', markdown: 'Body.\n' }),
         { type: 'link', id: link, title: 'Changelog', href: 'https://github.com/currents-dev/x/blob/main/CHANGELOG.md' },
@@ -83,7 +119,7 @@ describe.each(testDialects())('content batch: page types, link titles, slugs (%s
     });
   });
 
-  it('updates a link page\'s href, a group\'s title and removes a link title; merged into main they stay', async () => {
+  it("updates a link page's href, a group's title and removes a link title; merged into main they stay", async () => {
     const t = await setup();
     const { group, doc, link } = await writeGroup(t);
     const res = await write(t, [
@@ -121,8 +157,14 @@ describe.each(testDialects())('content batch: page types, link titles, slugs (%s
       [[insert({ title: 'Fine' }), insert({ type: 'group', into: doc })], 'changes[1]: into: groups are only at the top level'],
       [[insert({ type: 'group', document: { markdown: 'text' } })], 'changes[0]: document: groups have no document; send `document: {}`'],
       [[insert({ type: 'link' })], 'changes[0]: href: a link page needs `href`, the absolute URL it points to'],
-      [[insert({ type: 'link', href: 'guides/install.md' })], 'changes[0]: href must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got "guides/install.md"'],
-      [[insert({ type: 'link', href: 'https://x.test', slug: 'x' })], 'changes[0]: slug: link pages have no slug (only document pages and groups do)'],
+      [
+        [insert({ type: 'link', href: 'guides/install.md' })],
+        'changes[0]: href must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got "guides/install.md"',
+      ],
+      [
+        [insert({ type: 'link', href: 'https://x.test', slug: 'x' })],
+        'changes[0]: slug: link pages have no slug (only document pages and groups do)',
+      ],
       [[insert({ type: 'group', linkTitle: 'G' })], 'changes[0]: linkTitle: groups have no linkTitle (only document pages do)'],
       [[insert({ href: 'https://x.test' })], 'changes[0]: href: document pages have no href (only link pages do)'],
       [[insert({ into: link })], `changes[0]: into: page ${link} is a link page, which has no subpages`],
@@ -156,7 +198,15 @@ describe.each(testDialects())('content batch: page types, link titles, slugs (%s
       { operation: 'insert_page', type: 'link', title: 'Getting Started', href: 'https://start.example.com', document: {} },
     ]);
     expectSpec(res, 'POST', SPEC, 200);
-    expectError(await write(t, [{ operation: 'insert_page', into: group, title: 'Other', slug: 'detox-+-jest', document: {} }]), 409, 'changes[0]: slug "detox-+-jest" is already used');
-    expectError(await write(t, [{ operation: 'insert_page', type: 'group', title: 'Other', slug: 'getting-started', document: {} }]), 409, 'changes[0]: slug "getting-started" is already used by another page at the top level');
+    expectError(
+      await write(t, [{ operation: 'insert_page', into: group, title: 'Other', slug: 'detox-+-jest', document: {} }]),
+      409,
+      'changes[0]: slug "detox-+-jest" is already used',
+    );
+    expectError(
+      await write(t, [{ operation: 'insert_page', type: 'group', title: 'Other', slug: 'getting-started', document: {} }]),
+      409,
+      'changes[0]: slug "getting-started" is already used by another page at the top level',
+    );
   });
 });

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DocsyncError } from '../../src/model/index.js';
-import {
-  collectPage, decodeCursor, encodeCursor, pageRequest, type PageResult, type SortKey,
-} from '../../src/server/util/cursor.js';
+import { collectPage, decodeCursor, encodeCursor, pageRequest, type PageResult, type SortKey } from '../../src/server/util/cursor.js';
 
 interface Row {
   k: number;
@@ -65,13 +63,25 @@ const rows = (spec: [number, boolean][]): Row[] => spec.map(([k, visible], i) =>
 
 describe('collectPage', () => {
   it('answers one page with every row when they fit', async () => {
-    const table = new Table(rows([[1, true], [2, true], [3, true]]));
+    const table = new Table(
+      rows([
+        [1, true],
+        [2, true],
+        [3, true],
+      ]),
+    );
     expect(await page(table, 3)).toEqual({ items: ['r0', 'r1', 'r2'], count: 3 });
     expect(await page(table, 10)).toEqual({ items: ['r0', 'r1', 'r2'], count: 3 });
   });
 
   it('with limit 1 gives one row per page and no empty last page', async () => {
-    const table = new Table(rows([[1, true], [2, true], [3, true]]));
+    const table = new Table(
+      rows([
+        [1, true],
+        [2, true],
+        [3, true],
+      ]),
+    );
     const pages = await walk(table, 1);
     expect(pages.map((p) => p.items)).toEqual([['r0'], ['r1'], ['r2']]);
     expect(pages.map((p) => p.count)).toEqual([1, 1, 1]);
@@ -84,12 +94,23 @@ describe('collectPage', () => {
     for (let i = 0; i < 40; i += 1) spec.push([i, (i >= 5 && i < 8) || i === 20 || i === 21 || i === 30]);
     const table = new Table(rows(spec));
     const pages = await walk(table, 2);
-    expect(pages.map((p) => p.items)).toEqual([['r5', 'r6'], ['r7', 'r20'], ['r21', 'r30']]);
+    expect(pages.map((p) => p.items)).toEqual([
+      ['r5', 'r6'],
+      ['r7', 'r20'],
+      ['r21', 'r30'],
+    ]);
     expect(pages[2]!.next).toBeUndefined();
   });
 
   it('gives an empty list without `next` when every row is hidden', async () => {
-    const table = new Table(rows([[1, false], [2, false], [3, false], [4, false]]));
+    const table = new Table(
+      rows([
+        [1, false],
+        [2, false],
+        [3, false],
+        [4, false],
+      ]),
+    );
     expect(await page(table, 1)).toEqual({ items: [], count: 0 });
     expect(await page(new Table([]), 5)).toEqual({ items: [], count: 0 });
   });
@@ -105,7 +126,14 @@ describe('collectPage', () => {
   });
 
   it('survives the removal of the row its cursor points at', async () => {
-    const table = new Table(rows([[1, true], [2, true], [3, true], [4, true]]));
+    const table = new Table(
+      rows([
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, true],
+      ]),
+    );
     const first = await page(table, 2);
     table.remove('r1');
     const second = await page(table, 2, first.next!.page);
@@ -161,14 +189,18 @@ describe('collectPage', () => {
 
   it('without changes, every page but the last is full and the last one has no `next`', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ k: fc.integer({ min: 0, max: 9 }), visible: fc.boolean() }), { maxLength: 40 }), fc.integer({ min: 1, max: 7 }), async (spec, limit) => {
-        const table = new Table(spec.map((r, i) => ({ ...r, id: `r${String(i).padStart(3, '0')}` })));
-        const pages = await walk(table, limit);
-        const visible = table.rows.filter((r) => r.visible).map((r) => r.id);
-        expect(pages.flatMap((p) => p.items)).toEqual(visible);
-        expect(pages).toHaveLength(Math.max(1, Math.ceil(visible.length / limit)));
-        for (const p of pages.slice(0, -1)) expect(p.items).toHaveLength(limit);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ k: fc.integer({ min: 0, max: 9 }), visible: fc.boolean() }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 7 }),
+        async (spec, limit) => {
+          const table = new Table(spec.map((r, i) => ({ ...r, id: `r${String(i).padStart(3, '0')}` })));
+          const pages = await walk(table, limit);
+          const visible = table.rows.filter((r) => r.visible).map((r) => r.id);
+          expect(pages.flatMap((p) => p.items)).toEqual(visible);
+          expect(pages).toHaveLength(Math.max(1, Math.ceil(visible.length / limit)));
+          for (const p of pages.slice(0, -1)) expect(p.items).toHaveLength(limit);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -132,10 +132,29 @@ describe.each(testDialects())('error answers (%s)', (dialect) => {
 
   // Random input at a few endpoints: whatever arrives, the answer is a 2xx or a well-formed 4xx.
   const fieldNames = fc.constantFrom(
-    'title', 'emoji', 'parent', 'visibility', 'editMode', 'empty', 'hostname', 'emailDomains', 'defaultRole',
-    'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks', '__proto__', 'constructor', '',
+    'title',
+    'emoji',
+    'parent',
+    'visibility',
+    'editMode',
+    'empty',
+    'hostname',
+    'emailDomains',
+    'defaultRole',
+    'defaultContent',
+    'logo',
+    'sso',
+    'ai',
+    'inviteLinks',
+    '__proto__',
+    'constructor',
+    '',
   );
-  const anyString = fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\u0000', 'admin', 'inherit', 'site', 'https://x.test/logo.png'));
+  const anyString = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constantFrom('\u0000', 'admin', 'inherit', 'site', 'https://x.test/logo.png'),
+  );
   const anyValue = fc.oneof(
     { depthSize: 'small' },
     fc.jsonValue({ maxDepth: 3 }),
@@ -144,7 +163,7 @@ describe.each(testDialects())('error answers (%s)', (dialect) => {
     fc.record({ type: fc.constantFrom('site', 'space'), site: anyString }, { requiredKeys: [] }),
   );
   // Mostly valid bodies with some fields off reach the store, where bad input hurts most.
-  const or = <T,>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: anyValue });
+  const or = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: anyValue });
   const spaceBody = fc.record(
     {
       title: or(fc.constantFrom('Docs', 'a\u0000b', 't'.repeat(100))),
@@ -198,11 +217,13 @@ describe.each(testDialects())('error answers (%s)', (dialect) => {
       fc.tuple(fc.oneof(fc.string(), fc.double()), fc.string()).map(([k, id]) => encodeCursor([k, id])),
     );
     const query = fc.oneof(
-      fc.array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'page', 'nested'), fc.string({ maxLength: 6 })), queryValue), { maxLength: 4 }).map((pairs) => {
-        const params = new URLSearchParams();
-        for (const [k, v] of pairs) params.append(k, v.replace(/[\uD800-\uDFFF]/g, ''));
-        return params.toString();
-      }),
+      fc
+        .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'page', 'nested'), fc.string({ maxLength: 6 })), queryValue), { maxLength: 4 })
+        .map((pairs) => {
+          const params = new URLSearchParams();
+          for (const [k, v] of pairs) params.append(k, v.replace(/[\uD800-\uDFFF]/g, ''));
+          return params.toString();
+        }),
       // Raw text straight into the URL, broken percent-escapes included.
       fc.stringMatching(/^[A-Za-z0-9%=&+._~!$'()*,;:@/?-]{0,40}$/),
     );

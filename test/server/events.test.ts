@@ -33,13 +33,19 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
     expect(stream.headers.get('x-docsync-extensions')?.split(',')).toContain('space-events');
 
     const cr = await changeRequestWith(s, space.id, 'Draft', [page('Alpha')]);
-    const comment = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, { body: { body: { markdown: 'Looks good' } } });
+    const comment = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, {
+      body: { body: { markdown: 'Looks good' } },
+    });
     expect(comment.status, JSON.stringify(comment.body)).toBe(200);
-    const reply = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${comment.body.id}/replies`, { body: { body: { markdown: 'Thanks' } } });
+    const reply = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${comment.body.id}/replies`, {
+      body: { body: { markdown: 'Thanks' } },
+    });
     expect(reply.status).toBe(200);
     expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
     const other = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Dropped' } })).body;
-    expect((await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${other.id}`, { body: { status: 'archived' } })).status).toBe(200);
+    expect((await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${other.id}`, { body: { status: 'archived' } })).status).toBe(
+      200,
+    );
 
     await stream.until('the archive', (events) => events.some((e) => e.changeRequest?.status === 'archived'));
     const head = (await s.request('GET', `/v1/spaces/${space.id}`)).body.revision as string;
@@ -52,8 +58,18 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
       { type: 'comment', changeRequest: crRef, revision: undefined, comment: { id: comment.body.id, reply: reply.body.id } },
       { type: 'revision', changeRequest: undefined, revision: head, comment: undefined },
       { type: 'change-request', changeRequest: { ...crRef, status: 'merged' }, revision: crHead, comment: undefined },
-      { type: 'change-request', changeRequest: { id: other.id, number: other.number, status: 'open' }, revision: expect.any(String), comment: undefined },
-      { type: 'change-request', changeRequest: { id: other.id, number: other.number, status: 'archived' }, revision: expect.any(String), comment: undefined },
+      {
+        type: 'change-request',
+        changeRequest: { id: other.id, number: other.number, status: 'open' },
+        revision: expect.any(String),
+        comment: undefined,
+      },
+      {
+        type: 'change-request',
+        changeRequest: { id: other.id, number: other.number, status: 'archived' },
+        revision: expect.any(String),
+        comment: undefined,
+      },
     ]);
     for (const event of stream.events) {
       const { sseId, sseType, ...data } = event;
@@ -71,7 +87,9 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
     const space = await createSpace(s, { title: 'Two processes' });
     const stream = await open(`${peer.url}/v1/spaces/${space.id}/events`, s.token);
     const cr = await changeRequestWith(s, space.id, 'Elsewhere', [page('Beta')]);
-    await stream.until('the write made on the other process', (events) => events.some((e) => e.type === 'revision' && e.changeRequest?.id === cr.id));
+    await stream.until('the write made on the other process', (events) =>
+      events.some((e) => e.type === 'revision' && e.changeRequest?.id === cr.id),
+    );
   });
 
   it('resumes after Last-Event-ID across a server restart, missing none and repeating none', async () => {
@@ -95,7 +113,13 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
     // Then one more, live.
     const next = await changeRequestWith(s, space.id, 'After', [page('Five')]);
     await after.until('the live write', (events) => events.some((e) => e.type === 'revision' && e.changeRequest?.id === next.id));
-    const stored = await s.server.db.kysely.selectFrom('events').select('id').where('space_id', '=', space.id).where('id', '>', Number(last)).orderBy('id').execute();
+    const stored = await s.server.db.kysely
+      .selectFrom('events')
+      .select('id')
+      .where('space_id', '=', space.id)
+      .where('id', '>', Number(last))
+      .orderBy('id')
+      .execute();
     expect(after.events.map((e) => Number(e.id))).toEqual(stored.map((r) => Number(r.id)));
     expect(after.events.filter((e) => e.type === 'revision' && e.changeRequest?.id === cr.id)).toHaveLength(3);
   });
@@ -105,7 +129,9 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
     const reader = await s.user({ org: s.orgId, role: null });
     const open_ = await createSpace(s, { title: 'Open to the reader' });
     const hidden = await createSpace(s, { title: 'Hidden' });
-    expect((await s.request('POST', `/v1/spaces/${open_.id}/permissions`, { body: { role: 'read', users: [reader.id] } })).status).toBe(204);
+    expect((await s.request('POST', `/v1/spaces/${open_.id}/permissions`, { body: { role: 'read', users: [reader.id] } })).status).toBe(
+      204,
+    );
     const refused = await open(`${s.url}/v1/spaces/${hidden.id}/events`, reader.token);
     expect(refused.status).toBe(404);
     const stranger = await s.organization('Elsewhere');
@@ -126,7 +152,9 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
   it('ends the stream of a caller whose access is taken away', async () => {
     const reader = await s.user({ org: s.orgId, role: null });
     const space = await createSpace(s, { title: 'Soon hidden' });
-    expect((await s.request('POST', `/v1/spaces/${space.id}/permissions`, { body: { role: 'read', users: [reader.id] } })).status).toBe(204);
+    expect((await s.request('POST', `/v1/spaces/${space.id}/permissions`, { body: { role: 'read', users: [reader.id] } })).status).toBe(
+      204,
+    );
     const stream = await open(`${s.url}/v1/spaces/${space.id}/events`, reader.token);
     expect(stream.status).toBe(200);
     expect((await s.request('DELETE', `/v1/spaces/${space.id}/permissions/users/${reader.id}`)).status).toBe(205);

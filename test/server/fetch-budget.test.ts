@@ -60,7 +60,9 @@ describe.each(testDialects())('one fetch budget per request (%s)', (dialect) => 
   it('a website import with hanging links ends within the request budget, importing what answered', async () => {
     FETCH_BUDGET.totalMs = 1_500;
     const space = await createSpace(s, { title: 'Hanging' });
-    const { result, slowest } = await whileAttacked(s, () => s.request('POST', `/v1/spaces/${space.id}/content/import`, { body: { url: `${base}/site/index.html`, source: 'website' } }));
+    const { result, slowest } = await whileAttacked(s, () =>
+      s.request('POST', `/v1/spaces/${space.id}/content/import`, { body: { url: `${base}/site/index.html`, source: 'website' } }),
+    );
     expect(result.status).toBe(201);
     expect(result.body).toMatchObject({ importedResources: 1, totalResources: 1 + HANGING });
     expect(slowest).toBeLessThan(LIVENESS_MS);

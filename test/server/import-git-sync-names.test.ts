@@ -9,17 +9,19 @@ import { createSpace } from '../helpers/spaces.js';
 /** A folder as GitBook's Git Sync exports it: its own file names, link titles, a link page. */
 const ZIP = zipSync({
   'docs-main/README.md': strToU8('# Welcome\n'),
-  'docs-main/SUMMARY.md': strToU8([
-    '# Table of contents',
-    '',
-    '* [Welcome](README.md)',
-    '',
-    '## Getting Started',
-    '',
-    '* [Detox + Jest](getting-started/detox-+-jest.md "Detox")',
-    '* [Changelog](https://example.com/CHANGELOG.md)',
-    '',
-  ].join('\n')),
+  'docs-main/SUMMARY.md': strToU8(
+    [
+      '# Table of contents',
+      '',
+      '* [Welcome](README.md)',
+      '',
+      '## Getting Started',
+      '',
+      '* [Detox + Jest](getting-started/detox-+-jest.md "Detox")',
+      '* [Changelog](https://example.com/CHANGELOG.md)',
+      '',
+    ].join('\n'),
+  ),
   'docs-main/getting-started/detox-+-jest.md': strToU8('# Detox + Jest\n\nRun it.\n'),
 });
 
@@ -48,7 +50,12 @@ describe.each(testDialects())('zip import of GitBook names (%s)', (dialect) => {
     const [welcome, group] = pages.body.pages;
     expect(welcome).toMatchObject({ title: 'Welcome', git: { path: 'README.md' } });
     expect(group).toMatchObject({ type: 'group', slug: 'getting-started' });
-    expect(group.pages[0]).toMatchObject({ slug: 'detox-+-jest', linkTitle: 'Detox', git: { path: 'getting-started/detox-+-jest.md' }, markdown: 'Run it.\n' });
+    expect(group.pages[0]).toMatchObject({
+      slug: 'detox-+-jest',
+      linkTitle: 'Detox',
+      git: { path: 'getting-started/detox-+-jest.md' },
+      markdown: 'Run it.\n',
+    });
     expect(group.pages[1]).toMatchObject({ type: 'link', href: 'https://example.com/CHANGELOG.md' });
   });
 });

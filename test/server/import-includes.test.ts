@@ -28,14 +28,19 @@ describe('Git Sync folder import: includes (pure)', () => {
     const includes = folderIncludes(new Map(Object.entries(FOLDER)));
     expect(includes).toEqual([
       { source: '.gitbook/includes/broken.md', name: 'broken.md', title: 'Broken', markdown: FOLDER['.gitbook/includes/broken.md'] },
-      { source: '.gitbook/includes/untitled-note.md', name: 'untitled-note.md', title: 'Untitled note', markdown: 'No front matter here.\n' },
+      {
+        source: '.gitbook/includes/untitled-note.md',
+        name: 'untitled-note.md',
+        title: 'Untitled note',
+        markdown: 'No front matter here.\n',
+      },
       { source: '.gitbook/includes/warning.md', name: 'warning.md', title: 'Be careful', markdown: '\nDo **not** run this twice.\n' },
     ]);
     // Include files are never pages.
     expect(folderPages(new Map(Object.entries(FOLDER))).map((p) => p.source)).toEqual(['README.md']);
   });
 
-  it('appends them after the tree\'s reusable contents; a name an existing content holds is made unique', () => {
+  it("appends them after the tree's reusable contents; a name an existing content holds is made unique", () => {
     const tree: ContentTree = { pages: [], files: [], variables: {}, reusableContents: [{ id: 'old', title: 'Warning' }] };
     const result = appendImported(tree, [], [], ctx(), folderIncludes(new Map(Object.entries(FOLDER))));
     if (!result.ok) throw new Error(result.message);
@@ -81,11 +86,19 @@ describe.each(testDialects())('zip import: includes become reusable contents (%s
     // 1 page and 3 includes.
     expect(res.body).toMatchObject({ importedResources: 4 });
     const tree = await readTree(s, { spaceId: space.id });
-    expect(tree.reusableContents.map((c) => [c.title, c.name])).toEqual([['Broken', 'broken.md'], ['Untitled note', 'untitled-note.md'], ['Be careful', 'warning.md']]);
+    expect(tree.reusableContents.map((c) => [c.title, c.name])).toEqual([
+      ['Broken', 'broken.md'],
+      ['Untitled note', 'untitled-note.md'],
+      ['Be careful', 'warning.md'],
+    ]);
     const db = s.server.db.kysely;
     expect(await getText(db, tree.reusableContents[2]!.document!)).toBe('Do **not** run this twice.\n');
     expect(await getText(db, tree.pages[0]!.document!)).toBe('{% include ".gitbook/includes/warning.md" %}\n');
     const read = await s.request('GET', `/v1/spaces/${space.id}/content/reusable-contents/${tree.reusableContents[2]!.id}?format=markdown`);
-    expect(read.body).toMatchObject({ title: 'Be careful', markdown: 'Do **not** run this twice.\n', git: { path: '.gitbook/includes/warning.md' } });
+    expect(read.body).toMatchObject({
+      title: 'Be careful',
+      markdown: 'Do **not** run this twice.\n',
+      git: { path: '.gitbook/includes/warning.md' },
+    });
   });
 });

@@ -19,17 +19,25 @@ describe('htmlToMarkdown', () => {
   });
 
   it('never throws on arbitrary text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => {
-      expect(typeof htmlToMarkdown(text).markdown).toBe('string');
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => {
+        expect(typeof htmlToMarkdown(text).markdown).toBe('string');
+      }),
+    );
   });
 });
 
 describe('folderPages', () => {
   it('ignores SUMMARY links that leave the folder and lists each file once', () => {
-    const files = new Map([['SUMMARY.md', '* [A](a.md)\n* [Up](../secret.md)\n* [A again](./a.md)\n* [Missing](missing.md)\n'], ['a.md', '# A\n']]);
+    const files = new Map([
+      ['SUMMARY.md', '* [A](a.md)\n* [Up](../secret.md)\n* [A again](./a.md)\n* [Missing](missing.md)\n'],
+      ['a.md', '# A\n'],
+    ]);
     const pages = folderPages(files);
-    expect(pages.map((p) => [p.title, p.source, p.markdown])).toEqual([['A', 'a.md', '# A\n'], ['Missing', 'missing.md', '']]);
+    expect(pages.map((p) => [p.title, p.source, p.markdown])).toEqual([
+      ['A', 'a.md', '# A\n'],
+      ['Missing', 'missing.md', ''],
+    ]);
   });
 });
 
@@ -70,7 +78,12 @@ describe('appendImported', () => {
   });
 
   it('fails naming the page whose front matter is invalid', () => {
-    const result = appendImported(empty, [{ source: 'guides/x.md', kind: 'document', title: 'X', markdown: '---\nhidden: yes\n---\nbody\n', pages: [] }], [], ctx());
+    const result = appendImported(
+      empty,
+      [{ source: 'guides/x.md', kind: 'document', title: 'X', markdown: '---\nhidden: yes\n---\nbody\n', pages: [] }],
+      [],
+      ctx(),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.message).toMatch(/^guides\/x\.md: .*hidden/);
   });

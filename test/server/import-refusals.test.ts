@@ -19,7 +19,10 @@ describe.each(testDialects())('imports refused (%s)', (dialect) => {
     s = await startServer(dialect, { allowPrivateFetch: true });
     src = createServer((req, res) => {
       if (req.url === '/deep.html') res.writeHead(200, { 'content-type': 'text/html' }).end(DEEP);
-      else res.writeHead(200, { 'content-type': 'application/zip' }).end(zipSync({ 'README.md': strToU8('# Hi\n'), '.gitbook/assets/only.bin': ASSET }));
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/zip' })
+          .end(zipSync({ 'README.md': strToU8('# Hi\n'), '.gitbook/assets/only.bin': ASSET }));
     });
     await new Promise<void>((resolve) => src.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(src.address() as AddressInfo).port}`;
@@ -33,7 +36,10 @@ describe.each(testDialects())('imports refused (%s)', (dialect) => {
   it('an import into a locked space answers 409 and stores no blob', async () => {
     const space = await createSpace(s, { title: 'Locked' });
     expect((await s.request('PATCH', `/v1/spaces/${space.id}`, { body: { editMode: 'locked' } })).status).toBe(200);
-    expectError(await s.request('POST', `/v1/spaces/${space.id}/content/import`, { body: { url: `${base}/site.zip`, source: 'zip' } }), 409);
+    expectError(
+      await s.request('POST', `/v1/spaces/${space.id}/content/import`, { body: { url: `${base}/site.zip`, source: 'zip' } }),
+      409,
+    );
     const blob = await s.server.db.kysely.selectFrom('blobs').select('sha256').where('sha256', '=', sha256(ASSET)).executeTakeFirst();
     expect(blob).toBeUndefined();
   });

@@ -17,20 +17,32 @@ const README = strToU8('# Hi\n');
 /** The issue's archives, and honest ones for contrast. */
 const ARCHIVES: Record<string, () => Uint8Array> = {
   // A deflate entry declaring 10 bytes that inflates to 64 MiB.
-  'lying-deflate.zip': () => craftZip([README, deflateSync(zeros(64 * MiB), { level: 9 })], [
-    { name: 'README.md', body: 0, method: 0, size: README.length },
-    { name: '.gitbook/assets/a.bin', body: 1, method: 8, size: 10 },
-  ]),
+  'lying-deflate.zip': () =>
+    craftZip(
+      [README, deflateSync(zeros(64 * MiB), { level: 9 })],
+      [
+        { name: 'README.md', body: 0, method: 0, size: README.length },
+        { name: '.gitbook/assets/a.bin', body: 1, method: 8, size: 10 },
+      ],
+    ),
   // A stored entry declaring 0 bytes that holds 1 MiB.
-  'lying-stored.zip': () => craftZip([README, zeros(MiB)], [
-    { name: 'README.md', body: 0, method: 0, size: README.length },
-    { name: '.gitbook/assets/a.bin', body: 1, method: 0, size: 0 },
-  ]),
+  'lying-stored.zip': () =>
+    craftZip(
+      [README, zeros(MiB)],
+      [
+        { name: 'README.md', body: 0, method: 0, size: README.length },
+        { name: '.gitbook/assets/a.bin', body: 1, method: 0, size: 0 },
+      ],
+    ),
   // 11 entries sharing one honest 30 MiB body: 330 MiB from a small archive.
-  'overlapping.zip': () => craftZip([README, deflateSync(zeros(30 * MiB), { level: 9 })], [
-    { name: 'README.md', body: 0, method: 0, size: README.length },
-    ...Array.from({ length: 11 }, (_, i) => ({ name: `.gitbook/assets/${i}.bin`, body: 1, method: 8 as const, size: 30 * MiB })),
-  ]),
+  'overlapping.zip': () =>
+    craftZip(
+      [README, deflateSync(zeros(30 * MiB), { level: 9 })],
+      [
+        { name: 'README.md', body: 0, method: 0, size: README.length },
+        ...Array.from({ length: 11 }, (_, i) => ({ name: `.gitbook/assets/${i}.bin`, body: 1, method: 8 as const, size: 30 * MiB })),
+      ],
+    ),
   // One honest entry, 8 MiB of zeros: over the inflate ratio.
   'ratio.zip': () => zipSync({ 'README.md': README, '.gitbook/assets/z.bin': zeros(8 * MiB) }, { level: 9 }),
   'honest.zip': () => zipSync({ 'README.md': README, '.gitbook/assets/r.bin': randomBytes(2 * MiB) }),
@@ -60,7 +72,9 @@ describe.each(testDialects())('zip bombs (%s)', (dialect) => {
 
   const importZip = async (name: string) => {
     const space = await createSpace(s, { title: name });
-    return whileAttacked(s, () => s.request('POST', `/v1/spaces/${space.id}/content/import`, { body: { url: `${base}/${name}`, source: 'zip' } }));
+    return whileAttacked(s, () =>
+      s.request('POST', `/v1/spaces/${space.id}/content/import`, { body: { url: `${base}/${name}`, source: 'zip' } }),
+    );
   };
 
   it.each([

@@ -10,15 +10,25 @@ import { getBlob, getText } from '../../src/server/store/blobs.js';
 import { IMPORT_LIMITS } from '../../src/server/import/limits.js';
 import type { TreePage } from '../../src/model/index.js';
 
-const html = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><nav><a href="/site/index.html">Home</a></nav>${body}</body></html>`;
+const html = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><nav><a href="/site/index.html">Home</a></nav>${body}</body></html>`;
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
 
 const ROUTES: Record<string, { type: string; body: string | Uint8Array; status?: number }> = {
   '/site/index.html': {
     type: 'text/html; charset=utf-8',
-    body: html('Home', '<main><h1>Welcome</h1><p>Start <a href="guide.html">here</a>, <a href="faq.html#top">faq</a>, <a href="missing.html">gone</a>, <a href="/elsewhere/x.html">out</a>, <a href="http://example.invalid/">ext</a>, <a href="logo.png">logo</a>.</p></main>'),
+    body: html(
+      'Home',
+      '<main><h1>Welcome</h1><p>Start <a href="guide.html">here</a>, <a href="faq.html#top">faq</a>, <a href="missing.html">gone</a>, <a href="/elsewhere/x.html">out</a>, <a href="http://example.invalid/">ext</a>, <a href="logo.png">logo</a>.</p></main>',
+    ),
   },
-  '/site/guide.html': { type: 'text/html', body: html('Guide', '<h1>The guide</h1><h2>Steps</h2><ol><li>First</li><li>Second</li></ol><p><a href="index.html">back</a> <a href="faq.html">faq</a></p>') },
+  '/site/guide.html': {
+    type: 'text/html',
+    body: html(
+      'Guide',
+      '<h1>The guide</h1><h2>Steps</h2><ol><li>First</li><li>Second</li></ol><p><a href="index.html">back</a> <a href="faq.html">faq</a></p>',
+    ),
+  },
   '/site/faq.html': { type: 'text/html', body: html('FAQ', '<p>Questions and <strong>answers</strong>.</p>') },
   '/site/missing.html': { type: 'text/plain', body: 'nope', status: 404 },
   '/elsewhere/x.html': { type: 'text/html', body: html('Out', '<p>out of scope</p>') },
@@ -28,7 +38,9 @@ const ROUTES: Record<string, { type: string; body: string | Uint8Array; status?:
     type: 'application/zip',
     body: zipSync({
       'repo-main/README.md': strToU8('# Welcome\n\nThe start.\n'),
-      'repo-main/SUMMARY.md': strToU8('# Table of contents\n\n* [Welcome](README.md)\n* [Guides](guides/README.md)\n  * [Install](guides/install.md)\n\n## Reference\n\n* [API](api.md)\n* [Website](https://example.com)\n'),
+      'repo-main/SUMMARY.md': strToU8(
+        '# Table of contents\n\n* [Welcome](README.md)\n* [Guides](guides/README.md)\n  * [Install](guides/install.md)\n\n## Reference\n\n* [API](api.md)\n* [Website](https://example.com)\n',
+      ),
       'repo-main/guides/README.md': strToU8('# Guides\n\nAll guides.\n'),
       'repo-main/guides/install.md': strToU8('# Installing\n\n![logo](../.gitbook/assets/logo.png)\n'),
       'repo-main/api.md': strToU8('# API reference\n'),
@@ -38,7 +50,13 @@ const ROUTES: Record<string, { type: string; body: string | Uint8Array; status?:
   },
   '/nosummary.zip': {
     type: 'application/zip',
-    body: zipSync({ 'b.md': strToU8('# Bee\n'), 'a.md': strToU8('# Ay\n'), 'README.md': strToU8('# Home\n'), 'dir/README.md': strToU8('# Dir\n'), 'dir/c.md': strToU8('# Sea\n') }),
+    body: zipSync({
+      'b.md': strToU8('# Bee\n'),
+      'a.md': strToU8('# Ay\n'),
+      'README.md': strToU8('# Home\n'),
+      'dir/README.md': strToU8('# Dir\n'),
+      'dir/c.md': strToU8('# Sea\n'),
+    }),
   },
   '/traversal.zip': { type: 'application/zip', body: zipSync({ 'README.md': strToU8('# Hi\n'), '../evil.md': strToU8('# Evil\n') }) },
   '/bomb.zip': { type: 'application/zip', body: zipSync({ 'README.md': new Uint8Array(4 * 1024 * 1024) }, { level: 9 }) },
@@ -96,7 +114,11 @@ describe.each(testDialects())('content import (%s)', (dialect) => {
     expect(res.headers.get('location')).toBe(`${s.url}/v1/spaces/${space.id}/revisions/${res.body.revision}`);
     const spaceNow = await s.request('GET', `/v1/spaces/${space.id}`);
     expect(spaceNow.body.revision).toBe(res.body.revision);
-    const revision = await s.server.db.kysely.selectFrom('revisions').selectAll().where('id', '=', res.body.revision).executeTakeFirstOrThrow();
+    const revision = await s.server.db.kysely
+      .selectFrom('revisions')
+      .selectAll()
+      .where('id', '=', res.body.revision)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(revision.parents)).toEqual([space.revision]);
 
     const tree = await readTree(s, { spaceId: space.id });
@@ -127,7 +149,11 @@ describe.each(testDialects())('content import (%s)', (dialect) => {
     const again = await importInto(space.id, { url: `${src.url}/plain.md`, source: 'markdown' });
     expect(again.status).toBe(201);
     const tree = await readTree(s, { spaceId: space.id });
-    expect(tree.pages.map((p) => [p.title, p.slug])).toEqual([['Introduction', 'introduction'], ['Release notes', 'doc'], ['plain', 'plain']]);
+    expect(tree.pages.map((p) => [p.title, p.slug])).toEqual([
+      ['Introduction', 'introduction'],
+      ['Release notes', 'doc'],
+      ['plain', 'plain'],
+    ]);
     expect(tree.pages[1]!.description).toBe('A single file');
     expect(await getText(s.server.db.kysely, tree.pages[1]!.document!)).toBe('- fixed things\n');
   });
@@ -139,12 +165,19 @@ describe.each(testDialects())('content import (%s)', (dialect) => {
     // 6 pages (a group and a link page included) and 1 file, of 7 entries in the archive.
     expect(res.body).toMatchObject({ importedResources: 7, totalResources: 7 });
     const tree = await readTree(s, { spaceId: space.id });
-    expect(titles(tree.pages)).toEqual(['Introduction', 'Welcome', ['Guides', ['Installing']], ['Reference', ['API reference', 'Website']]]);
+    expect(titles(tree.pages)).toEqual([
+      'Introduction',
+      'Welcome',
+      ['Guides', ['Installing']],
+      ['Reference', ['API reference', 'Website']],
+    ]);
     const reference = tree.pages[3]!;
     expect(reference.type).toBe('group');
     expect(reference.pages[1]).toMatchObject({ type: 'link', href: 'https://example.com' });
     expect(tree.pages[2]!.pages[0]!.slug).toBe('install');
-    expect(tree.files).toEqual([{ id: expect.any(String), name: 'logo.png', contentType: 'image/png', size: PNG.length, blob: expect.any(String) }]);
+    expect(tree.files).toEqual([
+      { id: expect.any(String), name: 'logo.png', contentType: 'image/png', size: PNG.length, blob: expect.any(String) },
+    ]);
     expect(new Uint8Array((await getBlob(s.server.db.kysely, tree.files[0]!.blob))!)).toEqual(PNG);
   });
 
@@ -161,9 +194,16 @@ describe.each(testDialects())('content import (%s)', (dialect) => {
     expect(cr.status, JSON.stringify(cr.body)).toBe(201);
     const res = await importInto(space.id, { url: `${src.url}/doc.md`, source: 'markdown' }, String(cr.body.number));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(titles((await readTree(s, { spaceId: space.id, changeRequestId: cr.body.id })).pages)).toEqual(['Introduction', 'Release notes']);
+    expect(titles((await readTree(s, { spaceId: space.id, changeRequestId: cr.body.id })).pages)).toEqual([
+      'Introduction',
+      'Release notes',
+    ]);
     expect(titles((await readTree(s, { spaceId: space.id })).pages)).toEqual(['Introduction']);
-    const revision = await s.server.db.kysely.selectFrom('revisions').selectAll().where('id', '=', res.body.revision).executeTakeFirstOrThrow();
+    const revision = await s.server.db.kysely
+      .selectFrom('revisions')
+      .selectAll()
+      .where('id', '=', res.body.revision)
+      .executeTakeFirstOrThrow();
     expect(revision.change_request_id).toBe(cr.body.id);
   });
 
@@ -197,7 +237,9 @@ describe.each(testDialects())('content import (%s)', (dialect) => {
     expectError(await importInto('nope', body), 404);
     expectError(await importInto(space.id, body, 'nope'), 404);
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: {} });
-    expect((await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${cr.body.id}`, { body: { status: 'archived' } })).status).toBe(200);
+    expect(
+      (await s.request('PATCH', `/v1/spaces/${space.id}/change-requests/${cr.body.id}`, { body: { status: 'archived' } })).status,
+    ).toBe(200);
     expectError(await importInto(space.id, body, cr.body.id), 409, /archived/);
     expect((await s.request('PATCH', `/v1/spaces/${space.id}`, { body: { editMode: 'locked' } })).status).toBe(200);
     expectError(await importInto(space.id, body), 409, /locked/);

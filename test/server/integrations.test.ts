@@ -14,20 +14,40 @@ describe.each(testDialects())('integrations (%s)', (dialect) => {
     await s?.close();
   });
   const publish = (name: string, body: Record<string, unknown>, token = s.token) =>
-    s.request('POST', `/v1/integrations/${name}`, { token, body: { title: 'An app', description: 'Does things', script: 'export default {}', organization: s.orgId, ...body } });
+    s.request('POST', `/v1/integrations/${name}`, {
+      token,
+      body: { title: 'An app', description: 'Does things', script: 'export default {}', organization: s.orgId, ...body },
+    });
 
   it('publishes (200) with every field, serves icon, images and script, keeps secrets encrypted, republishes, unpublishes (204)', async () => {
     const res = await publish('weather', {
-      icon: PNG, previewImages: [PNG, PNG], summary: '# Weather\n\nForecasts.', visibility: 'public', target: 'space',
-      scopes: ['space:content:read', 'site:views:read'], categories: ['analytics'], runtime: 'v2',
-      blocks: [{ id: 'forecast', title: 'Forecast', urlUnfurl: ['https://*.weather.example/*'], markdown: { codeblock: 'weather', body: 'city' } }],
+      icon: PNG,
+      previewImages: [PNG, PNG],
+      summary: '# Weather\n\nForecasts.',
+      visibility: 'public',
+      target: 'space',
+      scopes: ['space:content:read', 'site:views:read'],
+      categories: ['analytics'],
+      runtime: 'v2',
+      blocks: [
+        { id: 'forecast', title: 'Forecast', urlUnfurl: ['https://*.weather.example/*'], markdown: { codeblock: 'weather', body: 'city' } },
+      ],
       contentSources: [{ id: 'src', title: 'Source', configuration: { componentId: 'cfg' } }],
       externalLinks: [{ url: 'https://weather.example', label: 'Site' }],
       configurations: { account: { properties: { apiKey: { type: 'string', title: 'API key' } }, required: ['apiKey'] } },
-      secrets: { API_KEY: 'super-secret-value' }, contentSecurityPolicy: "script-src 'self'",
+      secrets: { API_KEY: 'super-secret-value' },
+      contentSecurityPolicy: "script-src 'self'",
     });
     expectSpec(res, 'POST', '/integrations/{integrationName}', 200);
-    expect(res.body).toMatchObject({ object: 'integration', name: 'weather', version: 1, target: 'space', visibility: 'public', verified: false, permissions: { admin: true, install: true } });
+    expect(res.body).toMatchObject({
+      object: 'integration',
+      name: 'weather',
+      version: 1,
+      target: 'space',
+      visibility: 'public',
+      verified: false,
+      permissions: { admin: true, install: true },
+    });
     expect(JSON.stringify(res.body)).not.toContain('super-secret-value');
     expect(res.body.previewImages).toHaveLength(2);
     const icon = await fetch(res.body.urls.icon, { headers: { authorization: `Bearer ${s.token}` } });
@@ -37,13 +57,21 @@ describe.each(testDialects())('integrations (%s)', (dialect) => {
     expect(await script.text()).toBe('export default {}');
     expect(script.headers.get('content-security-policy')).toBe("script-src 'self'");
 
-    const stored = await s.server.db.kysely.selectFrom('integrations').select('secrets').where('name', '=', 'weather').executeTakeFirstOrThrow();
+    const stored = await s.server.db.kysely
+      .selectFrom('integrations')
+      .select('secrets')
+      .where('name', '=', 'weather')
+      .executeTakeFirstOrThrow();
     expect(stored.secrets).not.toContain('super-secret');
     expect(await decryptSecrets(s.server.db.kysely, stored.secrets!)).toEqual({ API_KEY: 'super-secret-value' });
 
     const again = await publish('weather', { title: 'Weather 2', visibility: 'public' });
     expect(again.body).toMatchObject({ version: 2, title: 'Weather 2' });
-    const kept = await s.server.db.kysely.selectFrom('integrations').select('secrets').where('name', '=', 'weather').executeTakeFirstOrThrow();
+    const kept = await s.server.db.kysely
+      .selectFrom('integrations')
+      .select('secrets')
+      .where('name', '=', 'weather')
+      .executeTakeFirstOrThrow();
     expect(await decryptSecrets(s.server.db.kysely, kept.secrets!)).toEqual({ API_KEY: 'super-secret-value' });
 
     // The seed's example scope is not in the published spec's enum; it is accepted (api-gaps 2.2).
@@ -53,7 +81,12 @@ describe.each(testDialects())('integrations (%s)', (dialect) => {
     expect((await s.request('DELETE', '/v1/integrations/seed-scope')).status).toBe(204);
 
     const outsider = await s.user();
-    expectSpec(await s.request('GET', '/v1/integrations/weather', { token: outsider.token }), 'GET', '/integrations/{integrationName}', 200);
+    expectSpec(
+      await s.request('GET', '/v1/integrations/weather', { token: outsider.token }),
+      'GET',
+      '/integrations/{integrationName}',
+      200,
+    );
     expectError(await s.request('DELETE', '/v1/integrations/weather', { token: outsider.token }), 404);
     const reader = await s.user({ org: s.orgId, role: 'create' });
     expectError(await s.request('DELETE', '/v1/integrations/weather', { token: reader.token }), 403);
@@ -63,8 +96,18 @@ describe.each(testDialects())('integrations (%s)', (dialect) => {
   });
 
   it('lists with every filter, and private or unlisted ones only where they may be seen', async () => {
-    await publish('alpha-blocks', { visibility: 'public', categories: ['content'], scopes: ['site:views:read'], target: 'site', blocks: [{ id: 'b', title: 'Block', urlUnfurl: ['https://maps.example.com/*'] }] });
-    await publish('beta-sources', { visibility: 'public', categories: ['analytics'], contentSources: [{ id: 's', title: 'Src', configuration: { componentId: 'c' } }] });
+    await publish('alpha-blocks', {
+      visibility: 'public',
+      categories: ['content'],
+      scopes: ['site:views:read'],
+      target: 'site',
+      blocks: [{ id: 'b', title: 'Block', urlUnfurl: ['https://maps.example.com/*'] }],
+    });
+    await publish('beta-sources', {
+      visibility: 'public',
+      categories: ['analytics'],
+      contentSources: [{ id: 's', title: 'Src', configuration: { componentId: 'c' } }],
+    });
     await publish('gamma-private', { visibility: 'private' });
     await publish('delta-unlisted', { visibility: 'unlisted' });
     const other = await s.organization();
@@ -112,21 +155,37 @@ describe.each(testDialects())('integrations (%s)', (dialect) => {
   it('installs (201) into an organization, lists installations with externalId, uninstalls (205)', async () => {
     await publish('installable', { visibility: 'public' });
     const other = await s.organization();
-    const made = await s.request('POST', '/v1/integrations/installable/installations', { token: other.adminToken, body: { organization: other.id } });
+    const made = await s.request('POST', '/v1/integrations/installable/installations', {
+      token: other.adminToken,
+      body: { organization: other.id },
+    });
     expectSpec(made, 'POST', '/integrations/{integrationName}/installations', 201);
     expect(made.body.target).toEqual({ organization: other.id });
     expect(made.headers.get('location')).toBe(made.body.urls.location);
-    expectError(await s.request('POST', '/v1/integrations/installable/installations', { token: other.adminToken, body: { organization: other.id } }), 409);
+    expectError(
+      await s.request('POST', '/v1/integrations/installable/installations', { token: other.adminToken, body: { organization: other.id } }),
+      409,
+    );
     const list = await s.request('GET', '/v1/integrations/installable/installations');
     expectSpec(list, 'GET', '/integrations/{integrationName}/installations', 200);
     expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([made.body.id]);
     expect((await s.request('GET', '/v1/integrations/installable/installations?externalId=none')).body.items).toEqual([]);
     expectError(await s.request('GET', '/v1/integrations/installable/installations', { token: other.adminToken }), 404);
-    expectSpec(await s.request('GET', `/v1/integrations/installable/installations/${made.body.id}`, { token: other.adminToken }), 'GET', '/integrations/{integrationName}/installations/{installationId}', 200);
+    expectSpec(
+      await s.request('GET', `/v1/integrations/installable/installations/${made.body.id}`, { token: other.adminToken }),
+      'GET',
+      '/integrations/{integrationName}/installations/{installationId}',
+      200,
+    );
     await publish('secret-app', { visibility: 'private' });
     const reader = await s.user({ org: other.id, role: 'read' });
-    expectError(await s.request('POST', '/v1/integrations/installable/installations', { token: reader.token, body: { organization: other.id } }), 403);
-    expect((await s.request('DELETE', `/v1/integrations/installable/installations/${made.body.id}`, { token: other.adminToken })).status).toBe(205);
+    expectError(
+      await s.request('POST', '/v1/integrations/installable/installations', { token: reader.token, body: { organization: other.id } }),
+      403,
+    );
+    expect(
+      (await s.request('DELETE', `/v1/integrations/installable/installations/${made.body.id}`, { token: other.adminToken })).status,
+    ).toBe(205);
     expectError(await s.request('GET', `/v1/integrations/installable/installations/${made.body.id}`, { token: other.adminToken }), 404);
   });
 });

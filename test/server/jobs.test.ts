@@ -62,7 +62,15 @@ describe.each(testDialects())('durable jobs (%s)', (dialect) => {
     s.clock.advance(7 * DAY + MINUTE);
     const counts = await Promise.all([runDueJobs(db(), s.clock), runDueJobs(db(), s.clock), s.server.jobs.runNow()]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
-    const left = await db().selectFrom('spaces').select('id').where('id', 'in', spaces.map((x) => x.id)).execute();
+    const left = await db()
+      .selectFrom('spaces')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        spaces.map((x) => x.id),
+      )
+      .execute();
     expect(left).toEqual([]);
   });
 });

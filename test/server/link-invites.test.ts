@@ -17,7 +17,8 @@ describe.each(testDialects())('link invites (%s)', (dialect) => {
     expect(res.status).toBe(200);
     return org;
   }
-  const create = (orgId: string, token: string, role: unknown) => s.request('POST', `/v1/orgs/${orgId}/link-invites`, { token, body: { role } });
+  const create = (orgId: string, token: string, role: unknown) =>
+    s.request('POST', `/v1/orgs/${orgId}/link-invites`, { token, body: { role } });
 
   it('creates, lists, reads and deletes (205) invite links', async () => {
     const org = await orgWithLinks();

@@ -38,11 +38,20 @@ describe.each(testDialects())('links are references (%s)', (dialect) => {
     const guides = top.get('guides')!;
     const logo = Buffer.from('logo').toString('base64');
     const more = await editMain(s, space.id, [
-      { operation: 'insert_page', ref: 'install', into: guides, title: 'Install', document: { markdown: '# Install\n\n## Steps\n\nrun it\n' } },
+      {
+        operation: 'insert_page',
+        ref: 'install',
+        into: guides,
+        title: 'Install',
+        document: { markdown: '# Install\n\n## Steps\n\nrun it\n' },
+      },
       { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: logo }] },
       {
-        operation: 'update_page', page: intro,
-        document: { markdown: `# Intro\n\n[install](guides/install.md) [steps](guides/install.md#steps) [guides](/pages/${guides}) ![logo](.gitbook/assets/logo.png)\n` },
+        operation: 'update_page',
+        page: intro,
+        document: {
+          markdown: `# Intro\n\n[install](guides/install.md) [steps](guides/install.md#steps) [guides](/pages/${guides}) ![logo](.gitbook/assets/logo.png)\n`,
+        },
       },
     ]);
     const file = (await readTree(s, { spaceId: space.id })).files[0]!.id;
@@ -58,13 +67,17 @@ describe.each(testDialects())('links are references (%s)', (dialect) => {
 
   it('a move or rename of the target changes the rendered path on the next read, not the stored document', async () => {
     const t = await linkedSpace('Moves');
-    expect(await remoteMarkdown(s, t.spaceId, t.intro)).toBe('[install](guides/install.md) [steps](guides/install.md#steps) [guides](guides/README.md) ![logo](.gitbook/assets/logo.png)\n');
+    expect(await remoteMarkdown(s, t.spaceId, t.intro)).toBe(
+      '[install](guides/install.md) [steps](guides/install.md#steps) [guides](guides/README.md) ![logo](.gitbook/assets/logo.png)\n',
+    );
     const stored = await introDocument(t.spaceId, t.intro);
     const before = (await s.request('GET', `/v1/spaces/${t.spaceId}/content/page/${t.intro}`)).body;
 
     // Install leaves Guides for the top level as `setup`; Guides, now childless, becomes guides.md.
     await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.install, into: null, slug: 'setup' }]);
-    expect(await remoteMarkdown(s, t.spaceId, t.intro)).toBe('[install](setup.md) [steps](setup.md#steps) [guides](guides.md) ![logo](.gitbook/assets/logo.png)\n');
+    expect(await remoteMarkdown(s, t.spaceId, t.intro)).toBe(
+      '[install](setup.md) [steps](setup.md#steps) [guides](guides.md) ![logo](.gitbook/assets/logo.png)\n',
+    );
     expect(await introDocument(t.spaceId, t.intro)).toBe(stored);
     const after = await s.request('GET', `/v1/spaces/${t.spaceId}/content/page/${t.intro}`);
     expectSpec(after, 'GET', '/spaces/{spaceId}/content/page/{pageId}', 200);
@@ -73,11 +86,19 @@ describe.each(testDialects())('links are references (%s)', (dialect) => {
     expect(after.body.git.oid).not.toBe(before.git.oid);
 
     // A page moved under another keeps its own links right too: they are relative to where it is.
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.guides, slug: 'handbook' }, { operation: 'update_page', page: t.install, into: t.guides, slug: 'setup' }]);
-    expect(await remoteMarkdown(s, t.spaceId, t.intro)).toBe('[install](handbook/setup.md) [steps](handbook/setup.md#steps) [guides](handbook/README.md) ![logo](.gitbook/assets/logo.png)\n');
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.guides, slug: 'handbook' },
+      { operation: 'update_page', page: t.install, into: t.guides, slug: 'setup' },
+    ]);
+    expect(await remoteMarkdown(s, t.spaceId, t.intro)).toBe(
+      '[install](handbook/setup.md) [steps](handbook/setup.md#steps) [guides](handbook/README.md) ![logo](.gitbook/assets/logo.png)\n',
+    );
     const listing = await links(`/v1/spaces/${t.spaceId}/links`);
     expect(listing.items.map((i) => [target(i), i.status])).toEqual([
-      [`page:${t.install}`, 'ok'], [`page:${t.install}#steps`, 'ok'], [`page:${t.guides}`, 'ok'], [`file:${t.file}`, 'ok'],
+      [`page:${t.install}`, 'ok'],
+      [`page:${t.install}#steps`, 'ok'],
+      [`page:${t.guides}`, 'ok'],
+      [`file:${t.file}`, 'ok'],
     ]);
   });
 
@@ -98,7 +119,9 @@ describe.each(testDialects())('links are references (%s)', (dialect) => {
     ]);
     // The paragraph of links is a commentable block under the key the document gives it.
     const key = res.body.document.nodes[0].key as string;
-    const comment = await s.request('POST', `/v1/spaces/${t.spaceId}/comments`, { body: { body: { markdown: 'which one?' }, page: t.intro, node: key } });
+    const comment = await s.request('POST', `/v1/spaces/${t.spaceId}/comments`, {
+      body: { body: { markdown: 'which one?' }, page: t.intro, node: key },
+    });
     expect(comment.status, JSON.stringify(comment.body)).toBe(200);
     expect(comment.body.target.node).toMatchObject({ id: key, preview: 'install steps guides logo' });
     // Written back as a JSON document, the references resolve to the same targets (the minimal
@@ -109,13 +132,21 @@ describe.each(testDialects())('links are references (%s)', (dialect) => {
 
   it('deleting the target leaves broken links at their last known path; restoring it makes them ok', async () => {
     const t = await linkedSpace('Deletes');
-    const cr = await changeRequestWith(s, t.spaceId, 'drop install', [{ operation: 'delete_page', page: t.install }, { operation: 'delete_file', file: t.file }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'drop install', [
+      { operation: 'delete_page', page: t.install },
+      { operation: 'delete_file', file: t.file },
+    ]);
     const base = `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`;
-    expect(await remoteMarkdown(s, t.spaceId, t.intro, cr.id)).toBe('[install](guides/install.md) [steps](guides/install.md#steps) [guides](guides.md) ![logo](.gitbook/assets/logo.png)\n');
+    expect(await remoteMarkdown(s, t.spaceId, t.intro, cr.id)).toBe(
+      '[install](guides/install.md) [steps](guides/install.md#steps) [guides](guides.md) ![logo](.gitbook/assets/logo.png)\n',
+    );
 
     const all = await links(`${base}/links`);
     expect(all.items.map((i) => [target(i), i.status])).toEqual([
-      ['url:guides/install.md', 'broken'], ['url:guides/install.md#steps', 'broken'], [`page:${t.guides}`, 'ok'], ['url:.gitbook/assets/logo.png', 'broken'],
+      ['url:guides/install.md', 'broken'],
+      ['url:guides/install.md#steps', 'broken'],
+      [`page:${t.guides}`, 'ok'],
+      ['url:.gitbook/assets/logo.png', 'broken'],
     ]);
     expect(all.stats).toEqual({ total: 4, broken: { total: 3, changeRequest: 3 } });
     const broken = await links(`${base}/links?status=broken`);
@@ -154,21 +185,31 @@ describe.each(testDialects())('links are references (%s)', (dialect) => {
 
   it('an anchor whose heading is renamed away is broken, and the listing names the page and the anchor', async () => {
     const t = await linkedSpace('Anchors');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.install, document: { markdown: '# Install\n\n## Procedure\n\nrun it\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.install, document: { markdown: '# Install\n\n## Procedure\n\nrun it\n' } },
+    ]);
     const listing = await links(`/v1/spaces/${t.spaceId}/content/page/${t.intro}/links?status=broken`);
     expect(listing.items).toHaveLength(1);
     const [item] = listing.items;
-    expect(item!.targetReference).toMatchObject({ kind: 'page', page: { id: t.install }, internalLocation: { type: 'anchor', anchor: 'steps' } });
+    expect(item!.targetReference).toMatchObject({
+      kind: 'page',
+      page: { id: t.install },
+      internalLocation: { type: 'anchor', anchor: 'steps' },
+    });
     expect(listing.stats).toEqual({ total: 4, broken: { total: 1, changeRequest: 0 } });
     // The link stays written as it was meant: renaming the heading back repairs it.
     expect(await remoteMarkdown(s, t.spaceId, t.intro)).toContain('[steps](guides/install.md#steps)');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.install, document: { markdown: '# Install\n\n## Steps\n\nrun it\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.install, document: { markdown: '# Install\n\n## Steps\n\nrun it\n' } },
+    ]);
     expect((await links(`/v1/spaces/${t.spaceId}/links`)).stats).toEqual({ total: 4, broken: { total: 0, changeRequest: 0 } });
   });
 
   it('a change request moving a page and one linking to it merge without conflict, and the link follows', async () => {
     const t = await linkedSpace('Merge');
-    const move = await changeRequestWith(s, t.spaceId, 'move install', [{ operation: 'update_page', page: t.install, into: null, slug: 'setup' }]);
+    const move = await changeRequestWith(s, t.spaceId, 'move install', [
+      { operation: 'update_page', page: t.install, into: null, slug: 'setup' },
+    ]);
     const link = await changeRequestWith(s, t.spaceId, 'link install', [
       { operation: 'update_page', page: t.guides, document: { markdown: '# Guides\n\nsee [the install](install.md#steps)\n' } },
     ]);

@@ -36,7 +36,15 @@ async function linkedTree(s: TestServer, extraIntro = ''): Promise<ContentTree> 
       }),
       docPage('p-plain', 'Plain'),
     ],
-    files: [{ id: 'f-logo', name: 'logo.png', contentType: 'image/png', size: 3, blob: await putBlob(s.server.db.kysely, Buffer.from([1, 2, 3])) }],
+    files: [
+      {
+        id: 'f-logo',
+        name: 'logo.png',
+        contentType: 'image/png',
+        size: 3,
+        blob: await putBlob(s.server.db.kysely, Buffer.from([1, 2, 3])),
+      },
+    ],
     variables: {},
     reusableContents: [],
   };
@@ -82,11 +90,27 @@ describe.each(testDialects())('links (%s)', (dialect) => {
     const space = (await s.request('GET', `/v1/spaces/${spaceId}`)).body;
     const pageRef = items[0]!.targetReference!;
     expect(pageRef).toMatchObject({ kind: 'page', organization: space.organization, space: spaceId });
-    expect(pageRef.page).toMatchObject({ id: 'p-install', type: 'document', kind: 'sheet', path: 'guides/install', slug: 'install', pages: [], tags: [] });
+    expect(pageRef.page).toMatchObject({
+      id: 'p-install',
+      type: 'document',
+      kind: 'sheet',
+      path: 'guides/install',
+      slug: 'install',
+      pages: [],
+      tags: [],
+    });
     expect(pageRef).not.toHaveProperty('versionContext');
     expect(items[4]!.targetReference).toMatchObject({
-      kind: 'file', organization: space.organization, space: spaceId,
-      file: { id: 'f-logo', name: 'logo.png', contentType: 'image/png', size: 3, downloadURL: expect.stringContaining('/files/f-logo/download') },
+      kind: 'file',
+      organization: space.organization,
+      space: spaceId,
+      file: {
+        id: 'f-logo',
+        name: 'logo.png',
+        contentType: 'image/png',
+        size: 3,
+        downloadURL: expect.stringContaining('/files/f-logo/download'),
+      },
     });
     expect(items[5]!.targetReference).toMatchObject({ kind: 'page', internalLocation: { type: 'anchor', anchor: 'steps' } });
   });
@@ -140,7 +164,11 @@ describe.each(testDialects())('links (%s)', (dialect) => {
   it('GET content/files/{fileId}/backlinks lists the pages linking to the file, paged', async () => {
     const res = await s.request('GET', `/v1/spaces/${spaceId}/content/files/f-logo/backlinks`);
     expect(res.status).toBe(200);
-    expect((res.body.items as Location[]).map((l) => [l.kind, l.page.id])).toEqual([['page', 'p-intro'], ['page', 'p-guides'], ['page', 'p-install']]);
+    expect((res.body.items as Location[]).map((l) => [l.kind, l.page.id])).toEqual([
+      ['page', 'p-intro'],
+      ['page', 'p-guides'],
+      ['page', 'p-install'],
+    ]);
     const first = await s.request('GET', `/v1/spaces/${spaceId}/content/files/f-logo/backlinks?limit=2`);
     expect(first.body.count).toBe(2);
     const second = await s.request('GET', `/v1/spaces/${spaceId}/content/files/f-logo/backlinks?limit=2&page=${first.body.next.page}`);
@@ -149,32 +177,49 @@ describe.each(testDialects())('links (%s)', (dialect) => {
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/content/files/nope/backlinks`), 404, /file nope/);
   });
 
-  it('change-request variants read the change request\'s content, with a version context', async () => {
+  it("change-request variants read the change request's content, with a version context", async () => {
     const cr = (await s.request('POST', `/v1/spaces/${spaceId}/change-requests`, { body: { subject: 'More links' } })).body;
     await writeTree(s, { spaceId, changeRequestId: cr.id }, await linkedTree(s, '[also gone](/pages/deleted)'));
     const links = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.number}/content/page/p-intro/links?status=broken`);
     expect(links.status).toBe(200);
-    expect((links.body.items as Item[]).map(describeTarget)).toEqual(['url:missing.md', 'url:guides/install.md#nope', 'url:/pages/deleted']);
+    expect((links.body.items as Item[]).map(describeTarget)).toEqual([
+      'url:missing.md',
+      'url:guides/install.md#nope',
+      'url:/pages/deleted',
+    ]);
     // Two of the three were broken before the change request: it introduced one.
     expect(links.body.stats).toEqual({ total: 8, broken: { total: 3, changeRequest: 1 } });
-    expect(links.body.items[0].locationReferences[0].versionContext).toMatchObject({ type: 'changeRequest', changeRequest: { object: 'change-request', id: cr.id } });
+    expect(links.body.items[0].locationReferences[0].versionContext).toMatchObject({
+      type: 'changeRequest',
+      changeRequest: { object: 'change-request', id: cr.id },
+    });
     const all = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/links`);
     expect(all.body.stats).toEqual({ total: 9, broken: { total: 3, changeRequest: 1 } });
     const backlinks = await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/files/f-logo/backlinks`);
     expect(backlinks.body.count).toBe(3);
     // Main is unchanged.
-    expect((await s.request('GET', `/v1/spaces/${spaceId}/links`)).body.stats).toEqual({ total: 8, broken: { total: 2, changeRequest: 0 } });
+    expect((await s.request('GET', `/v1/spaces/${spaceId}/links`)).body.stats).toEqual({
+      total: 8,
+      broken: { total: 2, changeRequest: 0 },
+    });
     expectError(await s.request('GET', `/v1/spaces/${spaceId}/change-requests/77/content/page/p-intro/links`), 404, /change request 77/);
   });
 
   it('malformed links are broken, never a failure of the listing', async () => {
     const other = (await createSpace(s, { title: 'Odd links' })).id;
     const markdown = '[a](#%E0%A4%A) [b](%zz.md) [c](<>) [d](../../../x.md) <a href="/files/">e</a>\n';
-    await writeTree(s, { spaceId: other }, { pages: [docPage('p-odd', 'Odd', { document: await storeMarkdown(s, markdown) })], files: [], variables: {}, reusableContents: [] });
+    await writeTree(
+      s,
+      { spaceId: other },
+      { pages: [docPage('p-odd', 'Odd', { document: await storeMarkdown(s, markdown) })], files: [], variables: {}, reusableContents: [] },
+    );
     const res = await s.request('GET', `/v1/spaces/${other}/links`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((res.body.items as Item[]).map((i) => [i.status, describeTarget(i)])).toEqual([
-      ['broken', 'url:#%E0%A4%A'], ['broken', 'url:%zz.md'], ['broken', 'url:../../../x.md'], ['broken', 'url:/files/'],
+      ['broken', 'url:#%E0%A4%A'],
+      ['broken', 'url:%zz.md'],
+      ['broken', 'url:../../../x.md'],
+      ['broken', 'url:/files/'],
     ]);
   });
 

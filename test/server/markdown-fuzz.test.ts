@@ -6,12 +6,32 @@ import { PARSE_LIMITS } from '../../src/server/parse/limits.js';
 import { LIVENESS_MS, whileAttacked } from '../helpers/liveness.js';
 
 /** The patterns the issue found superlinear or slow, each a unit that repeats. */
-const PATTERNS = ['*a', '`', '``a', '_*', '~a', '[a]', '[a](b)', '| a | b |\n|---|---|\n', '[a]: b\n', '# h\n', '> ', '- ', '<a>', '![a](b'];
+const PATTERNS = [
+  '*a',
+  '`',
+  '``a',
+  '_*',
+  '~a',
+  '[a]',
+  '[a](b)',
+  '| a | b |\n|---|---|\n',
+  '[a]: b\n',
+  '# h\n',
+  '> ',
+  '- ',
+  '<a>',
+  '![a](b',
+];
 
 /** A document made of runs of pathological units, up to about 30,000 characters. */
 const hostileMarkdown = fc
   .array(fc.record({ unit: fc.constantFrom(...PATTERNS), times: fc.integer({ min: 1, max: 6_000 }) }), { minLength: 1, maxLength: 4 })
-  .map((runs) => runs.map(({ unit, times }) => unit.repeat(times)).join('\n').slice(0, 30_000));
+  .map((runs) =>
+    runs
+      .map(({ unit, times }) => unit.repeat(times))
+      .join('\n')
+      .slice(0, 30_000),
+  );
 
 describe.each(testDialects())('fuzzed pathological markdown (%s)', (dialect) => {
   let s: TestServer;
@@ -38,7 +58,8 @@ describe.each(testDialects())('fuzzed pathological markdown (%s)', (dialect) => 
         const { result, slowest } = await whileAttacked(s, () =>
           s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${t.crId}/content`, {
             body: { changes: [{ operation: 'insert_page', title: 'Fuzz', document: { markdown } }] },
-          }));
+          }),
+        );
         expect([200, 400, 413, 422]).toContain(result.status);
         if (result.status !== 200) {
           expect(result.body.error.code).toBe(result.status);

@@ -60,7 +60,9 @@ describe.each(testDialects())('hostile markdown (%s)', (dialect) => {
     PARSE_LIMITS.budgetMs = 200;
     const { result, slowest } = await whileAttacked(s, () => write(t, '*a'.repeat(40_000)));
     expect(result.status).toBe(422);
-    expect(result.body).toEqual({ error: { code: 422, message: expect.stringMatching(/the batch took longer than 0.2 s to parse and was stopped/) } });
+    expect(result.body).toEqual({
+      error: { code: 422, message: expect.stringMatching(/the batch took longer than 0.2 s to parse and was stopped/) },
+    });
     expect(slowest).toBeLessThan(LIVENESS_MS);
     PARSE_LIMITS.budgetMs = budget;
     expect((await write(t, '# Fine\n\nText.')).status).toBe(200);

@@ -32,7 +32,15 @@ describe.each(testDialects())('members (%s)', (dialect) => {
     const newestFirst = [...org.users.map((u) => u.id)].reverse().concat(org.adminId);
     expect(ids(res)).toEqual(newestFirst);
     const member = res.body.items[0];
-    expect(member).toMatchObject({ object: 'member', id: org.users[3]!.id, role: 'admin', disabled: false, sso: false, teams: 0, sites: 0 });
+    expect(member).toMatchObject({
+      object: 'member',
+      id: org.users[3]!.id,
+      role: 'admin',
+      disabled: false,
+      sso: false,
+      teams: 0,
+      sites: 0,
+    });
     expect(member.user).toMatchObject({ object: 'user', id: org.users[3]!.id, email: org.users[3]!.email });
     expect(member.lastSeenAt).toBeUndefined();
     expect(res.body.items.find((m: { role: unknown }) => m.role === null)).toBeDefined();
@@ -116,7 +124,8 @@ describe.each(testDialects())('members (%s)', (dialect) => {
   it('changes a role, null making a guest, and protects the last admin', async () => {
     const org = await orgWith(['read', 'edit']);
     const [reader, editor] = org.users;
-    const patch = (userId: string, body: unknown, token = org.as) => s.request('PATCH', `/v1/orgs/${org.id}/members/${userId}`, { token, body });
+    const patch = (userId: string, body: unknown, token = org.as) =>
+      s.request('PATCH', `/v1/orgs/${org.id}/members/${userId}`, { token, body });
     for (const role of ['admin', 'create', 'review', 'edit', 'comment', 'read', null]) {
       const res = await patch(reader!.id, { role });
       expectSpec(res, 'PATCH', '/orgs/{organizationId}/members/{userId}', 200);

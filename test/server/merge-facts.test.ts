@@ -18,8 +18,10 @@ describe.each(testDialects())('facts of merged documents (%s)', (dialect) => {
 
   it('stores the facts of a line-merged document with the merge', async () => {
     const space = await createSpace(s, { title: 'Merging' });
-    const open = async () => (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'x' } })).body.id as string;
-    const write = (cr: string, changes: unknown[]) => s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr}/content`, { body: { changes } });
+    const open = async () =>
+      (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'x' } })).body.id as string;
+    const write = (cr: string, changes: unknown[]) =>
+      s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr}/content`, { body: { changes } });
     const first = await open();
     expect((await write(first, [{ operation: 'insert_page', title: 'Doc', document: { markdown: LINES.join('\n\n') } }])).status).toBe(200);
     expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${first}/merge`)).status).toBe(200);
@@ -31,7 +33,11 @@ describe.each(testDialects())('facts of merged documents (%s)', (dialect) => {
     expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${theirs}/merge`)).status).toBe(200);
     expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${ours}/merge`)).status).toBe(200);
     const merged = (await readTree(s, { spaceId: space.id })).pages.find((p) => p.id === page.id)!;
-    const row = await s.server.db.kysely.selectFrom('document_facts').select('facts').where('sha256', '=', merged.document!).executeTakeFirst();
+    const row = await s.server.db.kysely
+      .selectFrom('document_facts')
+      .select('facts')
+      .where('sha256', '=', merged.document!)
+      .executeTakeFirst();
     expect(row?.facts).toContain('Heading from side 1');
     expect(row?.facts).toContain('Heading from side 10');
   });

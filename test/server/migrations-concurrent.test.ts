@@ -15,7 +15,9 @@ describe.runIf(url !== undefined)('migrations next to schemas being dropped (pos
       for (let round = 0; round < 4; round += 1) {
         const doomed = Array.from({ length: 40 }, (_, i) => `drop_${process.pid}_${round}_${i}`);
         for (const name of doomed) {
-          await client.query(`CREATE SCHEMA ${name}; ${[1, 2, 3, 4].map((t) => `CREATE TABLE ${name}.t${t} (a int, b text, c text)`).join('; ')}`);
+          await client.query(
+            `CREATE SCHEMA ${name}; ${[1, 2, 3, 4].map((t) => `CREATE TABLE ${name}.t${t} (a int, b text, c text)`).join('; ')}`,
+          );
         }
         const mine = `mig_${process.pid}_${Date.now().toString(36)}_${round}`;
         // Drop the other schemas one by one for as long as the start takes.

@@ -15,8 +15,23 @@ describe('migrations', () => {
       const old = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(join(dir, 'docsync.sqlite')) }) });
       const migrator = new Migrator({ db: old, provider: migrationProvider });
       expect((await migrator.migrateTo('0001-core')).error).toBeUndefined();
-      const legacy = { pages: [{ id: 'p1', type: 'document', title: 'Introduction', slug: '', document: null, pages: [] }], files: [], variables: {}, reusableContents: [] };
-      await old.insertInto('revisions').values({ id: 'r1', space_id: 's1', type: 'edits', parents: '[]', tree: JSON.stringify(legacy), created_at: '2026-01-01T00:00:00.000Z' }).execute();
+      const legacy = {
+        pages: [{ id: 'p1', type: 'document', title: 'Introduction', slug: '', document: null, pages: [] }],
+        files: [],
+        variables: {},
+        reusableContents: [],
+      };
+      await old
+        .insertInto('revisions')
+        .values({
+          id: 'r1',
+          space_id: 's1',
+          type: 'edits',
+          parents: '[]',
+          tree: JSON.stringify(legacy),
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
+        .execute();
       await old.destroy();
 
       const db = await openDatabase({ dataDir: dir });

@@ -20,7 +20,11 @@ describe.each(testDialects())('null bodies and null fields (%s)', (dialect) => {
 
   it('creating a space or a change request with a null body is a 400; no body at all is an empty one', async () => {
     expectError(await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { raw: 'null', headers: json }), 400, /^body must be a JSON object/);
-    expectError(await s.request('POST', `/v1/spaces/${spaceId}/change-requests`, { raw: 'null', headers: json }), 400, /^body must be a JSON object/);
+    expectError(
+      await s.request('POST', `/v1/spaces/${spaceId}/change-requests`, { raw: 'null', headers: json }),
+      400,
+      /^body must be a JSON object/,
+    );
     expectSpec(await s.request('POST', `/v1/orgs/${s.orgId}/spaces`), 'POST', '/orgs/{organizationId}/spaces', 201);
     expectSpec(await s.request('POST', `/v1/spaces/${spaceId}/change-requests`), 'POST', '/spaces/{spaceId}/change-requests', 201);
   });

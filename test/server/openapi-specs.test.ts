@@ -39,7 +39,13 @@ describe.each(testDialects())('OpenAPI specs and versions (%s)', (dialect) => {
     const made = await s.request('POST', base(), { body: { slug: 'pets', source: { url: `${fixture.url}/api/openapi.yaml` } } });
     expectSpec(made, 'POST', '/orgs/{organizationId}/openapi', 201);
     expect(made.headers.get('location')).toBe(`${s.url}/v1/orgs/${s.orgId}/openapi/pets`);
-    expect(made.body).toMatchObject({ object: 'openapi-spec', slug: 'pets', sourceURL: `${fixture.url}/api/openapi.yaml`, lastProcessedErrorCount: 0, permissions: { view: true, edit: true } });
+    expect(made.body).toMatchObject({
+      object: 'openapi-spec',
+      slug: 'pets',
+      sourceURL: `${fixture.url}/api/openapi.yaml`,
+      lastProcessedErrorCount: 0,
+      permissions: { view: true, edit: true },
+    });
     expect(['pending', 'progress', 'complete']).toContain(made.body.processingState);
 
     const done = await processed('pets');
@@ -53,7 +59,11 @@ describe.each(testDialects())('OpenAPI specs and versions (%s)', (dialect) => {
     expect(versions.body.items.map((v: { id: string }) => v.id)).toEqual([done.body.lastVersion]);
     const latest = await s.request('GET', `${base()}/pets/versions/latest`);
     expectSpec(latest, 'GET', `${SPEC}/versions/latest`, 200);
-    expect(latest.body).toMatchObject({ object: 'openapi-spec-version', id: done.body.lastVersion, url: `${fixture.url}/api/openapi.yaml` });
+    expect(latest.body).toMatchObject({
+      object: 'openapi-spec-version',
+      id: done.body.lastVersion,
+      url: `${fixture.url}/api/openapi.yaml`,
+    });
     const byId = await s.request('GET', `${base()}/pets/versions/${done.body.lastVersion}`);
     expectSpec(byId, 'GET', `${SPEC}/versions/{versionId}`, 200);
     expect(byId.body).toEqual(latest.body);
@@ -125,7 +135,10 @@ describe.each(testDialects())('OpenAPI specs and versions (%s)', (dialect) => {
     expect(invalid.body.lastProcessErrorCode).toBe('PARSE_ERROR');
     expect(invalid.body.lastProcessedErrors[0].message).toMatch(/version/);
 
-    fixture.files.set('/api/foreign.yaml', PETS_V1.replace('schemas/pet.yaml', `${fixture.url.replace('127.0.0.1', 'localhost')}/api/schemas/pet.yaml`));
+    fixture.files.set(
+      '/api/foreign.yaml',
+      PETS_V1.replace('schemas/pet.yaml', `${fixture.url.replace('127.0.0.1', 'localhost')}/api/schemas/pet.yaml`),
+    );
     await s.request('POST', base(), { body: { slug: 'foreign', source: { url: `${fixture.url}/api/foreign.yaml` } } });
     const foreign = await processed('foreign');
     expect(foreign.body.lastProcessErrorCode).toBe('FETCH_ERROR');
@@ -142,7 +155,9 @@ describe.each(testDialects())('OpenAPI specs and versions (%s)', (dialect) => {
   it('refuses loopback URLs unless the server allows private fetches', async () => {
     const strict = await startServer(dialect);
     try {
-      const made = await strict.request('POST', `/v1/orgs/${strict.orgId}/openapi`, { body: { slug: 'local', source: { url: `${fixture.url}/api/openapi.yaml` } } });
+      const made = await strict.request('POST', `/v1/orgs/${strict.orgId}/openapi`, {
+        body: { slug: 'local', source: { url: `${fixture.url}/api/openapi.yaml` } },
+      });
       expect(made.status).toBe(201);
       let spec = made;
       for (let i = 0; i < 100 && spec.body.processingState !== 'complete'; i += 1) {
@@ -157,7 +172,11 @@ describe.each(testDialects())('OpenAPI specs and versions (%s)', (dialect) => {
   });
 
   it('processes a spec given as text at once, and answers 400 naming what is wrong in the document', async () => {
-    const json = JSON.stringify({ swagger: '2.0', info: { title: 'Old', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
+    const json = JSON.stringify({
+      swagger: '2.0',
+      info: { title: 'Old', version: '1' },
+      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+    });
     const made = await s.request('POST', base(), { body: { slug: 'swagger-two', source: { text: json } } });
     expectSpec(made, 'POST', '/orgs/{organizationId}/openapi', 201);
     expect(made.body).toMatchObject({ processingState: 'complete', lastVersion: expect.any(String) });
@@ -170,9 +189,18 @@ describe.each(testDialects())('OpenAPI specs and versions (%s)', (dialect) => {
     const v31 = 'openapi: 3.1.0\ninfo: {title: New, version: "2"}\npaths: {}\n';
     expect((await s.request('POST', base(), { body: { slug: 'three-one', source: { text: v31 } } })).status).toBe(201);
 
-    expectError(await s.request('POST', base(), { body: { slug: 'bad', source: { text: INVALID_SPEC } } }), 400, /body\.source\.text: .*version/);
-    expectError(await s.request('POST', base(), { body: { slug: 'bad', source: { text: 'just words' } } }), 400, /body\.source\.text: the document is not/);
-    const withRef = 'openapi: 3.0.3\ninfo: {title: R, version: "1"}\npaths:\n  /a:\n    get:\n      responses:\n        "200": {$ref: "other.yaml"}\n';
+    expectError(
+      await s.request('POST', base(), { body: { slug: 'bad', source: { text: INVALID_SPEC } } }),
+      400,
+      /body\.source\.text: .*version/,
+    );
+    expectError(
+      await s.request('POST', base(), { body: { slug: 'bad', source: { text: 'just words' } } }),
+      400,
+      /body\.source\.text: the document is not/,
+    );
+    const withRef =
+      'openapi: 3.0.3\ninfo: {title: R, version: "1"}\npaths:\n  /a:\n    get:\n      responses:\n        "200": {$ref: "other.yaml"}\n';
     expectError(await s.request('POST', base(), { body: { slug: 'bad', source: { text: withRef } } }), 400, /cannot \$ref other files/);
     expectError(await s.request('GET', `${base()}/bad`), 404);
   });

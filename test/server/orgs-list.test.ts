@@ -17,7 +17,11 @@ describe.each(testDialects())('listing organizations (%s)', (dialect) => {
     for (let i = 0; i < 6; i += 1) {
       const org = await s.organization(`Org ${i}`);
       // Alternate roles so the listing has to compute permissions per organization.
-      await upsertMember(s.server.db.kysely, { orgId: org.id, userId: adminId, role: i % 2 === 0 ? 'read' : 'admin' }, s.clock.now().toISOString());
+      await upsertMember(
+        s.server.db.kysely,
+        { orgId: org.id, userId: adminId, role: i % 2 === 0 ? 'read' : 'admin' },
+        s.clock.now().toISOString(),
+      );
       mine.push(org.id);
     }
     // An organization the admin is not in never shows up.

@@ -5,7 +5,8 @@ import { renderPdf, winAnsi } from '../../src/server/pdf/render-pdf.js';
 
 describe('textBlocks', () => {
   it('flattens markdown into headings, paragraphs, nested items, code, quotes, rules and table rows', () => {
-    const md = '# Top\n\nSome *text*.\n\n- a\n  1. b\n  2. c\n- d\n\n> quoted\n\n---\n\n```js\nx()\n```\n\n| h1 | h2 |\n| -- | -- |\n| v1 | v2 |\n';
+    const md =
+      '# Top\n\nSome *text*.\n\n- a\n  1. b\n  2. c\n- d\n\n> quoted\n\n---\n\n```js\nx()\n```\n\n| h1 | h2 |\n| -- | -- |\n| v1 | v2 |\n';
     expect(textBlocks(md)).toEqual([
       { kind: 'heading', depth: 1, text: 'Top' },
       { kind: 'paragraph', text: 'Some text.' },

@@ -25,7 +25,10 @@ describe.each(testDialects())('PDF rendering (%s)', (dialect) => {
     const content = `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`;
     const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(8);
     const markdown = Array.from({ length: 800 }, (_, i) => `## Part ${i}\n\n${paragraph}\n`).join('\n');
-    expect((await s.request('POST', content, { body: { changes: [{ operation: 'insert_page', title: 'Long', document: { markdown } }] } })).status).toBe(200);
+    expect(
+      (await s.request('POST', content, { body: { changes: [{ operation: 'insert_page', title: 'Long', document: { markdown } }] } }))
+        .status,
+    ).toBe(200);
     const pdf = `/v1/spaces/${space.id}/change-requests/${cr.body.id}/pdf`;
     const { result, slowest } = await whileAttacked(s, () => s.request('GET', pdf));
     expect(result.status).toBe(200);
@@ -37,9 +40,21 @@ describe.each(testDialects())('PDF rendering (%s)', (dialect) => {
     expect(again.status).toBe(200);
     expect(again.body.url.split('?')[0]).toBe(result.body.url.split('?')[0]);
     // A new revision is a new PDF, rendered (and here refused by the spent budget, with 422).
-    expect((await s.request('POST', content, { body: { changes: [{ operation: 'insert_page', title: 'More', document: { markdown: 'more' } }] } })).status).toBe(422);
+    expect(
+      (
+        await s.request('POST', content, {
+          body: { changes: [{ operation: 'insert_page', title: 'More', document: { markdown: 'more' } }] },
+        })
+      ).status,
+    ).toBe(422);
     PARSE_LIMITS.budgetMs = budget;
-    expect((await s.request('POST', content, { body: { changes: [{ operation: 'insert_page', title: 'More', document: { markdown: 'more' } }] } })).status).toBe(200);
+    expect(
+      (
+        await s.request('POST', content, {
+          body: { changes: [{ operation: 'insert_page', title: 'More', document: { markdown: 'more' } }] },
+        })
+      ).status,
+    ).toBe(200);
     PARSE_LIMITS.budgetMs = 0;
     expectError(await s.request('GET', pdf), 422, /took longer than 0 s to render/);
   });

@@ -45,16 +45,23 @@ describe.each(testDialects())('change request PDF (%s)', (dialect) => {
     expect(cr.status).toBe(201);
     crId = cr.body.id;
     crNumber = cr.body.number;
-    const guide = await storeMarkdown(s, '## Preparing\n\nGather the tools.\n\n- hammer\n- nails\n  - small ones\n\n1. measure\n2. cut\n\n```\nmake build\n```\n');
-    await writeTree(s, { spaceId, changeRequestId: crId }, {
-      pages: [
-        docPage('welcome', 'Welcome aboard', { document: await storeMarkdown(s, 'Hello “reader” 😀.\n') }),
-        docPage('guide', 'Building guide', { document: guide, pages: [docPage('child', 'Child page')] }),
-      ],
-      files: [],
-      variables: {},
-      reusableContents: [],
-    });
+    const guide = await storeMarkdown(
+      s,
+      '## Preparing\n\nGather the tools.\n\n- hammer\n- nails\n  - small ones\n\n1. measure\n2. cut\n\n```\nmake build\n```\n',
+    );
+    await writeTree(
+      s,
+      { spaceId, changeRequestId: crId },
+      {
+        pages: [
+          docPage('welcome', 'Welcome aboard', { document: await storeMarkdown(s, 'Hello “reader” 😀.\n') }),
+          docPage('guide', 'Building guide', { document: guide, pages: [docPage('child', 'Child page')] }),
+        ],
+        files: [],
+        variables: {},
+        reusableContents: [],
+      },
+    );
   });
   afterAll(async () => {
     await s?.close();
@@ -78,7 +85,19 @@ describe.each(testDialects())('change request PDF (%s)', (dialect) => {
     expect(pdf.type).toBe('application/pdf');
     expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     const text = pdfText(pdf.bytes);
-    for (const line of ['Welcome aboard', 'Hello "reader" ?.', 'Building guide', 'Preparing', 'Gather the tools.', '\u00b7 hammer', '\u00b7 small ones', '1. measure', '2. cut', 'make build', 'Child page']) {
+    for (const line of [
+      'Welcome aboard',
+      'Hello "reader" ?.',
+      'Building guide',
+      'Preparing',
+      'Gather the tools.',
+      '\u00b7 hammer',
+      '\u00b7 small ones',
+      '1. measure',
+      '2. cut',
+      'make build',
+      'Child page',
+    ]) {
       expect(text).toContain(line);
     }
     expect(text.indexOf('Welcome aboard')).toBeLessThan(text.indexOf('Building guide'));
@@ -102,7 +121,10 @@ describe.each(testDialects())('change request PDF (%s)', (dialect) => {
   it('refuses a tampered or expired link and a link to another blob', async () => {
     const url = new URL(await pdfUrl());
     const tampered = new URL(url);
-    tampered.searchParams.set('signature', url.searchParams.get('signature')!.replace(/^./, (c) => (c === '0' ? '1' : '0')));
+    tampered.searchParams.set(
+      'signature',
+      url.searchParams.get('signature')!.replace(/^./, (c) => (c === '0' ? '1' : '0')),
+    );
     expect((await download(tampered.href)).status).toBe(403);
     const later = new URL(url);
     later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));

@@ -50,8 +50,12 @@ describe('placeAmong', () => {
   });
 
   it('refuses a pointer that is not among the siblings, including one with the right id but the wrong type', () => {
-    expect(placeAmong(others, item, { before: { type: 'space', id: 'zz' } })).toMatch(/body\.position\.before: space zz is not in the target parent/);
-    expect(placeAmong(others, item, { after: { type: 'space', id: 'b' } })).toMatch(/body\.position\.after: space b is not in the target parent/);
+    expect(placeAmong(others, item, { before: { type: 'space', id: 'zz' } })).toMatch(
+      /body\.position\.before: space zz is not in the target parent/,
+    );
+    expect(placeAmong(others, item, { after: { type: 'space', id: 'b' } })).toMatch(
+      /body\.position\.after: space b is not in the target parent/,
+    );
   });
 
   it('does not change the siblings it was given', () => {

@@ -30,14 +30,22 @@ describe.each(testDialects())('the server log (%s)', (dialect) => {
     ]);
     expect(space.title).toBe(secret);
     const all = lines.join('');
-    for (const leak of [s.token, secret, 'query-secret', 'wrong-token-that-must-not-be-logged', 'authorization']) expect(all).not.toContain(leak);
+    for (const leak of [s.token, secret, 'query-secret', 'wrong-token-that-must-not-be-logged', 'authorization'])
+      expect(all).not.toContain(leak);
   });
 
   it('logs a 500 with its stack on the server side; the answer carries neither', async () => {
     const space = await createSpace(s, { title: 'Broken' });
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'x' } });
     const put = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content?compat=false`, {
-      body: { changes: [{ operation: 'insert_files', files: [{ name: 'gone.png', contentType: 'image/png', base64: Buffer.from('lost bytes').toString('base64') }] }] },
+      body: {
+        changes: [
+          {
+            operation: 'insert_files',
+            files: [{ name: 'gone.png', contentType: 'image/png', base64: Buffer.from('lost bytes').toString('base64') }],
+          },
+        ],
+      },
     });
     const file = put.body.insertedFiles[0];
     // A store missing a blob its tree names is a bug, not bad input: the one way to a 500 from outside.

@@ -32,7 +32,10 @@ describe.each(testDialects())('role boundaries (%s)', (dialect) => {
     expect((await s.request('GET', `/v1/spaces/${space.id}`)).body.revision).toBe(space.revision);
     const merge = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'x' }, token: editor.token });
     expectError(await s.request('POST', `/v1/spaces/${space.id}/change-requests/${merge.body.id}/merge`, { token: editor.token }), 403);
-    const intoCr = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${merge.body.id}/content/import`, { body, token: editor.token });
+    const intoCr = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${merge.body.id}/content/import`, {
+      body,
+      token: editor.token,
+    });
     expect(intoCr.status).toBe(201);
     const live = await s.request('POST', `/v1/spaces/${space.id}/content/import`, { body, token: reviewer.token });
     expect(live.status).toBe(201);
@@ -52,7 +55,11 @@ describe.each(testDialects())('role boundaries (%s)', (dialect) => {
     expect((await s.request('GET', `/v1/spaces/${space.id}`)).body.organization).toBe(s.orgId);
     const shelf = await createCollection(s, { title: 'Open shelf' });
     expect((await s.request('PATCH', `/v1/collections/${shelf.id}`, { body: { defaultLevel: 'admin' } })).status).toBe(200);
-    expectError(await s.request('POST', `/v1/collections/${shelf.id}/transfer`, { body: { organization: other.id }, token: insider.token }), 403, /admin role in its organization/);
+    expectError(
+      await s.request('POST', `/v1/collections/${shelf.id}/transfer`, { body: { organization: other.id }, token: insider.token }),
+      403,
+      /admin role in its organization/,
+    );
   });
 
   it('deleting a hidden collection leaves the spaces that inherited from it hidden, from reads and search', async () => {
@@ -60,7 +67,9 @@ describe.each(testDialects())('role boundaries (%s)', (dialect) => {
     // spaces are not theirs to see. Deleting the inner one must not hand them the outer grant.
     const guest = await s.user({ org: s.orgId, role: null });
     const outer = await createCollection(s, { title: 'Outer' });
-    expect((await s.request('POST', `/v1/collections/${outer.id}/permissions`, { body: { role: 'read', users: [guest.id] } })).status).toBe(204);
+    expect((await s.request('POST', `/v1/collections/${outer.id}/permissions`, { body: { role: 'read', users: [guest.id] } })).status).toBe(
+      204,
+    );
     const hidden = await createCollection(s, { title: 'Hidden', parent: outer.id });
     expect((await s.request('PATCH', `/v1/collections/${hidden.id}`, { body: { defaultLevel: null } })).status).toBe(200);
     const space = await createSpace(s, { title: 'Secret', parent: hidden.id });

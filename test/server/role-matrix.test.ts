@@ -17,7 +17,12 @@ const SPACE_LEVELS = ['inherit', null, 'comment', 'review'] as const;
 const COLLECTION_LEVELS = [null, 'read', 'edit'] as const;
 type SpaceLevel = (typeof SPACE_LEVELS)[number];
 type CollectionLevel = (typeof COLLECTION_LEVELS)[number];
-interface Grant { name: string; role?: Role; via?: 'team' | 'user'; on?: 'space' | 'collection' }
+interface Grant {
+  name: string;
+  role?: Role;
+  via?: 'team' | 'user';
+  on?: 'space' | 'collection';
+}
 const GRANTS: Grant[] = [
   { name: 'nothing given' },
   { name: 'team comment on the space', role: 'comment', via: 'team', on: 'space' },
@@ -54,7 +59,8 @@ describe.each(testDialects())('effective roles, generated (%s)', (dialect) => {
   it(`${ORG_ROLES.length} organization roles × ${GRANTS.length} grants × ${SPACE_LEVELS.length} space levels × ${COLLECTION_LEVELS.length} collection levels`, async () => {
     const org = await s.organization();
     const admin = { token: org.adminToken };
-    const ok = (res: { status: number; body: unknown }, status: number, what: string) => expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);
+    const ok = (res: { status: number; body: unknown }, status: number, what: string) =>
+      expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);
 
     // One collection and one space in it per pair of levels.
     const places: { spaceLevel: SpaceLevel; collectionLevel: CollectionLevel; space: string; collection: string; title: string }[] = [];
@@ -62,7 +68,11 @@ describe.each(testDialects())('effective roles, generated (%s)', (dialect) => {
       for (const spaceLevel of SPACE_LEVELS) {
         const title = `S ${String(spaceLevel)} in ${String(collectionLevel)}`;
         const collection = await createCollection(s, { title: `C ${String(collectionLevel)}` }, { org: org.id, token: org.adminToken });
-        ok(await s.request('PATCH', `/v1/collections/${collection.id}`, { ...admin, body: { defaultLevel: collectionLevel } }), 200, 'collection level');
+        ok(
+          await s.request('PATCH', `/v1/collections/${collection.id}`, { ...admin, body: { defaultLevel: collectionLevel } }),
+          200,
+          'collection level',
+        );
         const space = await createSpace(s, { title }, { org: org.id, token: org.adminToken });
         ok(await s.request('POST', `/v1/spaces/${space.id}/move`, { ...admin, body: { parent: collection.id } }), 200, 'move');
         ok(await s.request('PATCH', `/v1/spaces/${space.id}`, { ...admin, body: { defaultLevel: spaceLevel } }), 200, 'space level');
@@ -76,9 +86,15 @@ describe.each(testDialects())('effective roles, generated (%s)', (dialect) => {
         const user = await s.user({ org: org.id, role: orgRole });
         const as = { token: user.token };
         if (grant.role) {
-          const principal = grant.via === 'team'
-            ? { teams: [(await s.request('PUT', `/v1/orgs/${org.id}/teams`, { ...admin, body: { title: `T ${user.id}`, members: [user.id] } })).body.id] }
-            : { users: [user.id] };
+          const principal =
+            grant.via === 'team'
+              ? {
+                  teams: [
+                    (await s.request('PUT', `/v1/orgs/${org.id}/teams`, { ...admin, body: { title: `T ${user.id}`, members: [user.id] } }))
+                      .body.id,
+                  ],
+                }
+              : { users: [user.id] };
           for (const place of places) {
             const target = grant.on === 'space' ? `spaces/${place.space}` : `collections/${place.collection}`;
             ok(await s.request('POST', `/v1/${target}/permissions`, { ...admin, body: { role: grant.role, ...principal } }), 204, 'grant');
@@ -94,12 +110,29 @@ describe.each(testDialects())('effective roles, generated (%s)', (dialect) => {
           } else {
             ok(read, 200, what);
             expect(read.body.permissions, what).toMatchObject({
-              view: true, comment: atLeast(role, 'comment'), edit: atLeast(role, 'edit'), review: atLeast(role, 'review'), merge: atLeast(role, 'review'), admin: role === 'admin',
+              view: true,
+              comment: atLeast(role, 'comment'),
+              edit: atLeast(role, 'edit'),
+              review: atLeast(role, 'review'),
+              merge: atLeast(role, 'review'),
+              admin: role === 'admin',
             });
           }
-          ok(await s.request('POST', `/v1/spaces/${place.space}/comments`, { ...as, body: { body: { markdown: 'hello' } } }), atLeast(role, 'comment') ? 200 : refused, `${what}: comment`);
-          ok(await s.request('PATCH', `/v1/spaces/${place.space}`, { ...as, body: { title: place.title } }), atLeast(role, 'edit') ? 200 : refused, `${what}: edit`);
-          ok(await s.request('PATCH', `/v1/spaces/${place.space}`, { ...as, body: { defaultLevel: place.spaceLevel } }), role === 'admin' ? 200 : refused, `${what}: admin`);
+          ok(
+            await s.request('POST', `/v1/spaces/${place.space}/comments`, { ...as, body: { body: { markdown: 'hello' } } }),
+            atLeast(role, 'comment') ? 200 : refused,
+            `${what}: comment`,
+          );
+          ok(
+            await s.request('PATCH', `/v1/spaces/${place.space}`, { ...as, body: { title: place.title } }),
+            atLeast(role, 'edit') ? 200 : refused,
+            `${what}: edit`,
+          );
+          ok(
+            await s.request('PATCH', `/v1/spaces/${place.space}`, { ...as, body: { defaultLevel: place.spaceLevel } }),
+            role === 'admin' ? 200 : refused,
+            `${what}: admin`,
+          );
           checked += 1;
         }
       }

@@ -21,7 +21,15 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
     const team = await s.request('PUT', `/v1/orgs/${org.id}/teams`, { token: org.adminToken, body: { title: 'Everyone' } });
     const made = await s.request('POST', `/v1/orgs/${org.id}/saml`, {
       token: org.adminToken,
-      body: { label: 'Test IdP', entityID: IDP.entityID, certificate: IDP.cert, ssoURL: IDP.ssoURL, defaultRole: 'edit', defaultTeam: team.body.id, ...overrides },
+      body: {
+        label: 'Test IdP',
+        entityID: IDP.entityID,
+        certificate: IDP.cert,
+        ssoURL: IDP.ssoURL,
+        defaultRole: 'edit',
+        defaultTeam: team.body.id,
+        ...overrides,
+      },
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const service = made.body.service as { acsURL: string; startURL: string; entityID: string };
@@ -43,8 +51,14 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
     const { org, team, provider, service } = await setup();
     expectSpec({ status: 201, headers: new Headers(), body: provider }, 'POST', '/orgs/{organizationId}/saml', 201);
     expect(provider).toMatchObject({
-      object: 'saml-provider', label: 'Test IdP', entityID: IDP.entityID, ssoURL: IDP.ssoURL, certificate: IDP.cert.trim(),
-      defaultRole: 'edit', defaultTeam: { object: 'team', id: team.id }, status: 'active',
+      object: 'saml-provider',
+      label: 'Test IdP',
+      entityID: IDP.entityID,
+      ssoURL: IDP.ssoURL,
+      certificate: IDP.cert.trim(),
+      defaultRole: 'edit',
+      defaultTeam: { object: 'team', id: team.id },
+      status: 'active',
     });
     const root = `${s.url}/v1/sso/saml/${provider.id}`;
     expect(service).toEqual({ acsURL: `${root}/acs`, startURL: `${root}/start`, entityID: `${root}/metadata` });
@@ -90,7 +104,17 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
     expectError(await post({ label: 'x'.repeat(31) }), 400, /body\.label/);
     expect((await post({ label: 'x'.repeat(30) })).status).toBe(201);
     expectError(await post({ label: 'x', certificate: 'not a certificate' }), 400, /body\.certificate must be one X\.509 certificate/);
-    expectError(await post({ label: 'x', certificate: IDP.cert.split('\n').filter((_, i) => i !== 3).join('\n') }), 400, /body\.certificate/);
+    expectError(
+      await post({
+        label: 'x',
+        certificate: IDP.cert
+          .split('\n')
+          .filter((_, i) => i !== 3)
+          .join('\n'),
+      }),
+      400,
+      /body\.certificate/,
+    );
     expectError(await post({ label: 'x', certificate: 'c'.repeat(10001) }), 400, /body\.certificate/);
     expectError(await post({ label: 'x', ssoURL: 'not a url' }), 400, /body\.ssoURL/);
     expectError(await post({ label: 'x', ssoURL: 'javascript:alert(1)' }), 400, /body\.ssoURL/);
@@ -100,7 +124,11 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
     const other = await s.organization();
     const foreignTeam = await s.request('PUT', `/v1/orgs/${other.id}/teams`, { token: other.adminToken, body: { title: 'Theirs' } });
     expectError(await post({ label: 'x', defaultTeam: foreignTeam.body.id }), 400, /body\.defaultTeam/);
-    expectError(await s.request('PATCH', `/v1/orgs/${org.id}/saml/${provider.id}`, { token: org.adminToken, body: { label: '' } }), 400, /body\.label/);
+    expectError(
+      await s.request('PATCH', `/v1/orgs/${org.id}/saml/${provider.id}`, { token: org.adminToken, body: { label: '' } }),
+      400,
+      /body\.label/,
+    );
 
     const editor = await s.user({ org: org.id, role: 'create' });
     expectError(await post({ label: 'x' }, editor.token), 403);
@@ -189,11 +217,17 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
       expect(res.headers.get('set-cookie')).toBeNull();
     };
     await refused(respond(service, { email, signer: FORGER }), /signature/i);
-    await refused(respond(service, { email: 'someone@corp.example.test', tamper: (x) => x.replaceAll('someone@', 'admin@') }), /signature/i);
+    await refused(
+      respond(service, { email: 'someone@corp.example.test', tamper: (x) => x.replaceAll('someone@', 'admin@') }),
+      /signature/i,
+    );
     await refused(respond(service, { email, signer: null }), /signature/i);
     const past = Date.now() - 60 * 60_000;
     await refused(respond(service, { email, notBefore: new Date(past - 60_000), notOnOrAfter: new Date(past) }), /expired/i);
-    await refused(respond(service, { email, notBefore: new Date(Date.now() + 30 * 60_000), notOnOrAfter: new Date(Date.now() + 60 * 60_000) }), /not yet valid/i);
+    await refused(
+      respond(service, { email, notBefore: new Date(Date.now() + 30 * 60_000), notOnOrAfter: new Date(Date.now() + 60 * 60_000) }),
+      /not yet valid/i,
+    );
     await refused(respond(service, { email, audience: 'https://another-sp.example.test/metadata' }), /audience/i);
     await refused(respond(service, { email, issuer: 'https://impostor.example.test/metadata' }), /issuer/i);
     await refused(respond(service, { email, inResponseTo: '_never-sent' }), /InResponseTo/);
@@ -208,7 +242,11 @@ describe.each(testDialects())('SAML single sign-on (%s)', (dialect) => {
     const pending = await s.request('POST', `/v1/orgs/${org.id}/saml`, { token: org.adminToken, body: { label: 'Pending' } });
     expectError(await s.request('GET', `/v1/sso/saml/${pending.body.id}/start`, { token: null }), 400, /pending/);
     expectError(await s.request('GET', `/v1/sso/saml/${pending.body.id}/start?redirect=//evil.example`, { token: null }), 400);
-    const missing = await fetch(service.acsURL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'RelayState=x' });
+    const missing = await fetch(service.acsURL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'RelayState=x',
+    });
     expect(missing.status).toBe(400);
   });
 });

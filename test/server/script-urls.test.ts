@@ -18,9 +18,10 @@ describe.each(testDialects())('script URLs (%s)', (dialect) => {
   it('a link page refuses javascript:, vbscript: and data: targets, naming the field; https and mailto are kept', async () => {
     const space = await createSpace(s, { title: 'Links' });
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'x' } });
-    const write = (href: string) => s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, {
-      body: { changes: [{ operation: 'insert_page', type: 'link', title: 'L', href, document: {} }] },
-    });
+    const write = (href: string) =>
+      s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, {
+        body: { changes: [{ operation: 'insert_page', type: 'link', title: 'L', href, document: {} }] },
+      });
     for (const href of SCRIPTS) expectError(await write(href), 400, /href.*must not be a (javascript|vbscript|data): URL/);
     expect((await write('https://example.com/')).status).toBe(200);
     expect((await write('mailto:docs@example.com')).status).toBe(200);
@@ -29,9 +30,17 @@ describe.each(testDialects())('script URLs (%s)', (dialect) => {
   it('an organization logo must be an http or https URL', async () => {
     for (const logo of [...SCRIPTS, 'ftp://example.com/logo.png']) {
       // Some are not even URIs to the schema; the rest are refused for their scheme.
-      expectError(await s.request('PATCH', `/v1/orgs/${s.orgId}`, { body: { logo } }), 400, /body\.logo must be (an http or https URL|a valid uri)/);
+      expectError(
+        await s.request('PATCH', `/v1/orgs/${s.orgId}`, { body: { logo } }),
+        400,
+        /body\.logo must be (an http or https URL|a valid uri)/,
+      );
     }
-    expectError(await s.request('PATCH', `/v1/orgs/${s.orgId}`, { body: { logo: 'javascript:alert(1)' } }), 400, /must be an http or https URL \(must not be a javascript: URL/);
+    expectError(
+      await s.request('PATCH', `/v1/orgs/${s.orgId}`, { body: { logo: 'javascript:alert(1)' } }),
+      400,
+      /must be an http or https URL \(must not be a javascript: URL/,
+    );
     const ok = await s.request('PATCH', `/v1/orgs/${s.orgId}`, { body: { logo: 'https://example.com/logo.png' } });
     expect(ok.status).toBe(200);
   });

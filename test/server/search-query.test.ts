@@ -17,7 +17,7 @@ describe('search query parsing', () => {
 
   it('quotes every term and makes the last one a prefix', () => {
     expect(toFts5(parseQuery('a b'))).toBe('"a" "b"*');
-    expect(toTsquery(parseQuery("a b"))).toBe("'a' & 'b':*");
+    expect(toTsquery(parseQuery('a b'))).toBe("'a' & 'b':*");
   });
 
   it('never lets syntax characters through', () => {
@@ -46,11 +46,19 @@ describe('excerpt', () => {
 
   it('never splits a surrogate pair and stays within bounds', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), (body, terms) => {
-        const out = excerpt(body, terms.map((t) => t.toLowerCase()), 50);
-        expect(out.length).toBeLessThanOrEqual(52);
-        expect(out).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 400 }),
+        fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+        (body, terms) => {
+          const out = excerpt(
+            body,
+            terms.map((t) => t.toLowerCase()),
+            50,
+          );
+          expect(out.length).toBeLessThanOrEqual(52);
+          expect(out).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+        },
+      ),
     );
   });
 });
@@ -69,11 +77,34 @@ describe.each(testDialects())('search never fails on user text (%s)', (dialect) 
   });
 
   it('answers 200 for any query of 1 to 512 characters', async () => {
-    const syntax = fc.constantFrom('"', "'", '\\', '*', ':', '(', ')', '&', '|', '!', '^', '-', '+', 'NEAR', 'AND', 'OR', 'NOT', '<->', ' ', '\u0000'.slice(1));
-    const text = fc.oneof(
-      fc.string({ unit: 'binary', minLength: 1, maxLength: 512 }),
-      fc.array(fc.oneof(syntax, fc.string({ maxLength: 6 })), { minLength: 1, maxLength: 40 }).map((parts) => parts.join('')),
-    ).filter((t) => t.length >= 1 && t.length <= 512 && !t.includes('\u0000'));
+    const syntax = fc.constantFrom(
+      '"',
+      "'",
+      '\\',
+      '*',
+      ':',
+      '(',
+      ')',
+      '&',
+      '|',
+      '!',
+      '^',
+      '-',
+      '+',
+      'NEAR',
+      'AND',
+      'OR',
+      'NOT',
+      '<->',
+      ' ',
+      '\u0000'.slice(1),
+    );
+    const text = fc
+      .oneof(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 512 }),
+        fc.array(fc.oneof(syntax, fc.string({ maxLength: 6 })), { minLength: 1, maxLength: 40 }).map((parts) => parts.join('')),
+      )
+      .filter((t) => t.length >= 1 && t.length <= 512 && !t.includes('\u0000'));
     await fc.assert(
       fc.asyncProperty(text, async (query) => {
         const res = await s.request('GET', `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}`);

@@ -14,17 +14,24 @@ describe.each(testDialects())('space search (%s)', (dialect) => {
   beforeAll(async () => {
     s = await startServer(dialect);
     spaceId = (await createSpace(s, { title: 'Handbook' })).id;
-    const install = await storeMarkdown(s, '# Installing\n\nDownload the package.\n\n## On Windows\n\nRun the setup wizard as administrator.\n\n## On Linux\n\nUse apt to install the zebrafish tool.\n');
+    const install = await storeMarkdown(
+      s,
+      '# Installing\n\nDownload the package.\n\n## On Windows\n\nRun the setup wizard as administrator.\n\n## On Linux\n\nUse apt to install the zebrafish tool.\n',
+    );
     const faq = await storeMarkdown(s, 'Questions people ask.\n\n## Licensing\n\nThe installing guide covers licences. Привет мир.\n');
-    await writeTree(s, { spaceId }, tree([
-      docPage('intro', 'Introduction', { slug: 'introduction' }),
-      docPage('guides', 'Guides', {
-        slug: 'guides',
-        description: 'How to do things',
-        pages: [docPage('install', 'Installing', { slug: 'install', document: install })],
-      }),
-      docPage('faq', 'FAQ', { slug: 'faq', document: faq }),
-    ]));
+    await writeTree(
+      s,
+      { spaceId },
+      tree([
+        docPage('intro', 'Introduction', { slug: 'introduction' }),
+        docPage('guides', 'Guides', {
+          slug: 'guides',
+          description: 'How to do things',
+          pages: [docPage('install', 'Installing', { slug: 'install', document: install })],
+        }),
+        docPage('faq', 'FAQ', { slug: 'faq', document: faq }),
+      ]),
+    );
   });
   afterAll(async () => {
     await s?.close();
@@ -89,7 +96,21 @@ describe.each(testDialects())('space search (%s)', (dialect) => {
   });
 
   it('treats query syntax as text: quotes, operators and column filters never fail', async () => {
-    for (const text of ['"', '""', 'title:zebrafish', 'zebra*', 'NEAR(a b)', 'a AND OR NOT', "it's", '\\', '(', '!!!', '-zebrafish', '^x', '&|!:*']) {
+    for (const text of [
+      '"',
+      '""',
+      'title:zebrafish',
+      'zebra*',
+      'NEAR(a b)',
+      'a AND OR NOT',
+      "it's",
+      '\\',
+      '(',
+      '!!!',
+      '-zebrafish',
+      '^x',
+      '&|!:*',
+    ]) {
       const res = await s.request('GET', `/v1/spaces/${spaceId}/search?query=${q(text)}`);
       expectSpec(res, 'GET', '/spaces/{spaceId}/search', 200);
     }
@@ -123,7 +144,11 @@ describe.each(testDialects())('search follows the head (%s)', (dialect) => {
   it('reflects edits, renames, moves and deletes of the head', async () => {
     const spaceId = (await createSpace(s)).id;
     const a = await storeMarkdown(s, 'alpha words');
-    await writeTree(s, { spaceId }, tree([docPage('a', 'First', { document: a }), docPage('b', 'Second', { document: await storeMarkdown(s, 'beta words') })]));
+    await writeTree(
+      s,
+      { spaceId },
+      tree([docPage('a', 'First', { document: a }), docPage('b', 'Second', { document: await storeMarkdown(s, 'beta words') })]),
+    );
     expect(await ids(spaceId, 'words')).toEqual(['a', 'b']);
 
     await writeTree(s, { spaceId }, tree([docPage('a', 'Renamed', { document: await storeMarkdown(s, 'gamma words') })]));
@@ -137,7 +162,9 @@ describe.each(testDialects())('search follows the head (%s)', (dialect) => {
   it('reindexes only the pages that changed', async () => {
     const spaceId = (await createSpace(s)).id;
     const pages = await Promise.all(
-      Array.from({ length: 30 }, async (_, i) => docPage(`p${i}`, `Page ${i}`, { slug: `page-${i}`, document: await storeMarkdown(s, `# H${i}\n\ncommon text ${i}`) })),
+      Array.from({ length: 30 }, async (_, i) =>
+        docPage(`p${i}`, `Page ${i}`, { slug: `page-${i}`, document: await storeMarkdown(s, `# H${i}\n\ncommon text ${i}`) }),
+      ),
     );
     await writeTree(s, { spaceId }, tree(pages));
     expect(await ids(spaceId, 'common')).toHaveLength(30);
@@ -149,7 +176,10 @@ describe.each(testDialects())('search follows the head (%s)', (dialect) => {
     expect(await ids(spaceId, 'common')).toHaveLength(29);
     const after = await db.selectFrom('search_sections').select(['id', 'page_id']).where('space_id', '=', spaceId).execute();
     const rowIds = (rows: { id: number; page_id: string }[], keep: (p: string) => boolean) =>
-      rows.filter((r) => keep(r.page_id)).map((r) => Number(r.id)).sort((x, y) => x - y);
+      rows
+        .filter((r) => keep(r.page_id))
+        .map((r) => Number(r.id))
+        .sort((x, y) => x - y);
     // Rows of the 29 untouched pages survive as they were; only page 7's were replaced.
     expect(rowIds(after, (p) => p !== 'p7')).toEqual(rowIds(before, (p) => p !== 'p7'));
     expect(rowIds(after, (p) => p === 'p7')).toHaveLength(1);
@@ -163,7 +193,9 @@ describe.each(testDialects())('search follows the head (%s)', (dialect) => {
   it('indexes once when many searches race on a new head', async () => {
     const spaceId = (await createSpace(s)).id;
     const pages = await Promise.all(
-      Array.from({ length: 20 }, async (_, i) => docPage(`c${i}`, `Race ${i}`, { slug: `race-${i}`, document: await storeMarkdown(s, `# A\n\nrace body\n\n# B\n\nmore`) })),
+      Array.from({ length: 20 }, async (_, i) =>
+        docPage(`c${i}`, `Race ${i}`, { slug: `race-${i}`, document: await storeMarkdown(s, `# A\n\nrace body\n\n# B\n\nmore`) }),
+      ),
     );
     await writeTree(s, { spaceId }, tree(pages));
     const results = await Promise.all(Array.from({ length: 8 }, () => ids(spaceId, 'race')));
@@ -178,7 +210,9 @@ describe.each(testDialects())('search follows the head (%s)', (dialect) => {
   it('pages through ranked results with opaque cursors bound to the query', async () => {
     const spaceId = (await createSpace(s)).id;
     const pages = await Promise.all(
-      Array.from({ length: 7 }, async (_, i) => docPage(`r${i}`, `Result ${i}`, { slug: `r-${i}`, document: await storeMarkdown(s, `${'needle '.repeat(i + 1)}haystack`) })),
+      Array.from({ length: 7 }, async (_, i) =>
+        docPage(`r${i}`, `Result ${i}`, { slug: `r-${i}`, document: await storeMarkdown(s, `${'needle '.repeat(i + 1)}haystack`) }),
+      ),
     );
     await writeTree(s, { spaceId }, tree(pages));
     const seen: string[] = [];
@@ -189,7 +223,9 @@ describe.each(testDialects())('search follows the head (%s)', (dialect) => {
       expectSpec(res, 'GET', '/spaces/{spaceId}/search', 200);
       expect(res.body.count).toBe(res.body.items.length);
       seen.push(...res.body.items.map((i: { id: string }) => i.id));
-      expect(res.body.items.map((i: { rank: number }) => i.rank)).toEqual(res.body.items.map((_: unknown, k: number) => rounds * 3 + k + 1));
+      expect(res.body.items.map((i: { rank: number }) => i.rank)).toEqual(
+        res.body.items.map((_: unknown, k: number) => rounds * 3 + k + 1),
+      );
       page = res.body.next?.page;
       rounds += 1;
     } while (page);

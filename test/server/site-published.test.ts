@@ -29,8 +29,13 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
     const pro = 'visitor.claims.plan == "pro" || visitor.claims.unsigned.beta';
     expect((await s.request('PATCH', `${base}/site-spaces/${v2.id}`, { body: { path: 'v2', condition: beta } })).status).toBe(200);
     expect((await s.request('PATCH', `${base}/site-spaces/${v1.id}`, { body: { path: 'v1' } })).status).toBe(200);
-    expect((await s.request('PATCH', `${base}/sections/${api.id}`, { body: { condition: pro, path: 'api', description: 'Every endpoint' } })).status).toBe(200);
-    const group = (await s.request('POST', `${base}/section-groups`, { body: { title: 'Docs', icon: 'folder', sections: [guides.id, api.id] } })).body;
+    expect(
+      (await s.request('PATCH', `${base}/sections/${api.id}`, { body: { condition: pro, path: 'api', description: 'Every endpoint' } }))
+        .status,
+    ).toBe(200);
+    const group = (
+      await s.request('POST', `${base}/section-groups`, { body: { title: 'Docs', icon: 'folder', sections: [guides.id, api.id] } })
+    ).body;
     expect((await s.request('POST', `${base}/publish`)).status).toBe(200);
 
     const res = await s.request('GET', `${base}/published`);
@@ -38,17 +43,49 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
     const space = async (id: string) => (await s.request('GET', `/v1/spaces/${id}`)).body;
     const siteUrl = `${s.url}/sites/product-${site.id}`;
     const app = `${s.url}/app/sites/${site.id}`;
-    const siteSpace = async (id: string, sectionId: string, spaceId: string, path: string, isDefault: boolean, published: string, condition?: string) => ({
-      object: 'site-space', id, path, section: sectionId, space: await space(spaceId), title: (await space(spaceId)).title, default: isDefault,
-      ...(condition ? { condition } : {}), draft: false, hidden: false, urls: { app: `${app}/site-spaces/${id}`, published },
+    const siteSpace = async (
+      id: string,
+      sectionId: string,
+      spaceId: string,
+      path: string,
+      isDefault: boolean,
+      published: string,
+      condition?: string,
+    ) => ({
+      object: 'site-space',
+      id,
+      path,
+      section: sectionId,
+      space: await space(spaceId),
+      title: (await space(spaceId)).title,
+      default: isDefault,
+      ...(condition ? { condition } : {}),
+      draft: false,
+      hidden: false,
+      urls: { app: `${app}/site-spaces/${id}`, published },
     });
     const guidesView = {
-      object: 'site-section', id: guides.id, title: 'Guides', default: true, draft: false, path: 'guides', sectionGroup: group.id, icon: 'book',
+      object: 'site-section',
+      id: guides.id,
+      title: 'Guides',
+      default: true,
+      draft: false,
+      path: 'guides',
+      sectionGroup: group.id,
+      icon: 'book',
       siteSpaces: [await siteSpace(guides.siteSpaces[0].id, guides.id, a, 'guides', true, siteUrl)],
       urls: { app: `${app}/sections/${guides.id}`, published: siteUrl },
     };
     const apiView = {
-      object: 'site-section', id: api.id, title: 'API reference', description: 'Every endpoint', default: false, draft: false, path: 'api', condition: pro, sectionGroup: group.id,
+      object: 'site-section',
+      id: api.id,
+      title: 'API reference',
+      description: 'Every endpoint',
+      default: false,
+      draft: false,
+      path: 'api',
+      condition: pro,
+      sectionGroup: group.id,
       siteSpaces: [
         await siteSpace(v1.id, api.id, b, 'v1', true, `${siteUrl}/api`),
         await siteSpace(v2.id, api.id, c, 'v2', false, `${siteUrl}/api/v2`, beta),
@@ -60,7 +97,17 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
       site: (await s.request('GET', base)).body,
       structure: {
         type: 'sections',
-        structure: [{ object: 'site-section-group', id: group.id, title: 'Docs', icon: 'folder', draft: false, sections: [guidesView, apiView], children: [guidesView, apiView] }],
+        structure: [
+          {
+            object: 'site-section-group',
+            id: group.id,
+            title: 'Docs',
+            icon: 'folder',
+            draft: false,
+            sections: [guidesView, apiView],
+            children: [guidesView, apiView],
+          },
+        ],
       },
       customizations: { site: expect.objectContaining({ styling: expect.any(Object) }), siteSpaces: {} },
       scripts: [],
@@ -71,7 +118,11 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
     const visible = (claims: Record<string, unknown>) =>
       res.body.structure.structure[0].sections
         .filter((x: any) => !x.condition || evaluateCondition(parseCondition(x.condition), { visitor: { claims } }))
-        .flatMap((x: any) => x.siteSpaces.filter((y: any) => !y.condition || evaluateCondition(parseCondition(y.condition), { visitor: { claims } })).map((y: any) => y.id));
+        .flatMap((x: any) =>
+          x.siteSpaces
+            .filter((y: any) => !y.condition || evaluateCondition(parseCondition(y.condition), { visitor: { claims } }))
+            .map((y: any) => y.id),
+        );
     expect(visible({})).toEqual([guides.siteSpaces[0].id]);
     expect(visible({ plan: 'pro' })).toEqual([guides.siteSpaces[0].id, v1.id]);
     expect(visible({ unsigned: { beta: true } })).toEqual([guides.siteSpaces[0].id, v1.id, v2.id]);
@@ -85,7 +136,9 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
     expectSpec(res, 'GET', PUBLISHED, 200);
     expect(res.body.site.published).toBe(false);
     expect(res.body.structure.type).toBe('siteSpaces');
-    expect(res.body.structure.structure.map((x: any) => [x.space.id, x.default, x.urls.published])).toEqual([[space, true, `${s.url}/sites/${site.id}`]]);
+    expect(res.body.structure.structure.map((x: any) => [x.space.id, x.default, x.urls.published])).toEqual([
+      [space, true, `${s.url}/sites/${site.id}`],
+    ]);
 
     const link = (await s.request('POST', `${base}/share-links`, { body: { name: 'Beta testers' } })).body;
     const key = link.urls.published.split('/').pop();
@@ -118,13 +171,22 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
         unsigned: {
           type: 'object',
           description: 'Unsigned claims of the site visitor.',
-          properties: { beta: { type: 'boolean', description: 'Beta testers' }, 'early-access': { type: 'boolean', description: 'Early access' }, lang: { type: 'string', enum: ['en', 'fr'], description: 'Language' } },
+          properties: {
+            beta: { type: 'boolean', description: 'Beta testers' },
+            'early-access': { type: 'boolean', description: 'Early access' },
+            lang: { type: 'string', enum: ['en', 'fr'], description: 'Language' },
+          },
           additionalProperties: false,
         },
         isAdmin: { type: 'boolean', description: 'Administrators' },
         plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan' },
         roles: { type: 'array', description: 'Roles', items: { type: 'string', enum: ['a', 'b'], description: 'Role' } },
-        account: { type: 'object', description: 'Account', properties: { verified: { type: 'boolean', description: 'Verified accounts' } }, additionalProperties: false },
+        account: {
+          type: 'object',
+          description: 'Account',
+          properties: { verified: { type: 'boolean', description: 'Verified accounts' } },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
     };
@@ -153,7 +215,9 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
     const valid = () => ({
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
-      properties: { unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: {}, additionalProperties: false } },
+      properties: {
+        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: {}, additionalProperties: false },
+      },
       additionalProperties: false,
     });
     const cases: [unknown, RegExp][] = [
@@ -163,12 +227,30 @@ describe.each(testDialects())('published site and adaptive schema (%s)', (dialec
       [{ ...valid(), $schema: 'http://json-schema.org/draft-04/schema#' }, /body\.jsonSchema\.\$schema/],
       [{ ...valid(), extra: 1 }, /body\.jsonSchema must not have `extra`/],
       [{ type: 'object', additionalProperties: false }, /properties/],
-      [{ ...valid(), properties: { flag: { type: 'boolean' } } }, /body\.jsonSchema\.properties\.flag must have required property 'description'/],
-      [{ ...valid(), properties: { flag: { type: 'number', description: 'n' } } }, /body\.jsonSchema\.properties\.flag\.type must be one of/],
-      [{ ...valid(), properties: { plan: { type: 'string', description: 'p' } } }, /body\.jsonSchema\.properties\.plan must have required property 'enum'/],
-      [{ ...valid(), properties: { flag: { type: 'boolean', description: 'f', default: true } } }, /body\.jsonSchema\.properties\.flag must not have `default`/],
-      [{ ...valid(), properties: { unsigned: { ...valid().properties.unsigned, description: 'Other' } } }, /body\.jsonSchema\.properties\.unsigned\.description/],
-      [{ ...valid(), properties: { unsigned: { ...valid().properties.unsigned, properties: { b: { type: 'boolean' } } } } }, /body\.jsonSchema\.properties\.unsigned\.properties\.b/],
+      [
+        { ...valid(), properties: { flag: { type: 'boolean' } } },
+        /body\.jsonSchema\.properties\.flag must have required property 'description'/,
+      ],
+      [
+        { ...valid(), properties: { flag: { type: 'number', description: 'n' } } },
+        /body\.jsonSchema\.properties\.flag\.type must be one of/,
+      ],
+      [
+        { ...valid(), properties: { plan: { type: 'string', description: 'p' } } },
+        /body\.jsonSchema\.properties\.plan must have required property 'enum'/,
+      ],
+      [
+        { ...valid(), properties: { flag: { type: 'boolean', description: 'f', default: true } } },
+        /body\.jsonSchema\.properties\.flag must not have `default`/,
+      ],
+      [
+        { ...valid(), properties: { unsigned: { ...valid().properties.unsigned, description: 'Other' } } },
+        /body\.jsonSchema\.properties\.unsigned\.description/,
+      ],
+      [
+        { ...valid(), properties: { unsigned: { ...valid().properties.unsigned, properties: { b: { type: 'boolean' } } } } },
+        /body\.jsonSchema\.properties\.unsigned\.properties\.b/,
+      ],
     ];
     for (const [jsonSchema, message] of cases) expectError(await s.request('PUT', base, { body: { jsonSchema } }), 400, message);
     expectError(await s.request('PUT', base, { body: {} }), 400, /jsonSchema/);

@@ -25,7 +25,11 @@ describe.each(testDialects())('site section groups and sorting (%s)', (dialect) 
   }
 
   it('create with sections (201, Location), list, rename, add and remove a section, delete keeps the sections in place', async () => {
-    const { site, sections: [a, b, c, d], base } = await siteWithSections(4);
+    const {
+      site,
+      sections: [a, b, c, d],
+      base,
+    } = await siteWithSections(4);
     const res = await s.request('POST', `${base}/section-groups`, { body: { title: 'G', icon: 'folder', sections: [c.id, b.id] } });
     expectSpec(res, 'POST', GROUPS, 201);
     const group = res.body;
@@ -52,7 +56,10 @@ describe.each(testDialects())('site section groups and sorting (%s)', (dialect) 
     expectError(await s.request('PATCH', `${base}/section-groups/${group.id}`, { body: { title: '' } }), 400, /body\.title/);
     expectError(await s.request('PATCH', `${base}/section-groups/${group.id}`, { body: { title: 'x'.repeat(101) } }), 400, /body\.title/);
     expectError(await s.request('PATCH', `${base}/section-groups/${group.id}`, { body: { icon: 'i'.repeat(51) } }), 400, /body\.icon/);
-    const minimal = await s.request('PATCH', `${base}/section-groups/${group.id}`, { body: { title: 'G' }, headers: { prefer: 'return=minimal' } });
+    const minimal = await s.request('PATCH', `${base}/section-groups/${group.id}`, {
+      body: { title: 'G' },
+      headers: { prefer: 'return=minimal' },
+    });
     expect(minimal.status).toBe(204);
 
     const added = await s.request('POST', `${base}/section-groups/${group.id}/sections`, { body: { sectionId: a.id } });
@@ -80,10 +87,18 @@ describe.each(testDialects())('site section groups and sorting (%s)', (dialect) 
     expectError(await s.request('POST', `${base}/section-groups`, { body: {} }), 400, /title/);
     expectError(await s.request('POST', `${base}/section-groups`, { body: { title: '' } }), 400, /body\.title/);
     expectError(await s.request('POST', `${base}/section-groups`, { body: { title: 'x'.repeat(101) } }), 400, /body\.title/);
-    expectError(await s.request('POST', `${base}/section-groups`, { body: { title: 'G', sections: [other.sections[0].id] } }), 400, /body\.sections\.0/);
+    expectError(
+      await s.request('POST', `${base}/section-groups`, { body: { title: 'G', sections: [other.sections[0].id] } }),
+      400,
+      /body\.sections\.0/,
+    );
     const group = (await s.request('POST', `${base}/section-groups`, { body: { title: 'x' } })).body;
     expect(group.sections).toEqual([]);
-    expectError(await s.request('POST', `${base}/section-groups/${group.id}/sections`, { body: { sectionId: other.sections[0].id } }), 400, /body\.sectionId/);
+    expectError(
+      await s.request('POST', `${base}/section-groups/${group.id}/sections`, { body: { sectionId: other.sections[0].id } }),
+      400,
+      /body\.sectionId/,
+    );
     expectError(await s.request('PATCH', `${other.base}/section-groups/${group.id}`, { body: { title: 'z' } }), 404);
     const editor = await s.user({ org: s.orgId, role: 'edit' });
     expectError(await s.request('POST', `${base}/section-groups`, { token: editor.token, body: { title: 'G' } }), 403);
@@ -91,41 +106,84 @@ describe.each(testDialects())('site section groups and sorting (%s)', (dialect) 
   });
 
   it('deprecated group move and PATCH structure/sort order sections, groups and site spaces', async () => {
-    const { site, sections: [a, b, c], base } = await siteWithSections(3);
+    const {
+      site,
+      sections: [a, b, c],
+      base,
+    } = await siteWithSections(3);
     const group = (await s.request('POST', `${base}/section-groups`, { body: { title: 'G', sections: [b.id] } })).body;
     const ids = async () => ((await structureIds(s, site.id)) as any[]).map((x) => x.section ?? x.group);
     expect(await ids()).toEqual([a.id, c.id, group.id]);
 
-    const moved = await s.request('POST', `${base}/section-groups/${group.id}/move`, { body: { position: { before: { type: 'site-section', id: a.id } } } });
+    const moved = await s.request('POST', `${base}/section-groups/${group.id}/move`, {
+      body: { position: { before: { type: 'site-section', id: a.id } } },
+    });
     expectSpec(moved, 'POST', `${GROUP}/move`, 200);
     expect(await ids()).toEqual([group.id, a.id, c.id]);
-    expectError(await s.request('POST', `${base}/section-groups/${group.id}/move`, { body: { position: { after: { type: 'site-section', id: b.id } } } }), 400, /root/);
+    expectError(
+      await s.request('POST', `${base}/section-groups/${group.id}/move`, {
+        body: { position: { after: { type: 'site-section', id: b.id } } },
+      }),
+      400,
+      /root/,
+    );
 
     const sort = '/orgs/{organizationId}/sites/{siteId}/structure/sort';
-    const sorted = await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-section', id: c.id }, position: { before: { type: 'site-section-group', id: group.id } } } });
+    const sorted = await s.request('PATCH', `${base}/structure/sort`, {
+      body: { item: { type: 'site-section', id: c.id }, position: { before: { type: 'site-section-group', id: group.id } } },
+    });
     expectSpec(sorted, 'PATCH', sort, 200);
     expect(sorted.body).toMatchObject({ object: 'site-section', id: c.id });
     expect(await ids()).toEqual([c.id, group.id, a.id]);
     // A section placed next to a section of a group joins the group.
-    await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-section', id: a.id }, position: { before: { type: 'site-section', id: b.id } } } });
+    await s.request('PATCH', `${base}/structure/sort`, {
+      body: { item: { type: 'site-section', id: a.id }, position: { before: { type: 'site-section', id: b.id } } },
+    });
     expect(await structureIds(s, site.id)).toEqual([
       { section: c.id, siteSpaces: [c.siteSpaces[0].id] },
       { group: group.id, sections: [a.id, b.id] },
     ]);
-    const end = await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-section', id: a.id } }, headers: { prefer: 'return=minimal' } });
+    const end = await s.request('PATCH', `${base}/structure/sort`, {
+      body: { item: { type: 'site-section', id: a.id } },
+      headers: { prefer: 'return=minimal' },
+    });
     expectSpec(end, 'PATCH', sort, 204);
     expect(await ids()).toEqual([c.id, group.id, a.id]);
 
     const extra = (await s.request('POST', `${base}/site-spaces`, { body: { spaceId: c.siteSpaces[0].space.id, sectionId: c.id } })).body;
-    const spaceSorted = await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-space', id: extra.id }, position: { before: { type: 'site-space', id: c.siteSpaces[0].id } } } });
+    const spaceSorted = await s.request('PATCH', `${base}/structure/sort`, {
+      body: { item: { type: 'site-space', id: extra.id }, position: { before: { type: 'site-space', id: c.siteSpaces[0].id } } },
+    });
     expectSpec(spaceSorted, 'PATCH', sort, 200);
     expect(((await structureIds(s, site.id)) as any[])[0].siteSpaces).toEqual([extra.id, c.siteSpaces[0].id]);
-    expectError(await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-space', id: extra.id }, position: { before: { type: 'site-space', id: a.siteSpaces[0].id } } } }), 400, /sibling/);
+    expectError(
+      await s.request('PATCH', `${base}/structure/sort`, {
+        body: { item: { type: 'site-space', id: extra.id }, position: { before: { type: 'site-space', id: a.siteSpaces[0].id } } },
+      }),
+      400,
+      /sibling/,
+    );
     expectError(await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-section', id: 'nope' } } }), 404);
     expectError(await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-external-link', id: 'x' } } }), 404);
-    expectError(await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-section', id: a.id }, position: { before: { type: 'site-section', id: 'nope' } } } }), 400, /body\.position\.before/);
-    expectError(await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'site-section-group', id: group.id }, position: { after: { type: 'site-space', id: extra.id } } } }), 400, /body\.position\.after/);
-    expectError(await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'page', id: a.id } } }), 400, /body\.item\.type/);
+    expectError(
+      await s.request('PATCH', `${base}/structure/sort`, {
+        body: { item: { type: 'site-section', id: a.id }, position: { before: { type: 'site-section', id: 'nope' } } },
+      }),
+      400,
+      /body\.position\.before/,
+    );
+    expectError(
+      await s.request('PATCH', `${base}/structure/sort`, {
+        body: { item: { type: 'site-section-group', id: group.id }, position: { after: { type: 'site-space', id: extra.id } } },
+      }),
+      400,
+      /body\.position\.after/,
+    );
+    expectError(
+      await s.request('PATCH', `${base}/structure/sort`, { body: { item: { type: 'page', id: a.id } } }),
+      400,
+      /body\.item\.type/,
+    );
     expectError(await s.request('PATCH', `${base}/structure/sort`, { body: {} }), 400, /item/);
   });
 });

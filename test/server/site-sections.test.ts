@@ -63,10 +63,22 @@ describe.each(testDialects())('site sections (%s)', (dialect) => {
     const other = await makeSection(s, site.id, { spaceId: space, title: 'Other' });
     const path = `${sitesPath(s)}/${site.id}/sections/${section.id}`;
     const ok = await s.request('PATCH', path, {
-      body: { title: 't'.repeat(128), path: 'p'.repeat(100), condition: 'visitor.claims.unsigned.beta && visitor.claims.plan == "pro"', icon: 'i'.repeat(50), description: 'd'.repeat(256) },
+      body: {
+        title: 't'.repeat(128),
+        path: 'p'.repeat(100),
+        condition: 'visitor.claims.unsigned.beta && visitor.claims.plan == "pro"',
+        icon: 'i'.repeat(50),
+        description: 'd'.repeat(256),
+      },
     });
     expectSpec(ok, 'PATCH', SECTION, 200);
-    expect(ok.body).toMatchObject({ title: 't'.repeat(128), path: 'p'.repeat(100), condition: 'visitor.claims.unsigned.beta && visitor.claims.plan == "pro"', icon: 'i'.repeat(50), description: 'd'.repeat(256) });
+    expect(ok.body).toMatchObject({
+      title: 't'.repeat(128),
+      path: 'p'.repeat(100),
+      condition: 'visitor.claims.unsigned.beta && visitor.claims.plan == "pro"',
+      icon: 'i'.repeat(50),
+      description: 'd'.repeat(256),
+    });
     const kept = await s.request('PATCH', path, { body: { title: 'Renamed' } });
     expect(kept.body.condition).toBe(ok.body.condition);
     const removed = await s.request('PATCH', path, { body: { condition: null, icon: null, description: null } });
@@ -119,12 +131,18 @@ describe.each(testDialects())('site sections (%s)', (dialect) => {
     const site2 = await s.request('PATCH', base, { body: { defaultSiteSection: second.id } });
     expectSpec(site2, 'PATCH', '/orgs/{organizationId}/sites/{siteId}', 200);
     const sections = (await s.request('GET', `${base}/sections`)).body.items;
-    expect(sections.map((x: any) => [x.id, x.default])).toEqual([[first.id, false], [second.id, true]]);
+    expect(sections.map((x: any) => [x.id, x.default])).toEqual([
+      [first.id, false],
+      [second.id, true],
+    ]);
     // defaultSiteSpace on the site means the default section's default site space.
     const back = second.siteSpaces[0].id;
     expect((await s.request('PATCH', base, { body: { defaultSiteSpace: back } })).status).toBe(200);
     const after = (await s.request('GET', `${base}/sections`)).body.items[1];
-    expect(after.siteSpaces.map((x: any) => [x.id, x.default])).toEqual([[back, true], [extra.id, false]]);
+    expect(after.siteSpaces.map((x: any) => [x.id, x.default])).toEqual([
+      [back, true],
+      [extra.id, false],
+    ]);
     expect((await s.request('GET', `${base}/site-spaces?default=true`)).body.items.map((x: any) => x.id)).toEqual([back]);
     expectError(await s.request('PATCH', base, { body: { defaultSiteSpace: first.siteSpaces[0].id } }), 400, /body\.defaultSiteSpace/);
     expectError(await s.request('PATCH', base, { body: { defaultSiteSection: 'nope' } }), 400, /body\.defaultSiteSection/);
@@ -174,18 +192,44 @@ describe.each(testDialects())('site sections (%s)', (dialect) => {
     const space = await makeSpaceId(s, 'Movable');
     const site = await makeSite(s, { title: 'Moves' });
     const base = `${sitesPath(s)}/${site.id}`;
-    const [a, b, c] = [await makeSection(s, site.id, { spaceId: space, title: 'Aa' }), await makeSection(s, site.id, { spaceId: space, title: 'Bb' }), await makeSection(s, site.id, { spaceId: space, title: 'Cc' })];
+    const [a, b, c] = [
+      await makeSection(s, site.id, { spaceId: space, title: 'Aa' }),
+      await makeSection(s, site.id, { spaceId: space, title: 'Bb' }),
+      await makeSection(s, site.id, { spaceId: space, title: 'Cc' }),
+    ];
     const ids = async () => ((await structureIds(s, site.id)) as any[]).map((x) => x.section ?? x.group);
-    const moved = await s.request('POST', `${base}/sections/${c.id}/move`, { body: { position: { before: { type: 'site-section', siteSection: a.id } } } });
+    const moved = await s.request('POST', `${base}/sections/${c.id}/move`, {
+      body: { position: { before: { type: 'site-section', siteSection: a.id } } },
+    });
     expectSpec(moved, 'POST', `${SECTION}/move`, 200);
     expect(await ids()).toEqual([c.id, a.id, b.id]);
-    await s.request('POST', `${base}/sections/${c.id}/move`, { body: { position: { after: { type: 'site-section', siteSection: a.id } } } });
+    await s.request('POST', `${base}/sections/${c.id}/move`, {
+      body: { position: { after: { type: 'site-section', siteSection: a.id } } },
+    });
     expect(await ids()).toEqual([a.id, c.id, b.id]);
     expectSpec(await s.request('POST', `${base}/sections/${a.id}/move`, { body: {} }), 'POST', `${SECTION}/move`, 200);
     expect(await ids()).toEqual([c.id, b.id, a.id]);
-    expectError(await s.request('POST', `${base}/sections/${a.id}/move`, { body: { position: { before: { type: 'site-section', siteSection: 'nope' } } } }), 400, /body\.position\.before/);
-    expectError(await s.request('POST', `${base}/sections/${a.id}/move`, { body: { position: { before: { type: 'site-section', siteSection: a.id } } } }), 400, /itself/);
-    expectError(await s.request('POST', `${base}/sections/${a.id}/move`, { body: { position: { before: { type: 'site-space', siteSection: b.id } } } }), 400, /type/);
+    expectError(
+      await s.request('POST', `${base}/sections/${a.id}/move`, {
+        body: { position: { before: { type: 'site-section', siteSection: 'nope' } } },
+      }),
+      400,
+      /body\.position\.before/,
+    );
+    expectError(
+      await s.request('POST', `${base}/sections/${a.id}/move`, {
+        body: { position: { before: { type: 'site-section', siteSection: a.id } } },
+      }),
+      400,
+      /itself/,
+    );
+    expectError(
+      await s.request('POST', `${base}/sections/${a.id}/move`, {
+        body: { position: { before: { type: 'site-space', siteSection: b.id } } },
+      }),
+      400,
+      /type/,
+    );
     expectError(await s.request('POST', `${base}/sections/nope/move`, { body: {} }), 404);
   });
 });

@@ -24,12 +24,23 @@ describe.each(testDialects())('site spaces (%s)', (dialect) => {
     expectSpec(res, 'POST', SITE_SPACES, 201);
     const first = res.body;
     expect(res.headers.get('location')).toBe(`${s.url}/v1/orgs/${s.orgId}/sites/${site.id}/site-spaces/${first.id}`);
-    expect(first).toMatchObject({ object: 'site-space', path: 'getting-started', title: 'Getting started', default: true, draft: false, hidden: false });
+    expect(first).toMatchObject({
+      object: 'site-space',
+      path: 'getting-started',
+      title: 'Getting started',
+      default: true,
+      draft: false,
+      hidden: false,
+    });
     expect(first.space).toMatchObject({ object: 'space', id: a });
     expect(first.section).toBeUndefined();
     expect(first.urls).toEqual({ app: `${s.url}/app/sites/${site.id}/site-spaces/${first.id}`, published: `${s.url}/sites/${site.id}` });
     const second = await addSiteSpace(s, site.id, { spaceId: b });
-    expect(second).toMatchObject({ path: 'getting-started-2', default: false, urls: { published: `${s.url}/sites/${site.id}/getting-started-2` } });
+    expect(second).toMatchObject({
+      path: 'getting-started-2',
+      default: false,
+      urls: { published: `${s.url}/sites/${site.id}/getting-started-2` },
+    });
     const third = await addSiteSpace(s, site.id, { spaceId: a });
     expect((await s.request('GET', `${sitesPath(s)}/${site.id}`)).body.siteSpaces).toBe(3);
 
@@ -45,10 +56,14 @@ describe.each(testDialects())('site spaces (%s)', (dialect) => {
     expect(p2.body.next).toBeUndefined();
     expectError(await s.request('GET', `${base}?default=maybe`), 400, /default/);
 
-    const patched = await s.request('PATCH', `${base}/${second.id}`, { body: { path: 'v2', condition: 'visitor.claims.unsigned.beta', spaceId: a } });
+    const patched = await s.request('PATCH', `${base}/${second.id}`, {
+      body: { path: 'v2', condition: 'visitor.claims.unsigned.beta', spaceId: a },
+    });
     expectSpec(patched, 'PATCH', SITE_SPACE, 200);
     expect(patched.body).toMatchObject({ path: 'v2', condition: 'visitor.claims.unsigned.beta', space: { id: a } });
-    expect((await s.request('PATCH', `${base}/${second.id}`, { body: { path: 'v3' } })).body.condition).toBe('visitor.claims.unsigned.beta');
+    expect((await s.request('PATCH', `${base}/${second.id}`, { body: { path: 'v3' } })).body.condition).toBe(
+      'visitor.claims.unsigned.beta',
+    );
     const cleared = await s.request('PATCH', `${base}/${second.id}`, { body: { condition: null } });
     expect(cleared.body.condition).toBeUndefined();
     const bad: [Record<string, unknown>, RegExp][] = [
@@ -106,12 +121,18 @@ describe.each(testDialects())('site spaces (%s)', (dialect) => {
     const base = `${sitesPath(s)}/${site.id}/site-spaces`;
     const third = await addSiteSpace(s, site.id, { spaceId: space });
     const [x, y] = (await s.request('GET', base)).body.items;
-    const moved = await s.request('POST', `${base}/${third.id}/move`, { body: { position: { before: { type: 'site-space', siteSpace: x.id } } } });
+    const moved = await s.request('POST', `${base}/${third.id}/move`, {
+      body: { position: { before: { type: 'site-space', siteSpace: x.id } } },
+    });
     expectSpec(moved, 'POST', `${SITE_SPACE}/move`, 200);
     expect(await structureIds(s, site.id)).toEqual([third.id, x.id, y.id]);
     await s.request('POST', `${base}/${third.id}/move`, { body: {} });
     expect(await structureIds(s, site.id)).toEqual([x.id, y.id, third.id]);
-    expectError(await s.request('POST', `${base}/${x.id}/move`, { body: { position: { after: { type: 'site-space', siteSpace: 'nope' } } } }), 400, /body\.position\.after/);
+    expectError(
+      await s.request('POST', `${base}/${x.id}/move`, { body: { position: { after: { type: 'site-space', siteSpace: 'nope' } } } }),
+      400,
+      /body\.position\.after/,
+    );
     expectError(await s.request('POST', `${base}/nope/move`, { body: {} }), 404);
 
     const creator = await s.user({ org: s.orgId, role: 'create' });

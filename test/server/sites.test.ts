@@ -17,8 +17,17 @@ describe.each(testDialects())('sites: create, read, list, update, delete (%s)', 
     expectSpec(res, 'POST', '/orgs/{organizationId}/sites', 201);
     const site = res.body;
     expect(site).toMatchObject({
-      object: 'site', title: 'Docs', type: 'basic', appliedType: 'basic', visibility: 'public', published: false,
-      siteSpaces: 0, agentsContext: 'included', adaptiveContent: { enabled: false }, defaultLevel: 'inherit', features: [],
+      object: 'site',
+      title: 'Docs',
+      type: 'basic',
+      appliedType: 'basic',
+      visibility: 'public',
+      published: false,
+      siteSpaces: 0,
+      agentsContext: 'included',
+      adaptiveContent: { enabled: false },
+      defaultLevel: 'inherit',
+      features: [],
     });
     expect(res.headers.get('location')).toBe(`${s.url}/v1/orgs/${s.orgId}/sites/${site.id}`);
     expect(site.urls).toEqual({
@@ -28,7 +37,14 @@ describe.each(testDialects())('sites: create, read, list, update, delete (%s)', 
       published: `${s.url}/sites/${site.id}`,
     });
     expect(site.permissions).toEqual({
-      view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true,
+      view: true,
+      access: true,
+      edit: true,
+      create: true,
+      admin: true,
+      installIntegration: true,
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: true,
     });
     const got = await s.request('GET', `${sitesPath(s)}/${site.id}`);
     expectSpec(got, 'GET', '/orgs/{organizationId}/sites/{siteId}', 200);
@@ -94,11 +110,22 @@ describe.each(testDialects())('sites: create, read, list, update, delete (%s)', 
     const site = await makeSite(s, { title: 'Patchable' });
     const path = `${sitesPath(s)}/${site.id}`;
     const res = await s.request('PATCH', path, {
-      body: { visibility: 'unlisted', basename: `docs-${site.id}`, adaptiveContent: { enabled: true }, agentsContext: 'excluded', proxy: 'example.com/docs', hostname: 'docs.example.com' },
+      body: {
+        visibility: 'unlisted',
+        basename: `docs-${site.id}`,
+        adaptiveContent: { enabled: true },
+        agentsContext: 'excluded',
+        proxy: 'example.com/docs',
+        hostname: 'docs.example.com',
+      },
     });
     expectSpec(res, 'PATCH', '/orgs/{organizationId}/sites/{siteId}', 200);
     expect(res.body).toMatchObject({
-      visibility: 'unlisted', basename: `docs-${site.id}`, adaptiveContent: { enabled: true }, agentsContext: 'excluded', hostname: 'docs.example.com',
+      visibility: 'unlisted',
+      basename: `docs-${site.id}`,
+      adaptiveContent: { enabled: true },
+      agentsContext: 'excluded',
+      hostname: 'docs.example.com',
       proxy: { origin: 'example.com/docs', target: `${s.url}/sites/docs-${site.id}` },
     });
     expect(res.body.urls.published).toBe(`${s.url}/sites/docs-${site.id}`);
@@ -130,7 +157,14 @@ describe.each(testDialects())('sites: create, read, list, update, delete (%s)', 
     for (const bad of ['example.com', 'https://example.com/docs', 'example/docs', 'example.com/docs/']) {
       expectError(await s.request('PATCH', path, { body: { proxy: bad } }), 400, /body\.proxy/);
     }
-    for (const bad of ['example.com', 'Docs.Example.com', '-a.example.com', 'docs..example.com', 'docs.example.com.', 'docs_x.example.com']) {
+    for (const bad of [
+      'example.com',
+      'Docs.Example.com',
+      '-a.example.com',
+      'docs..example.com',
+      'docs.example.com.',
+      'docs_x.example.com',
+    ]) {
       expectError(await s.request('PATCH', path, { body: { hostname: bad } }), 400, /body\.hostname/);
     }
     const host = `h${'x'.repeat(61)}y.example.com`;
@@ -210,7 +244,7 @@ describe.each(testDialects())('sites: list filters, paging, permissions (%s)', (
     expectError(await s.request('GET', `${sitesPath(s)}?other=1`), 400, /other/);
   });
 
-  it('members read sites; only admins change them; guests and outsiders get 404; another org\'s site is 404', async () => {
+  it("members read sites; only admins change them; guests and outsiders get 404; another org's site is 404", async () => {
     const site = await makeSite(s, { title: 'Guarded' });
     const path = `${sitesPath(s)}/${site.id}`;
     for (const role of ['read', 'edit', 'review', 'create'] as const) {

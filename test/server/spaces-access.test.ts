@@ -4,12 +4,28 @@ import { expectError, expectSpec } from '../helpers/expect-spec.js';
 import { createCollection, createSpace } from '../helpers/spaces.js';
 
 const READ_ONLY = {
-  view: true, access: true, admin: false, viewInviteLinks: false, edit: false,
-  triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false,
+  view: true,
+  access: true,
+  admin: false,
+  viewInviteLinks: false,
+  edit: false,
+  triggerGitSync: false,
+  comment: false,
+  merge: false,
+  review: false,
+  installIntegration: false,
 };
 const ADMIN = {
-  view: true, access: true, admin: true, viewInviteLinks: true, edit: true,
-  triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true,
+  view: true,
+  access: true,
+  admin: true,
+  viewInviteLinks: true,
+  edit: true,
+  triggerGitSync: true,
+  comment: true,
+  merge: true,
+  review: true,
+  installIntegration: true,
 };
 
 describe.each(testDialects())('spaces: who may do what (%s)', (dialect) => {

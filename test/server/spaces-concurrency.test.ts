@@ -12,9 +12,14 @@ describe.each(testDialects())('spaces under concurrent writes (%s)', (dialect) =
   });
 
   const positionsIn = async (parentId: string) =>
-    (await s.server.db.kysely.selectFrom('spaces').select('position').where('parent_id', '=', parentId).where('deleted_at', 'is', null).execute()).map((r) =>
-      Number(r.position),
-    );
+    (
+      await s.server.db.kysely
+        .selectFrom('spaces')
+        .select('position')
+        .where('parent_id', '=', parentId)
+        .where('deleted_at', 'is', null)
+        .execute()
+    ).map((r) => Number(r.position));
   const orphansOf = (collectionId: string) =>
     s.server.db.kysely.selectFrom('spaces').select('id').where('parent_id', '=', collectionId).execute();
 
@@ -22,7 +27,9 @@ describe.each(testDialects())('spaces under concurrent writes (%s)', (dialect) =
     const shelf = await createCollection(s, { title: 'Busy' });
     const first = await createSpace(s, { parent: shelf.id, title: 'first' });
     const results = await Promise.all([
-      ...Array.from({ length: 6 }, (_, i) => s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: `s${i}`, parent: shelf.id } })),
+      ...Array.from({ length: 6 }, (_, i) =>
+        s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: `s${i}`, parent: shelf.id } }),
+      ),
       ...Array.from({ length: 3 }, () => s.request('POST', `/v1/spaces/${first.id}/duplicate`)),
     ]);
     expect(results.map((r) => r.status)).toEqual(Array(9).fill(201));
@@ -36,7 +43,9 @@ describe.each(testDialects())('spaces under concurrent writes (%s)', (dialect) =
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push((await createSpace(s, { parent: shelf.id, title: `m${i}` })).id);
     const results = await Promise.all(
-      ids.map((id, i) => s.request('POST', `/v1/spaces/${id}/move`, { body: { position: { before: { type: 'space', space: ids[(i + 2) % 5]! } } } })),
+      ids.map((id, i) =>
+        s.request('POST', `/v1/spaces/${id}/move`, { body: { position: { before: { type: 'space', space: ids[(i + 2) % 5]! } } } }),
+      ),
     );
     // A move whose anchor moved away first may find itself already in place.
     for (const r of results) expect([200, 409]).toContain(r.status);

@@ -111,7 +111,10 @@ describe.each(testDialects())('spaces: paging through an organization (%s)', (di
     const hidden = [ids[1]!, ids[2]!, ids[3]!, ids[7]!];
     const visible = ids.filter((id) => !hidden.includes(id));
     for (const id of visible) {
-      const res = await s.request('POST', `/v1/spaces/${id}/permissions`, { token: org.adminToken, body: { role: 'read', users: [reader.id] } });
+      const res = await s.request('POST', `/v1/spaces/${id}/permissions`, {
+        token: org.adminToken,
+        body: { role: 'read', users: [reader.id] },
+      });
       expect(res.status).toBe(204);
     }
     const { seen, sizes } = await all(org.id, reader.token, 2);

@@ -44,8 +44,16 @@ describe.each(testDialects())('spaces: create, read, update (%s)', (dialect) => 
     expect(typeof space.urls.app).toBe('string');
     expect(res.headers.get('location')).toBe(`${s.url}/v1/spaces/${space.id}`);
     expect(space.permissions).toEqual({
-      view: true, access: true, admin: true, viewInviteLinks: true, edit: true,
-      triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true,
+      view: true,
+      access: true,
+      admin: true,
+      viewInviteLinks: true,
+      edit: true,
+      triggerGitSync: true,
+      comment: true,
+      merge: true,
+      review: true,
+      installIntegration: true,
     });
   });
 

@@ -9,7 +9,13 @@ import { SQLITE_FILE } from '../../src/server/store/db.js';
 describe('the SQLite store on disk', () => {
   it('creates the database and its WAL files readable by their owner alone (0600)', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'docsync-modes-')), 'data');
-    const server = await serve({ host: '127.0.0.1', port: 0, dataDir, bootstrapToken: 'a-long-enough-bootstrap-token', jobIntervalMs: 3_600_000 });
+    const server = await serve({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      bootstrapToken: 'a-long-enough-bootstrap-token',
+      jobIntervalMs: 3_600_000,
+    });
     try {
       for (const name of [SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`]) {
         expect((statSync(join(dataDir, name)).mode & 0o777).toString(8), name).toBe('600');

@@ -24,7 +24,10 @@ describe.each(testDialects())('teams and team members (%s)', (dialect) => {
 
   it('creates (PUT 201), lists with filters, reads, renames and deletes (204) teams', async () => {
     const { org, alice, bob } = await setup();
-    const made = await s.request('PUT', `/v1/orgs/${org.id}/teams`, { token: org.adminToken, body: { title: 'Writers', members: [alice.id, bob.id] } });
+    const made = await s.request('PUT', `/v1/orgs/${org.id}/teams`, {
+      token: org.adminToken,
+      body: { title: 'Writers', members: [alice.id, bob.id] },
+    });
     expectSpec(made, 'PUT', '/orgs/{organizationId}/teams', 201);
     expect(made.body).toMatchObject({ object: 'team', title: 'Writers', members: 2, spaces: 0, permissions: { admin: true, view: true } });
     expect(made.headers.get('location')).toBe(`${s.url}/v1/orgs/${org.id}/teams/${made.body.id}`);
@@ -45,7 +48,14 @@ describe.each(testDialects())('teams and team members (%s)', (dialect) => {
 
     // owner: the teams that member can manage (an admin manages all).
     expect((await s.request('GET', `/v1/orgs/${org.id}/teams?owner=${alice.id}`, { token: bob.token })).body.items).toEqual([]);
-    expect((await s.request('PUT', `/v1/orgs/${org.id}/teams/${made.body.id}/members/${alice.id}`, { token: org.adminToken, body: { role: 'owner' } })).status).toBe(204);
+    expect(
+      (
+        await s.request('PUT', `/v1/orgs/${org.id}/teams/${made.body.id}/members/${alice.id}`, {
+          token: org.adminToken,
+          body: { role: 'owner' },
+        })
+      ).status,
+    ).toBe(204);
     const owned = await s.request('GET', `/v1/orgs/${org.id}/teams?owner=${alice.id}`, { token: bob.token });
     expect(owned.body.items.map((t: { id: string }) => t.id)).toEqual([made.body.id]);
     expect((await s.request('GET', `/v1/orgs/${org.id}/teams?owner=${org.adminId}`, { token: bob.token })).body.items).toHaveLength(2);
@@ -54,7 +64,10 @@ describe.each(testDialects())('teams and team members (%s)', (dialect) => {
     const read = await team(org.id, made.body.id, alice.token);
     expectSpec(read, 'GET', '/orgs/{organizationId}/teams/{teamId}', 200);
     expect(read.body.permissions.admin).toBe(true);
-    const renamed = await s.request('PATCH', `/v1/orgs/${org.id}/teams/${made.body.id}`, { token: org.adminToken, body: { title: 'Authors' } });
+    const renamed = await s.request('PATCH', `/v1/orgs/${org.id}/teams/${made.body.id}`, {
+      token: org.adminToken,
+      body: { title: 'Authors' },
+    });
     expectSpec(renamed, 'PATCH', '/orgs/{organizationId}/teams/{teamId}', 200);
     expect(renamed.body.title).toBe('Authors');
     expectError(await s.request('PATCH', `/v1/orgs/${org.id}/teams/${made.body.id}`, { token: alice.token, body: { title: 'Mine' } }), 403);
@@ -85,11 +98,17 @@ describe.each(testDialects())('teams and team members (%s)', (dialect) => {
     const { org, alice, bob, guest } = await setup();
     const t = (await s.request('PUT', `/v1/orgs/${org.id}/teams`, { token: org.adminToken, body: { title: 'Bulk' } })).body;
     const bulk = (body: unknown, token = org.adminToken) => s.request('PUT', `/v1/orgs/${org.id}/teams/${t.id}/members`, { token, body });
-    const res = await bulk({ add: [alice.id, bob.email.toUpperCase(), guest.id], remove: [guest.email], memberships: { [alice.id]: { role: 'owner' } } });
+    const res = await bulk({
+      add: [alice.id, bob.email.toUpperCase(), guest.id],
+      remove: [guest.email],
+      memberships: { [alice.id]: { role: 'owner' } },
+    });
     expect(res.status).toBe(204);
     const members = await s.request('GET', `/v1/orgs/${org.id}/teams/${t.id}/members`, { token: org.adminToken });
     expectSpec(members, 'GET', '/orgs/{organizationId}/teams/{teamId}/members', 200);
-    const roles = Object.fromEntries(members.body.items.map((i: { organization: { id: string }; team: { role: string } }) => [i.organization.id, i.team.role]));
+    const roles = Object.fromEntries(
+      members.body.items.map((i: { organization: { id: string }; team: { role: string } }) => [i.organization.id, i.team.role]),
+    );
     expect(roles).toEqual({ [alice.id]: 'owner', [bob.id]: 'member' });
     expect(members.body.items[0].organization.teams).toBe(1);
     expect((await team(org.id, t.id, org.adminToken)).body.members).toBe(2);
@@ -105,13 +124,18 @@ describe.each(testDialects())('teams and team members (%s)', (dialect) => {
     expectError(await bulk({ add: [stranger.email] }), 400, new RegExp(`body\\.add\\.0.*${stranger.email.replace('.', '\\.')}`));
     expectError(await bulk({ remove: ['nobody'] }), 400, /body\.remove\.0/);
     expectError(await bulk({ memberships: { [bob.id]: { role: 'boss' } } }), 400, /memberships/);
-    expectError(await s.request('PUT', `/v1/orgs/${org.id}/teams/${t.id}/members/${stranger.id}`, { token: org.adminToken, body: {} }), 404);
+    expectError(
+      await s.request('PUT', `/v1/orgs/${org.id}/teams/${t.id}/members/${stranger.id}`, { token: org.adminToken, body: {} }),
+      404,
+    );
 
     // The member's teams list, with the title filter.
     const mine = await s.request('GET', `/v1/orgs/${org.id}/members/${alice.id}/teams?title=bul`, { token: alice.token });
     expectSpec(mine, 'GET', '/orgs/{organizationId}/members/{userId}/teams', 200);
     expect(mine.body.items).toEqual([expect.objectContaining({ member: { role: 'owner' }, team: expect.objectContaining({ id: t.id }) })]);
-    expect((await s.request('GET', `/v1/orgs/${org.id}/members/${alice.id}/teams?title=zzz`, { token: alice.token })).body.items).toEqual([]);
+    expect((await s.request('GET', `/v1/orgs/${org.id}/members/${alice.id}/teams?title=zzz`, { token: alice.token })).body.items).toEqual(
+      [],
+    );
 
     // Removing a member from the organization removes them from its teams.
     expect((await s.request('DELETE', `/v1/orgs/${org.id}/members/${bob.id}`, { token: org.adminToken })).status).toBe(204);
@@ -120,10 +144,15 @@ describe.each(testDialects())('teams and team members (%s)', (dialect) => {
 
   it("counts the spaces a team reaches and gives its members the team's role", async () => {
     const { org, guest } = await setup();
-    const t = (await s.request('PUT', `/v1/orgs/${org.id}/teams`, { token: org.adminToken, body: { title: 'Guests', members: [guest.id] } })).body;
+    const t = (
+      await s.request('PUT', `/v1/orgs/${org.id}/teams`, { token: org.adminToken, body: { title: 'Guests', members: [guest.id] } })
+    ).body;
     const space = await createSpace(s, { title: 'Shared' }, { org: org.id, token: org.adminToken });
     expectError(await s.request('GET', `/v1/spaces/${space.id}`, { token: guest.token }), 404);
-    expect((await s.request('POST', `/v1/spaces/${space.id}/permissions`, { token: org.adminToken, body: { role: 'edit', teams: [t.id] } })).status).toBe(204);
+    expect(
+      (await s.request('POST', `/v1/spaces/${space.id}/permissions`, { token: org.adminToken, body: { role: 'edit', teams: [t.id] } }))
+        .status,
+    ).toBe(204);
     const seen = await s.request('GET', `/v1/spaces/${space.id}`, { token: guest.token });
     expect(seen.body.permissions).toMatchObject({ edit: true, review: false });
     expect((await team(org.id, t.id, org.adminToken)).body.spaces).toBe(1);

@@ -24,7 +24,12 @@ describe.each(testDialects())('translation settings (%s)', (dialect) => {
   it('creates (201), lists, reads, replaces (PUT) and deletes (205)', async () => {
     const made = await s.request('POST', base(), { body: { title: 'Docs in French', languages: ['fr', 'fr-CA'] } });
     expectSeedShape(made, 201);
-    expect(made.body).toMatchObject({ object: 'translation-settings', title: 'Docs in French', languages: ['fr', 'fr-CA'], permissions: { view: true, edit: true } });
+    expect(made.body).toMatchObject({
+      object: 'translation-settings',
+      title: 'Docs in French',
+      languages: ['fr', 'fr-CA'],
+      permissions: { view: true, edit: true },
+    });
     expect(made.body.createdAt).toBe(made.body.updatedAt);
     expect(made.headers.get('location')).toBe(`${s.url}${base()}/${made.body.id}`);
     expect(made.body.urls.location).toBe(`${s.url}${base()}/${made.body.id}`);
@@ -91,6 +96,8 @@ describe.each(testDialects())('translation settings (%s)', (dialect) => {
     expectError(await s.request('GET', base(), { token: stranger.token }), 404);
     const other = await s.organization();
     expectError(await s.request('GET', `/v1/orgs/${other.id}/translations/${made.body.id}`, { token: other.adminToken }), 404);
-    expect((await s.request('PUT', `${base()}/${made.body.id}`, { body: { title: 'Mine' }, token: creator.token })).body.permissions).toEqual({ view: true, edit: true });
+    expect(
+      (await s.request('PUT', `${base()}/${made.body.id}`, { body: { title: 'Mine' }, token: creator.token })).body.permissions,
+    ).toEqual({ view: true, edit: true });
   });
 });

@@ -20,7 +20,15 @@ function wideTree(width: number): ContentTree {
   const pages: TreePage[] = [];
   for (let i = 0; i < width; i += 1) {
     const children: TreePage[] = [];
-    for (let j = 0; j < width; j += 1) children.push({ id: `w${i}-${j}`, type: 'document', title: `Page ${i}.${j}`, slug: `page-${j}`, document: `doc-${i}-${j}`, pages: [] });
+    for (let j = 0; j < width; j += 1)
+      children.push({
+        id: `w${i}-${j}`,
+        type: 'document',
+        title: `Page ${i}.${j}`,
+        slug: `page-${j}`,
+        document: `doc-${i}-${j}`,
+        pages: [],
+      });
     pages.push({ id: `w${i}`, type: 'document', title: `Section ${i}`, slug: `section-${i}`, pages: children });
   }
   return { pages, files: [], variables: { product: 'docsync' }, reusableContents: [] };
@@ -71,7 +79,7 @@ describe('partial tree loads and saves', () => {
     );
   });
 
-  it('reads only the root and the nodes on the edited page\'s path when the tree before the edit is in memory', async () => {
+  it("reads only the root and the nodes on the edited page's path when the tree before the edit is in memory", async () => {
     const tree = wideTree(30); // 930 pages
     const before = await saveTree(db.kysely, tree);
     const edited = { ...tree, pages: updatePage(tree.pages, 'w7-12', (p) => ({ ...p, document: 'changed' }))! };

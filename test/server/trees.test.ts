@@ -10,14 +10,30 @@ import { updatePage } from '../../src/content/tree/page-tree.js';
 import type { ContentTree, TreePage } from '../../src/model/index.js';
 import { treeArb } from '../content/tree-arbitraries.js';
 
-const countBlobs = async (db: Db) => Number((await db.kysely.selectFrom('blobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countBlobs = async (db: Db) =>
+  Number(
+    (
+      await db.kysely
+        .selectFrom('blobs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** `width` top-level pages with `width` children each. */
 function wideTree(width: number): ContentTree {
   const pages: TreePage[] = [];
   for (let i = 0; i < width; i += 1) {
     const children: TreePage[] = [];
-    for (let j = 0; j < width; j += 1) children.push({ id: `p${i}-${j}`, type: 'document', title: `Page ${i}.${j}`, slug: `page-${j}`, document: `doc-${i}-${j}`, pages: [] });
+    for (let j = 0; j < width; j += 1)
+      children.push({
+        id: `p${i}-${j}`,
+        type: 'document',
+        title: `Page ${i}.${j}`,
+        slug: `page-${j}`,
+        document: `doc-${i}-${j}`,
+        pages: [],
+      });
     pages.push({ id: `p${i}`, type: 'document', title: `Section ${i}`, slug: `section-${i}`, pages: children });
   }
   return { pages, files: [], variables: { product: 'docsync' }, reusableContents: [] };

@@ -15,7 +15,11 @@ describe.each(testDialects())('racing writers on a unique value (%s)', (dialect)
     const orgs = [s.orgId];
     for (let i = 0; i < 5; i += 1) {
       const other = await s.organization(`Org ${i}`);
-      await upsertMember(s.server.db.kysely, { orgId: other.id, userId: (await s.request('GET', '/v1/user')).body.id, role: 'admin' }, new Date().toISOString());
+      await upsertMember(
+        s.server.db.kysely,
+        { orgId: other.id, userId: (await s.request('GET', '/v1/user')).body.id, role: 'admin' },
+        new Date().toISOString(),
+      );
       orgs.push(other.id);
     }
     for (let round = 0; round < 5; round += 1) {

@@ -39,7 +39,10 @@ describe('clone fetches', () => {
         overlapped = await Promise.race([crAsked.then(() => true), timer]);
       }
       if (/\/change-requests\/[^/]+\/content$/.test(path)) release();
-      const upstream = await fetch(new URL(seen.url, s.url), { method: req.method ?? 'GET', headers: { authorization: seen.authorization ?? '' } });
+      const upstream = await fetch(new URL(seen.url, s.url), {
+        method: req.method ?? 'GET',
+        headers: { authorization: seen.authorization ?? '' },
+      });
       const headers: Record<string, string> = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' };
       const extensions = upstream.headers.get('x-docsync-extensions');
       if (extensions) headers['x-docsync-extensions'] = extensions;
@@ -53,10 +56,16 @@ describe('clone fetches', () => {
     const spaceId = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Concurrent', empty: true } })).body.id;
     await editMain(s, spaceId, [{ operation: 'insert_page', title: 'Alpha', document: { markdown: '# Alpha\n\nfirst\n' } }]);
     const oldBase = (await s.request('GET', `/v1/spaces/${spaceId}`)).body.revision as string;
-    const first = await changeRequestWith(s, spaceId, 'First on old base', [{ operation: 'insert_page', title: 'One', document: { markdown: '# One\n\n1\n' } }]);
-    const second = await changeRequestWith(s, spaceId, 'Second on old base', [{ operation: 'insert_page', title: 'Two', document: { markdown: '# Two\n\n2\n' } }]);
+    const first = await changeRequestWith(s, spaceId, 'First on old base', [
+      { operation: 'insert_page', title: 'One', document: { markdown: '# One\n\n1\n' } },
+    ]);
+    const second = await changeRequestWith(s, spaceId, 'Second on old base', [
+      { operation: 'insert_page', title: 'Two', document: { markdown: '# Two\n\n2\n' } },
+    ]);
     await editMain(s, spaceId, [{ operation: 'insert_page', title: 'Beta', document: { markdown: '# Beta\n\nlater\n' } }]);
-    const third = await changeRequestWith(s, spaceId, 'Third on main', [{ operation: 'insert_page', title: 'Three', document: { markdown: '# Three\n\n3\n' } }]);
+    const third = await changeRequestWith(s, spaceId, 'Third on main', [
+      { operation: 'insert_page', title: 'Three', document: { markdown: '# Three\n\n3\n' } },
+    ]);
 
     const proxy = await holdingMain(spaceId);
     const client = createClient({ baseUrl: proxy.url, token: s.token });
@@ -67,11 +76,15 @@ describe('clone fetches', () => {
       expect(proxy.overlapped()).toBe(true);
       // Pages of main (2), the old base (1) and the three change requests (2, 2 and 3).
       expect(events.filter((e) => e.stage === 'pages').at(-1)).toEqual({ stage: 'pages', done: 10, total: 10 });
-      expect(proxy.seen.filter((r) => r.url.startsWith(`/v1/spaces/${spaceId}/revisions/${oldBase}`)).map((r) => r.url)).toEqual([`/v1/spaces/${spaceId}/revisions/${oldBase}`]);
+      expect(proxy.seen.filter((r) => r.url.startsWith(`/v1/spaces/${spaceId}/revisions/${oldBase}`)).map((r) => r.url)).toEqual([
+        `/v1/spaces/${spaceId}/revisions/${oldBase}`,
+      ]);
 
       const branch = (cr: { number: number }) => result.branches.find((b) => b.changeRequest === cr.number)!.branch;
       // In the listing's order, as before: main, then each open change request.
-      const listed = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests?status=open`)).body.items.map((cr: { number: number }) => cr.number);
+      const listed = (await s.request('GET', `/v1/spaces/${spaceId}/change-requests?status=open`)).body.items.map(
+        (cr: { number: number }) => cr.number,
+      );
       expect(result.branches.map((b) => b.changeRequest)).toEqual([undefined, ...listed]);
       expect([...listed].sort()).toEqual([first.number, second.number, third.number].sort());
       // A change request on main's revision sits on main's commit; the others on a commit of their base.
@@ -79,7 +92,9 @@ describe('clone fetches', () => {
       for (const cr of [first, second]) {
         const parent = git(dir, 'rev-parse', `${branch(cr)}^`).trim();
         expect(parent).toBe(git(dir, 'rev-parse', `refs/docsync/base/${cr.number}`).trim());
-        expect(git(dir, 'log', '-1', '--format=%s', parent).trim()).toBe(`docsync: base of change request #${cr.number} (revision ${oldBase})`);
+        expect(git(dir, 'log', '-1', '--format=%s', parent).trim()).toBe(
+          `docsync: base of change request #${cr.number} (revision ${oldBase})`,
+        );
         expect(git(dir, 'show', `${parent}:SUMMARY.md`)).not.toContain('Beta');
       }
       expect(git(dir, 'show', `${branch(first)}:SUMMARY.md`)).toContain('[One]');
@@ -88,7 +103,11 @@ describe('clone fetches', () => {
       expect(git(dir, 'status', '--porcelain')).toBe('');
       const state = await readState(dir);
       expect(Object.keys(state.branches)).toEqual(result.branches.map((b) => b.branch));
-      expect(state.branches[branch(first)]).toMatchObject({ changeRequestId: first.id, changeRequestNumber: first.number, syncedCommit: git(dir, 'rev-parse', branch(first)).trim() });
+      expect(state.branches[branch(first)]).toMatchObject({
+        changeRequestId: first.id,
+        changeRequestNumber: first.number,
+        syncedCommit: git(dir, 'rev-parse', branch(first)).trim(),
+      });
     } finally {
       await client.close();
       await proxy.close();
@@ -97,7 +116,11 @@ describe('clone fetches', () => {
 
   it('downloads each file once, though main and two change requests read at the same time all hold it', async () => {
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'files', empty: true } })).body;
-    const files = Array.from({ length: 6 }, (_, i) => ({ name: `image-${i}.png`, contentType: 'image/png', base64: Buffer.from(`bytes ${i}`).toString('base64') }));
+    const files = Array.from({ length: 6 }, (_, i) => ({
+      name: `image-${i}.png`,
+      contentType: 'image/png',
+      base64: Buffer.from(`bytes ${i}`).toString('base64'),
+    }));
     await editMain(s, space.id, [
       { operation: 'insert_page', title: 'Alpha', document: { markdown: '# Alpha\n\none\n' } },
       { operation: 'insert_files', files },

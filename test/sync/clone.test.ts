@@ -29,18 +29,40 @@ describe('clone', () => {
   async function seedSpace() {
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Handbook', empty: true } })).body;
     const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Seed' } })).body;
-    const write = (changes: unknown[]) => s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { body: { changes } });
+    const write = (changes: unknown[]) =>
+      s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { body: { changes } });
     const first = await write([
       { operation: 'insert_page', title: 'Welcome', document: { markdown: '# Welcome\n\nStart with [the guide](guides/README.md).\n' } },
       { operation: 'insert_page', ref: 'guides', title: 'Guides', document: { markdown: '# Guides\n\nAll guides.\n' } },
-      { operation: 'insert_files', files: [{ name: 'logo.png', contentType: 'image/png', base64: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64') }] },
+      {
+        operation: 'insert_files',
+        files: [{ name: 'logo.png', contentType: 'image/png', base64: Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64') }],
+      },
     ]);
     expect(first.status).toBe(200);
     const guides = first.body.changes.find((c: any) => c.ref === 'guides').page.id;
-    expect((await write([{ operation: 'insert_page', into: guides, title: 'Install', description: 'How to install', document: { markdown: '# Install\n\nRun it. ![logo](../.gitbook/assets/logo.png)\n' } }])).status).toBe(200);
+    expect(
+      (
+        await write([
+          {
+            operation: 'insert_page',
+            into: guides,
+            title: 'Install',
+            description: 'How to install',
+            document: { markdown: '# Install\n\nRun it. ![logo](../.gitbook/assets/logo.png)\n' },
+          },
+        ])
+      ).status,
+    ).toBe(200);
     expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
     const open = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Fix typos in the guide!' } })).body;
-    expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${open.id}/content`, { body: { changes: [{ operation: 'insert_page', title: 'FAQ', document: { markdown: '# FAQ\n\nQuestions.\n' } }] } })).status).toBe(200);
+    expect(
+      (
+        await s.request('POST', `/v1/spaces/${space.id}/change-requests/${open.id}/content`, {
+          body: { changes: [{ operation: 'insert_page', title: 'FAQ', document: { markdown: '# FAQ\n\nQuestions.\n' } }] },
+        })
+      ).status,
+    ).toBe(200);
     return { spaceId: space.id as string, open };
   }
 

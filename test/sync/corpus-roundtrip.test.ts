@@ -19,7 +19,11 @@ const IDENTICAL_TODAY = 186;
 const WRITTEN_IDENTICAL_TODAY = 173;
 
 const text = (files: Map<string, Uint8Array | string>) =>
-  new Map([...files].filter(([path]) => !path.startsWith('.git/')).map(([path, bytes]) => [path, typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1')]));
+  new Map(
+    [...files]
+      .filter(([path]) => !path.startsWith('.git/'))
+      .map(([path, bytes]) => [path, typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1')]),
+  );
 
 describe('a space built from a Git Sync folder, cloned back', () => {
   let s: TestServer;
@@ -63,6 +67,8 @@ describe('a space built from a Git Sync folder, cloned back', () => {
     const identical = [...expected.keys()].filter((path) => expected.get(path) === actual.get(path));
     expect(identical.length).toBeGreaterThanOrEqual(IDENTICAL_TODAY);
     const written = text(await loadFolder(CORPUS));
-    expect([...written.keys()].filter((path) => written.get(path) === actual.get(path)).length).toBeGreaterThanOrEqual(WRITTEN_IDENTICAL_TODAY);
+    expect([...written.keys()].filter((path) => written.get(path) === actual.get(path)).length).toBeGreaterThanOrEqual(
+      WRITTEN_IDENTICAL_TODAY,
+    );
   }, 240_000); // a few hundred pages through real HTTP on a shared 2-core machine
 });

@@ -33,7 +33,9 @@ describe.each(testDialects())('a tracked branch deleted with git (%s)', (dialect
       body: { changes: [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nreviewer\n' } }] },
     });
     expect(edit.status).toBe(200);
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nlive edit\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nlive edit\n' } },
+    ]);
 
     const first = await runCli(['pull', '--dir', t.dir], env);
     expect(first.code, first.stdout + first.stderr).toBe(0);

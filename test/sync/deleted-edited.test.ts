@@ -19,7 +19,8 @@ describe.each(testDialects())('delete against edit (%s)', (dialect) => {
   let env: Record<string, string>;
   withSyncServer(dialect, 'docsync-deleted-edited-', (h) => ({ s, work, client, env } = h));
 
-  const pages = async (spaceId: string) => (await s.request('GET', `/v1/spaces/${spaceId}/content`)).body.pages as { id: string; title: string }[];
+  const pages = async (spaceId: string) =>
+    (await s.request('GET', `/v1/spaces/${spaceId}/content`)).body.pages as { id: string; title: string }[];
 
   it('deleted on the platform, edited here: the edit stays a listed page and the next push sends it', async () => {
     const t = await clonedSpace(s, client, work, 'remote-delete');
@@ -38,7 +39,9 @@ describe.each(testDialects())('delete against edit (%s)', (dialect) => {
 
     const pushed = await push(client, t.dir);
     expect(pushed.changes).toMatchObject([{ operation: 'insert_page', title: 'Beta' }]);
-    const inserted = (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${pushed.changeRequest!.id}/content`)).body.pages.find((p: any) => p.title === 'Beta');
+    const inserted = (
+      await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${pushed.changeRequest!.id}/content`)
+    ).body.pages.find((p: any) => p.title === 'Beta');
     expect(await remoteMarkdown(s, t.spaceId, inserted.id, pushed.changeRequest!.id)).toContain('my new paragraph');
   });
 
@@ -46,9 +49,17 @@ describe.each(testDialects())('delete against edit (%s)', (dialect) => {
     const t = await clonedSpace(s, client, work, 'local-delete');
     git(t.dir, 'rm', '-q', 'beta.md');
     const summary = await readFile(join(t.dir, 'SUMMARY.md'), 'utf8');
-    await writeFile(join(t.dir, 'SUMMARY.md'), summary.split('\n').filter((line) => !line.includes('(beta.md)')).join('\n'));
+    await writeFile(
+      join(t.dir, 'SUMMARY.md'),
+      summary
+        .split('\n')
+        .filter((line) => !line.includes('(beta.md)'))
+        .join('\n'),
+    );
     git(t.dir, 'commit', '-qam', 'delete beta');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nthe platform paragraph\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nthe platform paragraph\n' } },
+    ]);
 
     const [main] = await pull(client, t.dir);
     expect(main).toMatchObject({ conflicts: [], kept: [{ path: 'beta.md', what: 'deleted-locally' }] });
@@ -64,7 +75,13 @@ describe.each(testDialects())('delete against edit (%s)', (dialect) => {
 
     // Deleting it again, having seen the edit, deletes the page.
     git(t.dir, 'rm', '-q', 'beta.md');
-    await writeFile(join(t.dir, 'SUMMARY.md'), summary.split('\n').filter((line) => !line.includes('(beta.md)')).join('\n'));
+    await writeFile(
+      join(t.dir, 'SUMMARY.md'),
+      summary
+        .split('\n')
+        .filter((line) => !line.includes('(beta.md)'))
+        .join('\n'),
+    );
     git(t.dir, 'commit', '-qam', 'delete beta again');
     expect((await push(client, t.dir)).changes).toMatchObject([{ operation: 'delete_page', page: t.beta }]);
   });
@@ -73,9 +90,17 @@ describe.each(testDialects())('delete against edit (%s)', (dialect) => {
     const t = await clonedSpace(s, client, work, 'sync-local-delete');
     git(t.dir, 'rm', '-q', 'beta.md');
     const summary = await readFile(join(t.dir, 'SUMMARY.md'), 'utf8');
-    await writeFile(join(t.dir, 'SUMMARY.md'), summary.split('\n').filter((line) => !line.includes('(beta.md)')).join('\n'));
+    await writeFile(
+      join(t.dir, 'SUMMARY.md'),
+      summary
+        .split('\n')
+        .filter((line) => !line.includes('(beta.md)'))
+        .join('\n'),
+    );
     git(t.dir, 'commit', '-qam', 'delete beta');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nthe platform paragraph\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nthe platform paragraph\n' } },
+    ]);
 
     const synced = await runCli(['sync', '--dir', t.dir], env);
     expect(synced.code, synced.stdout + synced.stderr).toBe(0);

@@ -50,7 +50,13 @@ describe.each(testDialects())('dry runs and line endings (%s)', (dialect) => {
     // A platform edit pulled into the CRLF file keeps it CRLF throughout.
     expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${crId}/merge`)).status).toBe(200);
     await pull(client, t.dir);
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nfirst line\nsame paragraph\n\nsecond\n\nfrom the platform\n' } }]);
+    await editMain(s, t.spaceId, [
+      {
+        operation: 'update_page',
+        page: t.beta,
+        document: { markdown: '# Beta\n\nfirst line\nsame paragraph\n\nsecond\n\nfrom the platform\n' },
+      },
+    ]);
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\nthree\nlocal\n');
     git(t.dir, 'commit', '-qam', 'local');
     await pull(client, t.dir);

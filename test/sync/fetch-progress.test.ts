@@ -18,8 +18,13 @@ type Event = { stage: string; done: number; total: number };
  */
 async function withoutInlineMarkdown(s: TestServer): Promise<Fixture> {
   const proxy: Fixture = await httpFixture(async (req, res, seen) => {
-    const upstream = await fetch(new URL(seen.url, s.url), { method: req.method ?? 'GET', headers: { authorization: seen.authorization ?? '' } });
-    const revisionRead = /^\/v1\/spaces\/[^/]+(\/content|\/change-requests\/[^/]+\/content|\/revisions\/[^/]+)$/.test(new URL(seen.url, s.url).pathname);
+    const upstream = await fetch(new URL(seen.url, s.url), {
+      method: req.method ?? 'GET',
+      headers: { authorization: seen.authorization ?? '' },
+    });
+    const revisionRead = /^\/v1\/spaces\/[^/]+(\/content|\/change-requests\/[^/]+\/content|\/revisions\/[^/]+)$/.test(
+      new URL(seen.url, s.url).pathname,
+    );
     let body = Buffer.from(await upstream.arrayBuffer());
     if (revisionRead && upstream.ok) {
       const strip = (pages: Record<string, unknown>[]): unknown[] =>
@@ -48,10 +53,13 @@ describe('fetch progress', () => {
     const ids = await editMain(s, spaceId, [
       { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: '# Guide\n\nRead on.\n' } },
       { operation: 'insert_page', type: 'group', ref: 'more', title: 'More', document: {} },
-      { operation: 'insert_files', files: [
-        { name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a\n').toString('base64') },
-        { name: 'b.txt', contentType: 'text/plain', base64: Buffer.from('b\n').toString('base64') },
-      ] },
+      {
+        operation: 'insert_files',
+        files: [
+          { name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a\n').toString('base64') },
+          { name: 'b.txt', contentType: 'text/plain', base64: Buffer.from('b\n').toString('base64') },
+        ],
+      },
     ]);
     await editMain(s, spaceId, [
       { operation: 'insert_page', into: ids.get('guide'), title: 'Install', document: { markdown: '# Install\n\nRun it.\n' } },
@@ -90,17 +98,28 @@ describe('fetch progress', () => {
     ]);
     const pageReads = proxy.seen.map((r) => r.url).filter((u) => u.includes('/page/'));
     expect(pageReads).toHaveLength(2);
-    for (const url of pageReads) expect(url).toMatch(new RegExp(`^/v1/spaces/${spaceId}/revisions/${remote.revision}/page/[^/]+\\?format=markdown$`));
+    for (const url of pageReads)
+      expect(url).toMatch(new RegExp(`^/v1/spaces/${spaceId}/revisions/${remote.revision}/page/[^/]+\\?format=markdown$`));
     // Our server also names each page's file (git-path); at the rule paths here, so the folders agree.
-    const withoutPaths = (value: unknown): unknown => (Array.isArray(value) ? value.map(withoutPaths) : value !== null && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'path').map(([key, inner]) => [key, withoutPaths(inner)])) : value);
+    const withoutPaths = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(withoutPaths)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .filter(([key]) => key !== 'path')
+                .map(([key, inner]) => [key, withoutPaths(inner)]),
+            )
+          : value;
     const direct = (await fetchContent(client, { space: spaceId })).content;
     expect(remote.content).toEqual({ ...direct, pages: withoutPaths(direct.pages) });
     expect(snapshotOf(remote).files).toEqual(snapshotOf({ revision: remote.revision, content: direct }).files);
   });
 
   it('clone sums the pages and files of main and of every change request, then counts the branches', async () => {
-    await changeRequestWith(s, spaceId, 'One more page', [{ operation: 'insert_page', title: 'FAQ', document: { markdown: '# FAQ\n\nAsk.\n' } }]);
+    await changeRequestWith(s, spaceId, 'One more page', [
+      { operation: 'insert_page', title: 'FAQ', document: { markdown: '# FAQ\n\nAsk.\n' } },
+    ]);
     const events: Event[] = [];
     await clone({ client, apiUrl: s.url, spaceId, dir: join(work, 'clone'), onProgress: (event) => events.push({ ...event }) });
     const last = (stage: string) => events.filter((e) => e.stage === stage).at(-1);
@@ -111,6 +130,8 @@ describe('fetch progress', () => {
       { stage: 'change requests', done: 1, total: 1 },
     ]);
     // Branches are counted once every page and file is in hand.
-    expect(events.findIndex((e) => e.stage === 'change requests')).toBeGreaterThan(events.findLastIndex((e) => e.stage !== 'change requests'));
+    expect(events.findIndex((e) => e.stage === 'change requests')).toBeGreaterThan(
+      events.findLastIndex((e) => e.stage !== 'change requests'),
+    );
   });
 });

@@ -7,7 +7,14 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
 import { push } from '../../src/sync/push/push.js';
-import { loadFolder, NEW_FOLDER_SETTINGS, writeFolder, type WorkspaceContent, type WorkspaceDocument, type WorkspacePage } from '../../src/workspace/index.js';
+import {
+  loadFolder,
+  NEW_FOLDER_SETTINGS,
+  writeFolder,
+  type WorkspaceContent,
+  type WorkspaceDocument,
+  type WorkspacePage,
+} from '../../src/workspace/index.js';
 import { relativePath } from '../../src/workspace/paths.js';
 import { contentArb } from '../workspace/arbitraries.js';
 import { git } from './fixture.js';
@@ -28,12 +35,15 @@ const extrasArb: fc.Arbitrary<Extras> = fc.record({
   openapi: fc.array(fc.constantFrom('top' as const, 'group' as const), { maxLength: 2 }),
 });
 
-const block = (spec: string, order: 'type-first' | 'props-first') => (order === 'type-first'
-  ? `type: builtin:openapi\nprops:\n  models: true\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: ${spec}`
-  : `props:\n  models: false\n  downloadLink: true\ntype: builtin:openapi\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: ${spec}`);
+const block = (spec: string, order: 'type-first' | 'props-first') =>
+  order === 'type-first'
+    ? `type: builtin:openapi\nprops:\n  models: true\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: ${spec}`
+    : `props:\n  models: false\n  downloadLink: true\ntype: builtin:openapi\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: ${spec}`;
 
 function documents(pages: readonly WorkspacePage[]): WorkspaceDocument[] {
-  return pages.flatMap((p) => (p.type === 'link' || p.type === 'computed' ? [] : [...(p.type === 'document' ? [p] : []), ...documents(p.pages)]));
+  return pages.flatMap((p) =>
+    p.type === 'link' || p.type === 'computed' ? [] : [...(p.type === 'document' ? [p] : []), ...documents(p.pages)],
+  );
 }
 
 /**
@@ -45,7 +55,14 @@ function folderOf(content: WorkspaceContent, extras: Extras): Map<string, string
   const pages = content.pages;
   let openapi = 0;
   for (const where of extras.openapi) {
-    const page: WorkspacePage = { id: `computed-${openapi}`, type: 'computed', title: `spec-${openapi}`, source: block(`spec-${openapi}`, openapi % 2 === 0 ? 'type-first' : 'props-first'), slug: '', pages: [] };
+    const page: WorkspacePage = {
+      id: `computed-${openapi}`,
+      type: 'computed',
+      title: `spec-${openapi}`,
+      source: block(`spec-${openapi}`, openapi % 2 === 0 ? 'type-first' : 'props-first'),
+      slug: '',
+      pages: [],
+    };
     openapi += 1;
     const group = pages.find((p) => p.type === 'group');
     if (where === 'group' && group && group.type === 'group') group.pages.push(page);
@@ -56,7 +73,12 @@ function folderOf(content: WorkspaceContent, extras: Extras): Map<string, string
   // The generated links may name no page (text on the platform: docs/workspace-format.md); ours do.
   for (const doc of docs) {
     const head = doc.markdown.startsWith('---\n') ? doc.markdown.slice(0, doc.markdown.indexOf('\n---\n') + 5) : '';
-    const body = doc.markdown.slice(head.length).split('\n').filter((line) => !line.includes('](')).join('\n').replace(/^\n+/, '');
+    const body = doc.markdown
+      .slice(head.length)
+      .split('\n')
+      .filter((line) => !line.includes(']('))
+      .join('\n')
+      .replace(/^\n+/, '');
     doc.markdown = head + (body.trim() === '' ? '' : body);
   }
   // The platform keeps space variables in name order (docs/workspace-format.md).

@@ -100,20 +100,38 @@ describe('SUMMARY.md as GitBook writes it, through push, merge and clone', () =>
     // On the platform: the anchor entry is a link page beside its page, the group has its slug.
     const pages = (await s.request('GET', `/v1/spaces/${space.id}/content/pages`)).body.pages;
     const formatting = pages.find((p: { title: string }) => p.title === 'Formatting');
-    expect(formatting.pages.map((p: { type: string; href?: string }) => [p.type, p.href])).toEqual([['document', undefined], ['link', 'formatting/inline.md#buttons']]);
+    expect(formatting.pages.map((p: { type: string; href?: string }) => [p.type, p.href])).toEqual([
+      ['document', undefined],
+      ['link', 'formatting/inline.md#buttons'],
+    ]);
     expect(pages.map((p: { type: string; slug?: string; title: string }) => (p.type === 'group' ? `group:${p.slug}` : p.title))).toEqual([
-      'Home', 'Formatting', 'The `docsync` tool [beta]', 'Status page', 'API', 'group:reference', 'group:guides', 'Changelog', 'gitbook-petstore',
+      'Home',
+      'Formatting',
+      'The `docsync` tool [beta]',
+      'Status page',
+      'API',
+      'group:reference',
+      'group:guides',
+      'Changelog',
+      'gitbook-petstore',
     ]);
     // OpenAPI blocks are the published computed pages, their source in the order written.
     const api = pages.find((p: { title: string }) => p.title === 'API');
     expect(api.pages).toEqual([expect.objectContaining({ type: 'computed', title: 'petstore' })]);
     expect(Object.keys(api.pages[0].computed)).toEqual(['props', 'type', 'dependencies']);
-    expect(pages.at(-1).computed).toEqual({ type: 'builtin:openapi', props: { models: false, downloadLink: true }, dependencies: { spec: { ref: { kind: 'openapi', spec: 'gitbook-petstore' } } } });
+    expect(pages.at(-1).computed).toEqual({
+      type: 'builtin:openapi',
+      props: { models: false, downloadLink: true },
+      dependencies: { spec: { ref: { kind: 'openapi', spec: 'gitbook-petstore' } } },
+    });
 
     const back = join(work, 'reader');
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir: back });
     const files = await loadFolder(back);
-    const text = (path: string) => { const v = files.get(path); return typeof v === 'string' ? v : Buffer.from(v!).toString('utf8'); };
+    const text = (path: string) => {
+      const v = files.get(path);
+      return typeof v === 'string' ? v : Buffer.from(v!).toString('utf8');
+    };
     for (const [path, want] of Object.entries(FOLDER)) expect(text(path), path).toBe(want);
   });
 });

@@ -27,7 +27,8 @@ describe.each(testDialects())('hand-placed pages (%s)', (dialect) => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const summary = '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Note](misc/note.md)\n* [Tutorials](tutorials.md)\n  * [One](tutorials/one.md)\n';
+  const summary =
+    '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Note](misc/note.md)\n* [Tutorials](tutorials.md)\n  * [One](tutorials/one.md)\n';
 
   it('keeps misc/note.md and tutorials.md beside tutorials/ through push, read-back, edits and pull', async () => {
     const t = await clonedSpace(s, client, work, 'hand-placed');
@@ -72,7 +73,9 @@ describe.each(testDialects())('hand-placed pages (%s)', (dialect) => {
 
     // The change request merged and a platform edit pulled: it lands in the writer's file.
     expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${crId}/merge`)).status).toBe(200);
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: note, document: { markdown: '# Note\n\nmy note, edited on the platform\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: note, document: { markdown: '# Note\n\nmy note, edited on the platform\n' } },
+    ]);
     const pulled = await pull(client, t.dir);
     expect(pulled.flatMap((p) => p.conflicts)).toEqual([]);
     expect(await readFile(join(t.dir, 'misc', 'note.md'), 'utf8')).toBe('# Note\n\nmy note, edited on the platform\n');

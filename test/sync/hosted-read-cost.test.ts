@@ -41,7 +41,12 @@ describe('reads through the hosted API cost what changed', () => {
     const ids = await editMain(
       s,
       space.id,
-      Array.from({ length: PAGES }, (_, i) => ({ operation: 'insert_page', ref: `p${i}`, title: `Page ${i}`, document: { markdown: `# Page ${i}\n\nText ${i}.\n` } })),
+      Array.from({ length: PAGES }, (_, i) => ({
+        operation: 'insert_page',
+        ref: `p${i}`,
+        title: `Page ${i}`,
+        document: { markdown: `# Page ${i}\n\nText ${i}.\n` },
+      })),
     );
     // A change request sharing every page but one with main.
     const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'One edit' } })).body;
@@ -59,7 +64,9 @@ describe('reads through the hosted API cost what changed', () => {
     expect(cloneRequests.length).toBeLessThanOrEqual(PAGES + 1 + 5 + 2);
     expect(await readFile(join(dir, 'page-3.md'), 'utf8')).toContain('Text 3.');
 
-    await editMain(s, space.id, [{ operation: 'update_page', page: ids.get('p7'), document: { markdown: '# Page 7\n\nEdited on the platform.\n' } }]);
+    await editMain(s, space.id, [
+      { operation: 'update_page', page: ids.get('p7'), document: { markdown: '# Page 7\n\nEdited on the platform.\n' } },
+    ]);
     before = proxy.seen.length;
     const [main] = await pull(client, dir, { branches: ['main'] });
     const pullRequests = proxy.seen.slice(before);

@@ -38,23 +38,33 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
   async function remoteIncludes(spaceId: string, changeRequest?: string) {
     const scope = changeRequest ? `change-requests/${changeRequest}/content` : 'content';
     const revision = (await s.request('GET', `/v1/spaces/${spaceId}/${scope}`)).body;
-    return Promise.all((revision.reusableContents as { id: string }[]).map(async ({ id }) => {
-      const res = await s.request('GET', `/v1/spaces/${spaceId}/${scope}/reusable-contents/${id}?format=markdown`);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return { id, title: res.body.title as string, markdown: res.body.markdown as string, path: res.body.git.path as string };
-    }));
+    return Promise.all(
+      (revision.reusableContents as { id: string }[]).map(async ({ id }) => {
+        const res = await s.request('GET', `/v1/spaces/${spaceId}/${scope}/reusable-contents/${id}?format=markdown`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return { id, title: res.body.title as string, markdown: res.body.markdown as string, path: res.body.git.path as string };
+      }),
+    );
   }
 
   const files = async (dir: string) => {
     const all = await loadFolder(dir);
-    return new Map([...all].filter(([path]) => !path.startsWith('.git/')).map(([path, bytes]) => [path, Buffer.from(bytes as Uint8Array).toString('utf8')]));
+    return new Map(
+      [...all]
+        .filter(([path]) => !path.startsWith('.git/'))
+        .map(([path, bytes]) => [path, Buffer.from(bytes as Uint8Array).toString('utf8')]),
+    );
   };
 
   it('clones, pushes an edit, an addition and a deletion, and a fresh clone is the folder', async () => {
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Includes', empty: true } })).body;
     await editMain(s, space.id, [
       { operation: 'insert_reusable_content', title: 'Install warning', document: { markdown: 'Run the installer **once**.\n' } },
-      { operation: 'insert_page', title: 'Alpha', document: { markdown: '# Alpha\n\nBefore you start:\n\n{% include ".gitbook/includes/install-warning.md" %}\n' } },
+      {
+        operation: 'insert_page',
+        title: 'Alpha',
+        document: { markdown: '# Alpha\n\nBefore you start:\n\n{% include ".gitbook/includes/install-warning.md" %}\n' },
+      },
       { operation: 'insert_page', title: 'Beta', document: { markdown: '# Beta\n\nbeta text\n' } },
     ]);
     const [warning] = await remoteIncludes(space.id);
@@ -69,22 +79,38 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
 
     // Edited locally (a new title in its front matter, a new body): one update, the file keeps its name.
     git(dir, 'checkout', '-qb', 'writer/includes');
-    await writeFile(join(dir, '.gitbook/includes/install-warning.md'), '---\ntitle: Installer warning\n---\n\nRun the installer **once**, then restart.\n');
+    await writeFile(
+      join(dir, '.gitbook/includes/install-warning.md'),
+      '---\ntitle: Installer warning\n---\n\nRun the installer **once**, then restart.\n',
+    );
     git(dir, 'commit', '-qam', 'Reword the install warning');
     const edited = await push(client, dir);
     expect(edited.skipped).toEqual([]);
     expect(edited.changes).toEqual([
-      { operation: 'update_reusable_content', reusableContent: warning!.id, title: 'Installer warning', document: { markdown: 'Run the installer **once**, then restart.\n' } },
+      {
+        operation: 'update_reusable_content',
+        reusableContent: warning!.id,
+        title: 'Installer warning',
+        document: { markdown: 'Run the installer **once**, then restart.\n' },
+      },
     ]);
     const cr = edited.changeRequest!.id;
     expect(await remoteIncludes(space.id, cr)).toEqual([
-      { id: warning!.id, title: 'Installer warning', markdown: 'Run the installer **once**, then restart.\n', path: '.gitbook/includes/install-warning.md' },
+      {
+        id: warning!.id,
+        title: 'Installer warning',
+        markdown: 'Run the installer **once**, then restart.\n',
+        path: '.gitbook/includes/install-warning.md',
+      },
     ]);
     expect(git(dir, 'status', '--porcelain')).toBe('');
     expect((await push(client, dir)).changes).toEqual([]);
 
     // A new include under a name of its own, embedded in Beta.
-    await writeFile(join(dir, '.gitbook/includes/rollback.md'), '---\ntitle: How to roll back\n---\n\n1. Stop the service.\n2. Restore the backup.\n');
+    await writeFile(
+      join(dir, '.gitbook/includes/rollback.md'),
+      '---\ntitle: How to roll back\n---\n\n1. Stop the service.\n2. Restore the backup.\n',
+    );
     await writeFile(join(dir, 'beta.md'), '# Beta\n\nbeta text\n\n{% include ".gitbook/includes/rollback.md" %}\n');
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'Add rollback steps');
@@ -104,7 +130,10 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
 
     // The first one deleted, with the line embedding it.
     git(dir, 'rm', '-q', '.gitbook/includes/install-warning.md');
-    await writeFile(join(dir, 'README.md'), (await readFile(join(dir, 'README.md'), 'utf8')).replace('\n{% include ".gitbook/includes/install-warning.md" %}\n', ''));
+    await writeFile(
+      join(dir, 'README.md'),
+      (await readFile(join(dir, 'README.md'), 'utf8')).replace('\n{% include ".gitbook/includes/install-warning.md" %}\n', ''),
+    );
     git(dir, 'commit', '-qam', 'Drop the install warning');
     const deleted = await push(client, dir);
     expect(deleted.changes).toContainEqual({ operation: 'delete_reusable_content', reusableContent: warning!.id });
@@ -119,7 +148,9 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir: fresh });
     const mine = await files(dir);
     expect(await files(fresh)).toEqual(mine);
-    expect(mine.get('.gitbook/includes/rollback.md')).toBe('---\ntitle: How to roll back\n---\n\n1. Stop the service.\n2. Restore the backup.\n');
+    expect(mine.get('.gitbook/includes/rollback.md')).toBe(
+      '---\ntitle: How to roll back\n---\n\n1. Stop the service.\n2. Restore the backup.\n',
+    );
     expect(mine.has('.gitbook/includes/install-warning.md')).toBe(false);
   });
 
@@ -137,11 +168,13 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
     expect(await resumed.exited, resumed.stderr()).toBe(0);
     expect(JSON.parse(resumed.stdout())).toMatchObject({ resumed: true, changes: [] });
     const { changeRequestId } = (await readState(t.dir)).branches['writer/crash']!;
-    expect((await remoteIncludes(t.spaceId, changeRequestId)).map((i) => [i.title, i.path])).toEqual([['Notice', '.gitbook/includes/notice.md']]);
+    expect((await remoteIncludes(t.spaceId, changeRequestId)).map((i) => [i.title, i.path])).toEqual([
+      ['Notice', '.gitbook/includes/notice.md'],
+    ]);
     expect(git(t.dir, 'status', '--porcelain')).toBe('');
   });
 
-  it('an include that cannot be read is not sent: a new one stays out, a known one keeps the server\'s version', async () => {
+  it("an include that cannot be read is not sent: a new one stays out, a known one keeps the server's version", async () => {
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Bad includes', empty: true } })).body;
     await editMain(s, space.id, [
       { operation: 'insert_reusable_content', title: 'Kept', document: { markdown: 'Server text.\n' } },
@@ -150,7 +183,10 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
     const dir = join(work, 'bad-includes');
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir });
     git(dir, 'checkout', '-qb', 'writer/bad');
-    await writeFile(join(dir, '.gitbook/includes/kept.md'), '---\ntitle: Kept\n---\n\n<<<<<<< ours\nmine\n=======\ntheirs\n>>>>>>> theirs\n');
+    await writeFile(
+      join(dir, '.gitbook/includes/kept.md'),
+      '---\ntitle: Kept\n---\n\n<<<<<<< ours\nmine\n=======\ntheirs\n>>>>>>> theirs\n',
+    );
     await writeFile(join(dir, '.gitbook/includes/new.md'), '---\ntitle: [unclosed\n---\n\nNew.\n');
     await writeFile(join(dir, 'README.md'), '# Alpha\n\ntext, edited\n');
     git(dir, 'add', '-A');
@@ -158,7 +194,9 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
     const result = await push(client, dir);
     expect(result.skipped.map((x) => x.path).sort()).toEqual(['.gitbook/includes/kept.md', '.gitbook/includes/new.md']);
     expect(result.changes.map((c) => c.operation)).toEqual(['update_page']);
-    expect((await remoteIncludes(space.id, result.changeRequest!.id)).map((i) => [i.title, i.markdown])).toEqual([['Kept', 'Server text.\n']]);
+    expect((await remoteIncludes(space.id, result.changeRequest!.id)).map((i) => [i.title, i.markdown])).toEqual([
+      ['Kept', 'Server text.\n'],
+    ]);
   });
 
   it('from a server without the markdown of reusable contents (the hosted API), no include is read or written', async () => {
@@ -166,7 +204,10 @@ describe('includes (.gitbook/includes/) between the folder and the server', () =
     await editMain(s, space.id, [{ operation: 'insert_reusable_content', title: 'Note', document: { markdown: 'x\n' } }]);
     // Forwards to our server without the x-docsync-extensions header, as the hosted API answers.
     const proxy = await httpFixture(async (req, res, seen) => {
-      const upstream = await fetch(new URL(seen.url, s.url), { method: req.method ?? 'GET', headers: { authorization: seen.authorization ?? '' } });
+      const upstream = await fetch(new URL(seen.url, s.url), {
+        method: req.method ?? 'GET',
+        headers: { authorization: seen.authorization ?? '' },
+      });
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
       res.end(Buffer.from(await upstream.arrayBuffer()));
     });

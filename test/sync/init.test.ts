@@ -66,7 +66,10 @@ describe('initWorkspace', () => {
     await initWorkspace(dir, TEMPLATE);
     expect(await isUnbound(dir)).toBe(true);
     expect(await readUnbound(dir)).toEqual({ version: 1, title: 'unbound' });
-    await expect(readState(dir)).rejects.toMatchObject({ code: 'not-published', message: `${dir} has no space yet (made by docsync init); run docsync push to create it` });
+    await expect(readState(dir)).rejects.toMatchObject({
+      code: 'not-published',
+      message: `${dir} has no space yet (made by docsync init); run docsync push to create it`,
+    });
     // Only a folder docsync init made is unbound.
     expect(await isUnbound(work)).toBe(false);
   });
@@ -83,21 +86,35 @@ describe('initWorkspace', () => {
     const dir = join(work, 'notes');
     await mkdir(dir);
     await writeFile(join(dir, 'todo.md'), 'mine\n');
-    await expect(initWorkspace(dir, TEMPLATE)).rejects.toMatchObject({ code: 'folder-not-empty', message: `${dir} exists and is not empty; docsync init makes a workspace in a new or empty folder` });
+    await expect(initWorkspace(dir, TEMPLATE)).rejects.toMatchObject({
+      code: 'folder-not-empty',
+      message: `${dir} exists and is not empty; docsync init makes a workspace in a new or empty folder`,
+    });
     expect(await readdir(dir)).toEqual(['todo.md']);
   });
 
   it('refuses a path that is a file', async () => {
     const file = join(work, 'a-file');
     await writeFile(file, 'x');
-    await expect(initWorkspace(file, TEMPLATE)).rejects.toMatchObject({ code: 'folder-not-empty', message: expect.stringContaining(`${file} exists and is not a folder`) });
+    await expect(initWorkspace(file, TEMPLATE)).rejects.toMatchObject({
+      code: 'folder-not-empty',
+      message: expect.stringContaining(`${file} exists and is not a folder`),
+    });
   });
 
   it('refuses a title the API would refuse, and a missing template, before writing anything', async () => {
     const dir = join(work, 'long');
-    await expect(initWorkspace(dir, TEMPLATE, { title: 'x'.repeat(51) })).rejects.toMatchObject({ code: 'invalid-title', message: expect.stringContaining('has 51 characters; at most 50') });
-    await expect(initWorkspace(dir, TEMPLATE, { title: '  ' })).rejects.toMatchObject({ message: expect.stringContaining('title is empty') });
-    await expect(initWorkspace(dir, join(work, 'no-template'))).rejects.toMatchObject({ code: 'template-missing', message: expect.stringContaining('no-template is missing') });
+    await expect(initWorkspace(dir, TEMPLATE, { title: 'x'.repeat(51) })).rejects.toMatchObject({
+      code: 'invalid-title',
+      message: expect.stringContaining('has 51 characters; at most 50'),
+    });
+    await expect(initWorkspace(dir, TEMPLATE, { title: '  ' })).rejects.toMatchObject({
+      message: expect.stringContaining('title is empty'),
+    });
+    await expect(initWorkspace(dir, join(work, 'no-template'))).rejects.toMatchObject({
+      code: 'template-missing',
+      message: expect.stringContaining('no-template is missing'),
+    });
     await expect(readdir(dir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 

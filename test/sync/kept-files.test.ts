@@ -12,7 +12,8 @@ import { pull } from '../../src/sync/pull/pull.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
-const files = (folder: Map<string, Uint8Array | string>) => new Map([...folder].map(([path, value]) => [path, typeof value === 'string' ? value : Buffer.from(value).toString('base64')]));
+const files = (folder: Map<string, Uint8Array | string>) =>
+  new Map([...folder].map(([path, value]) => [path, typeof value === 'string' ? value : Buffer.from(value).toString('base64')]));
 
 // Issue 14, item 1: the server keeps the file each page had in the folder it was pushed from
 // (`git-path`), so a fresh clone writes every page back where the writer had it.
@@ -34,7 +35,8 @@ describe.each(testDialects())('a page keeps its file on the platform (%s)', (dia
     await rm(work, { recursive: true, force: true });
   });
 
-  const summary = '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Note](misc/note.md)\n* [Tutorials](tutorials.md)\n  * [One](tutorials/one.md)\n  * [Two](tutorials-two.md)\n';
+  const summary =
+    '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Note](misc/note.md)\n* [Tutorials](tutorials.md)\n  * [One](tutorials/one.md)\n  * [Two](tutorials-two.md)\n';
   const note = '# Note\n\nSee [the tutorials](../tutorials.md), [two](../tutorials-two.md#setup) and [beta](../beta.md).\n';
 
   async function pushed(name: string) {
@@ -55,7 +57,7 @@ describe.each(testDialects())('a page keeps its file on the platform (%s)', (dia
     return t;
   }
 
-  it('a fresh clone has every file of the writer\'s folder, byte for byte, links included', async () => {
+  it("a fresh clone has every file of the writer's folder, byte for byte, links included", async () => {
     const t = await pushed('fresh');
     const back = join(work, 'fresh-reader');
     await clone({ client, apiUrl: s.url, spaceId: t.spaceId, dir: back });
@@ -73,7 +75,9 @@ describe.each(testDialects())('a page keeps its file on the platform (%s)', (dia
     const back = join(work, 'moved-reader');
     await clone({ client, apiUrl: s.url, spaceId: t.spaceId, dir: back });
     expect(existsSync(join(back, 'misc', 'note.md'))).toBe(false);
-    expect(await readFile(join(back, 'tutorials', 'note.md'), 'utf8')).toBe('# Note\n\nSee [the tutorials](../tutorials.md), [two](../tutorials-two.md#setup) and [beta](../beta.md).\n');
+    expect(await readFile(join(back, 'tutorials', 'note.md'), 'utf8')).toBe(
+      '# Note\n\nSee [the tutorials](../tutorials.md), [two](../tutorials-two.md#setup) and [beta](../beta.md).\n',
+    );
     expect(await readFile(join(back, 'tutorials.md'), 'utf8')).toBe('# Tutorials\n\nSee [one](tutorials/one.md).\n');
   });
 

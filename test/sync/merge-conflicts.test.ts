@@ -34,16 +34,25 @@ describe('merge conflicts named by the server', () => {
 
   it('puts each conflict at its file in the workspace, when the last sync knew it', () => {
     const located = locateConflicts(
-      parseConflicts(conflictMessage('x', [
-        { reason: 'document', id: 'p2', title: 'Install' },
-        { reason: 'file', id: 'f1', title: 'logo.png' },
-        { reason: 'variable', id: 'version', title: 'version' },
-        { reason: 'reusable-content', id: 'r1', title: 'Footer' },
-        { reason: 'edit-delete', id: 'p9', title: 'No file' },
-        { reason: 'document', id: 'p1', title: 'Start' },
-      ])),
+      parseConflicts(
+        conflictMessage('x', [
+          { reason: 'document', id: 'p2', title: 'Install' },
+          { reason: 'file', id: 'f1', title: 'logo.png' },
+          { reason: 'variable', id: 'version', title: 'version' },
+          { reason: 'reusable-content', id: 'r1', title: 'Footer' },
+          { reason: 'edit-delete', id: 'p9', title: 'No file' },
+          { reason: 'document', id: 'p1', title: 'Start' },
+        ]),
+      ),
       [index, { pages: { 'elsewhere.md': 'p1' }, files: {}, includes: {} }],
     );
-    expect(located.map((c) => c.path)).toEqual(['guides/install.md', '.gitbook/assets/logo.png', '.gitbook/vars.yaml', '.gitbook/includes/footer.md', undefined, 'README.md']);
+    expect(located.map((c) => c.path)).toEqual([
+      'guides/install.md',
+      '.gitbook/assets/logo.png',
+      '.gitbook/vars.yaml',
+      '.gitbook/includes/footer.md',
+      undefined,
+      'README.md',
+    ]);
   });
 });

@@ -29,16 +29,25 @@ describe('merge', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const crStatus = async (spaceId: string, id: string) => (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${id}`)).body.status;
+  const crStatus = async (spaceId: string, id: string) =>
+    (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${id}`)).body.status;
 
-  it('merges the branch\'s change request, pulls main to the merged content, and stops following the branch', async () => {
+  it("merges the branch's change request, pulls main to the merged content, and stops following the branch", async () => {
     const t = await clonedSpace(s, client, work, 'merged');
-    const cr = await changeRequestWith(s, t.spaceId, 'Better alpha', [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nTWO, better\nthree\n' } }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'Better alpha', [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nTWO, better\nthree\n' } },
+    ]);
     await pull(client, t.dir);
     const branch = `cr/${cr.number}-better-alpha`;
     // A second edit pulled onto the branch: its head is now a pull commit, not the synced commit
     // itself, and holds nothing unpushed.
-    expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'update_page', page: t.beta, title: 'Beta two' }] } })).status).toBe(200);
+    expect(
+      (
+        await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, {
+          body: { changes: [{ operation: 'update_page', page: t.beta, title: 'Beta two' }] },
+        })
+      ).status,
+    ).toBe(200);
     await pull(client, t.dir);
     expect(git(t.dir, 'rev-parse', branch).trim()).not.toBe((await readState(t.dir)).branches[branch]!.syncedCommit);
     git(t.dir, 'checkout', '-q', branch);
@@ -55,7 +64,8 @@ describe('merge', () => {
     git(t.dir, 'checkout', '-q', 'main');
     const onDisk = await loadFolder(t.dir);
     expect([...onDisk.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [path, bytes] of expected) expect(Buffer.from(onDisk.get(path) as Uint8Array).toString(), path).toBe(Buffer.from(bytes).toString());
+    for (const [path, bytes] of expected)
+      expect(Buffer.from(onDisk.get(path) as Uint8Array).toString(), path).toBe(Buffer.from(bytes).toString());
 
     const state = await readState(t.dir);
     expect(state.branches[branch]).toMatchObject({ closed: 'merged', changeRequestId: cr.id });
@@ -66,8 +76,12 @@ describe('merge', () => {
 
   it('reports the conflicting pages with their files when two change requests changed the same line, and changes nothing', async () => {
     const t = await clonedSpace(s, client, work, 'conflict');
-    const first = await changeRequestWith(s, t.spaceId, 'First', [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nfirst two\nthree\n' } }]);
-    const second = await changeRequestWith(s, t.spaceId, 'Second', [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nsecond two\nthree\n' } }]);
+    const first = await changeRequestWith(s, t.spaceId, 'First', [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nfirst two\nthree\n' } },
+    ]);
+    const second = await changeRequestWith(s, t.spaceId, 'Second', [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nsecond two\nthree\n' } },
+    ]);
     await pull(client, t.dir);
     expect(await merge(client, t.dir, `cr/${first.number}-first`)).toMatchObject({ kind: 'merged' });
     const mainBefore = git(t.dir, 'rev-parse', 'main');
@@ -75,8 +89,12 @@ describe('merge', () => {
 
     const result = await merge(client, t.dir, `cr/${second.number}-second`);
     expect(result).toMatchObject({
-      kind: 'conflict', branch: `cr/${second.number}-second`, changeRequest: second.number,
-      conflicts: [{ kind: 'page', title: 'Alpha', id: t.alpha, path: 'README.md', reason: 'both sides changed the same lines of its document' }],
+      kind: 'conflict',
+      branch: `cr/${second.number}-second`,
+      changeRequest: second.number,
+      conflicts: [
+        { kind: 'page', title: 'Alpha', id: t.alpha, path: 'README.md', reason: 'both sides changed the same lines of its document' },
+      ],
     });
     expect(result.kind === 'conflict' && result.message).toContain('cannot be merged');
     expect(await crStatus(t.spaceId, second.id)).toBe('open');
@@ -103,7 +121,9 @@ describe('merge', () => {
     // Not pushed yet: refused before anything is sent.
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, saved again\n');
     git(t.dir, 'commit', '-qam', 'Beta again');
-    await expect(merge(client, t.dir, 'main')).rejects.toThrow(`main has changes not pushed to change request #${pushed.changeRequest!.number} (beta.md); push first`);
+    await expect(merge(client, t.dir, 'main')).rejects.toThrow(
+      `main has changes not pushed to change request #${pushed.changeRequest!.number} (beta.md); push first`,
+    );
     await push(client, t.dir);
     const merged = await merge(client, t.dir);
     expect(merged).toMatchObject({ kind: 'merged', branch: 'main', changeRequest: pushed.changeRequest!.number });
@@ -117,15 +137,22 @@ describe('merge', () => {
 
   it('refuses a branch with commits or edits not pushed: push first', async () => {
     const t = await clonedSpace(s, client, work, 'unpushed');
-    const cr = await changeRequestWith(s, t.spaceId, 'Pending', [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text, reviewed\n' } }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'Pending', [
+      { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text, reviewed\n' } },
+    ]);
     await pull(client, t.dir);
     const branch = `cr/${cr.number}-pending`;
     git(t.dir, 'checkout', '-q', branch);
 
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo, not saved yet\nthree\n');
-    await expect(merge(client, t.dir)).rejects.toThrow(`${branch} has changes not pushed to change request #${cr.number} (README.md); push first (docsync push), then merge`);
+    await expect(merge(client, t.dir)).rejects.toThrow(
+      `${branch} has changes not pushed to change request #${cr.number} (README.md); push first (docsync push), then merge`,
+    );
     git(t.dir, 'commit', '-qam', 'local edit');
-    await expect(merge(client, t.dir, branch)).rejects.toMatchObject({ code: 'unpushed-changes', data: { committed: [{ path: 'README.md', status: 'modified' }], uncommitted: [] } });
+    await expect(merge(client, t.dir, branch)).rejects.toMatchObject({
+      code: 'unpushed-changes',
+      data: { committed: [{ path: 'README.md', status: 'modified' }], uncommitted: [] },
+    });
     expect(await crStatus(t.spaceId, cr.id)).toBe('open');
     expect(await readFile(join(t.dir, 'README.md'), 'utf8')).toBe('# Alpha\n\none\ntwo, not saved yet\nthree\n');
     // Undoing the local commit makes the branch mergeable again.
@@ -135,15 +162,25 @@ describe('merge', () => {
 
   it('refuses a branch with conflict markers left by a pull, naming the file', async () => {
     const t = await clonedSpace(s, client, work, 'markers');
-    const cr = await changeRequestWith(s, t.spaceId, 'Marked', [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nremote two\nthree\n' } }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'Marked', [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nremote two\nthree\n' } },
+    ]);
     await pull(client, t.dir);
     const branch = `cr/${cr.number}-marked`;
     git(t.dir, 'checkout', '-q', branch);
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\nlocal two\nthree\n');
     git(t.dir, 'commit', '-qam', 'local two');
-    expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nother two\nthree\n' } }] } })).status).toBe(200);
+    expect(
+      (
+        await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, {
+          body: { changes: [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nother two\nthree\n' } }] },
+        })
+      ).status,
+    ).toBe(200);
     expect((await pull(client, t.dir, { branches: [branch] }))[0]!.conflicts).toEqual(['README.md']);
-    await expect(merge(client, t.dir)).rejects.toThrow(`${branch} has changes not pushed to change request #${cr.number} (README.md: it has conflict markers (resolve them, then commit)); push first`);
+    await expect(merge(client, t.dir)).rejects.toThrow(
+      `${branch} has changes not pushed to change request #${cr.number} (README.md: it has conflict markers (resolve them, then commit)); push first`,
+    );
   });
 
   it('merges a branch whose only local files are ones push does not send (.gitignore, notes not in SUMMARY.md)', async () => {
@@ -159,14 +196,18 @@ describe('merge', () => {
     expect(await merge(client, t.dir)).toMatchObject({ kind: 'merged', branch });
   });
 
-  it("takes the hosted API's 200 with result \"conflicts\" as a conflict, never as a merge", async () => {
+  it('takes the hosted API\'s 200 with result "conflicts" as a conflict, never as a merge', async () => {
     const t = await clonedSpace(s, client, work, 'hosted-conflicts');
     const cr = await changeRequestWith(s, t.spaceId, 'Hosted', [{ operation: 'update_page', page: t.beta, title: 'Beta two' }]);
     await pull(client, t.dir);
     // The hosted API answers a conflicting merge with 200 and names no page.
     const hosted = await httpFixture(async (req, res, seen) => {
-      if (req.method === 'POST' && seen.url.endsWith('/merge')) return json(res, 200, { revision: 'conflict-revision', result: 'conflicts' });
-      const upstream = await fetch(new URL(seen.url, s.url), { method: req.method ?? 'GET', headers: { authorization: seen.authorization ?? '' } });
+      if (req.method === 'POST' && seen.url.endsWith('/merge'))
+        return json(res, 200, { revision: 'conflict-revision', result: 'conflicts' });
+      const upstream = await fetch(new URL(seen.url, s.url), {
+        method: req.method ?? 'GET',
+        headers: { authorization: seen.authorization ?? '' },
+      });
       res.writeHead(upstream.status, { 'content-type': 'application/json' });
       res.end(await upstream.text());
     });
@@ -184,7 +225,9 @@ describe('merge', () => {
 
   it('takes a change request merged on the platform meanwhile as merged, and still pulls main', async () => {
     const t = await clonedSpace(s, client, work, 'already');
-    const cr = await changeRequestWith(s, t.spaceId, 'Elsewhere', [{ operation: 'insert_page', title: 'New', document: { markdown: '# New\n\nfrom the web\n' } }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'Elsewhere', [
+      { operation: 'insert_page', title: 'New', document: { markdown: '# New\n\nfrom the web\n' } },
+    ]);
     await pull(client, t.dir);
     expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/merge`)).status).toBe(200);
     const result = await merge(client, t.dir, `cr/${cr.number}-elsewhere`);
@@ -194,16 +237,24 @@ describe('merge', () => {
 
   it('refuses an archived change request, saying how to open it again', async () => {
     const t = await clonedSpace(s, client, work, 'archived');
-    const cr = await changeRequestWith(s, t.spaceId, 'Shelved', [{ operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n' } }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'Shelved', [
+      { operation: 'insert_page', title: 'Later', document: { markdown: '# Later\n' } },
+    ]);
     await pull(client, t.dir);
-    expect((await s.request('PATCH', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`, { body: { status: 'archived' } })).status).toBe(200);
+    expect((await s.request('PATCH', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}`, { body: { status: 'archived' } })).status).toBe(
+      200,
+    );
     const branch = `cr/${cr.number}-shelved`;
-    await expect(merge(client, t.dir, branch)).rejects.toThrow(`change request #${cr.number} of ${branch} is archived; run docsync cr open ${branch} first`);
+    await expect(merge(client, t.dir, branch)).rejects.toThrow(
+      `change request #${cr.number} of ${branch} is archived; run docsync cr open ${branch} first`,
+    );
   });
 
   it('merges main edits made meanwhile on other pages: the platform merges, main gets both', async () => {
     const t = await clonedSpace(s, client, work, 'both');
-    const cr = await changeRequestWith(s, t.spaceId, 'Alpha edit', [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\nONE\ntwo\nthree\n' } }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'Alpha edit', [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\nONE\ntwo\nthree\n' } },
+    ]);
     await pull(client, t.dir);
     await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text, on main\n' } }]);
     expect(await merge(client, t.dir, `cr/${cr.number}-alpha-edit`)).toMatchObject({ kind: 'merged' });

@@ -55,7 +55,9 @@ describe.each(testDialects())('main merged into a branch with git (%s)', (dialec
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\ntopic text\n');
     git(t.dir, 'commit', '-qam', 'topic');
     const crId = (await push(client, t.dir)).changeRequest!.id;
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nmain line\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nmain line\n' } },
+    ]);
     git(t.dir, 'checkout', '-q', 'main');
     await pull(client, t.dir);
     git(t.dir, 'checkout', '-q', 'topic');

@@ -8,13 +8,19 @@ import { writeFolder } from '../../src/workspace/index.js';
 import { localOf, markdownArb, metaEditArb, remoteArbOf, type Edit } from './push-plan-harness.js';
 
 const encoder = new TextEncoder();
-const bytesOf = (files: Map<string, Uint8Array | string>) => new Map([...files].map(([p, v]) => [p, typeof v === 'string' ? encoder.encode(v) : v]));
-const same = (a: Uint8Array | undefined, b: Uint8Array | undefined) => a !== undefined && b !== undefined && Buffer.from(a).equals(Buffer.from(b));
+const bytesOf = (files: Map<string, Uint8Array | string>) =>
+  new Map([...files].map(([p, v]) => [p, typeof v === 'string' ? encoder.encode(v) : v]));
+const same = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
+  a !== undefined && b !== undefined && Buffer.from(a).equals(Buffer.from(b));
 
 /** Edits that change pages' own files only: markdown and front matter fields. */
 const pageFileEditArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('markdown' as const), pick: fc.nat(60), markdown: markdownArb }),
-  metaEditArb.filter(({ key }) => key !== 'linkTitle').chain(({ key, value }) => fc.record({ op: fc.constant('meta' as const), pick: fc.nat(60), key: fc.constant(key), value: fc.constant(value) })),
+  metaEditArb
+    .filter(({ key }) => key !== 'linkTitle')
+    .chain(({ key, value }) =>
+      fc.record({ op: fc.constant('meta' as const), pick: fc.nat(60), key: fc.constant(key), value: fc.constant(value) }),
+    ),
 );
 
 describe('pageEditSides: a push of page-file edits read page by page', () => {
@@ -38,7 +44,8 @@ describe('pageEditSides: a push of page-file edits read page by page', () => {
         const fullPlan = planPush(full.remote, full.local, { pathOf: (id) => full.paths.get(id) ?? 'README.md' });
         if (quick === undefined) {
           // Declined only for what is not a page-file edit, or a file the full read has a problem with.
-          const pageOnly = changes.length > 0 && changes.every((c) => c.status === 'modified' && c.path.endsWith('.md') && c.path !== 'SUMMARY.md');
+          const pageOnly =
+            changes.length > 0 && changes.every((c) => c.status === 'modified' && c.path.endsWith('.md') && c.path !== 'SUMMARY.md');
           expect(pageOnly && full.skipped.length === 0 && changes.length > 0 ? 'declined a plain page edit' : 'ok').toBe('ok');
           return;
         }
@@ -53,14 +60,32 @@ describe('pageEditSides: a push of page-file edits read page by page', () => {
   });
 
   it('declines anything but modified page files', () => {
-    const remote = { pages: [{ type: 'document' as const, id: 'p1', title: 'Home', slug: 'home', markdown: 'hi\n', pages: [] }], files: [], variables: {}, reusableContents: [], settings: {} };
+    const remote = {
+      pages: [{ type: 'document' as const, id: 'p1', title: 'Home', slug: 'home', markdown: 'hi\n', pages: [] }],
+      files: [],
+      variables: {},
+      reusableContents: [],
+      settings: {},
+    };
     const { files, index } = writeFolder(remote);
     const base = bytesOf(files);
-    expect(pageEditSides([{ path: 'SUMMARY.md', status: 'modified', oldOid: '', newOid: '' }], base, base, index, { prefix: '', summary: 'SUMMARY.md' })).toBeUndefined();
-    expect(pageEditSides([{ path: 'new.md', status: 'added', newOid: '' }], base, base, index, { prefix: '', summary: 'SUMMARY.md' })).toBeUndefined();
+    expect(
+      pageEditSides([{ path: 'SUMMARY.md', status: 'modified', oldOid: '', newOid: '' }], base, base, index, {
+        prefix: '',
+        summary: 'SUMMARY.md',
+      }),
+    ).toBeUndefined();
+    expect(
+      pageEditSides([{ path: 'new.md', status: 'added', newOid: '' }], base, base, index, { prefix: '', summary: 'SUMMARY.md' }),
+    ).toBeUndefined();
     expect(pageEditSides([], base, base, index, { prefix: '', summary: 'SUMMARY.md' })).toBeUndefined();
     const marked = new Map(base);
     marked.set('README.md', encoder.encode('# Home\n\n<<<<<<< local\na\n=======\nb\n>>>>>>> remote\n'));
-    expect(pageEditSides([{ path: 'README.md', status: 'modified', oldOid: '', newOid: '' }], base, marked, index, { prefix: '', summary: 'SUMMARY.md' })).toBeUndefined();
+    expect(
+      pageEditSides([{ path: 'README.md', status: 'modified', oldOid: '', newOid: '' }], base, marked, index, {
+        prefix: '',
+        summary: 'SUMMARY.md',
+      }),
+    ).toBeUndefined();
   });
 });

@@ -57,7 +57,9 @@ describe.each(testDialects())('a pending change request moved on the platform (%
     git(t.dir, 'commit', '-qam', 'mine');
     const first = await push(client, t.dir);
     const crId = first.changeRequest!.id;
-    await editOnPlatform(t.spaceId, crId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nreviewer\n' } }]);
+    await editOnPlatform(t.spaceId, crId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nreviewer\n' } },
+    ]);
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text\n\nmine, again\n');
     git(t.dir, 'commit', '-qam', 'again');
 
@@ -82,7 +84,9 @@ describe.each(testDialects())('a pending change request moved on the platform (%
     git(t.dir, 'commit', '-qam', 'mine');
     const first = await push(client, t.dir);
     const crId = first.changeRequest!.id;
-    await editOnPlatform(t.spaceId, crId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nreviewer\n' } }]);
+    await editOnPlatform(t.spaceId, crId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nreviewer\n' } },
+    ]);
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text\n\nmine, again\n');
     git(t.dir, 'commit', '-qam', 'again');
     const pulled = await pull(client, t.dir);

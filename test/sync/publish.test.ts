@@ -48,7 +48,13 @@ describe('publishWorkspace', () => {
     const dir = join(work, 'handbook');
     const init = await initWorkspace(dir, TEMPLATE, { title: 'Handbook' });
     const result = await publishWorkspace(client, dir, { apiUrl: s.url });
-    expect(result).toMatchObject({ title: 'Handbook', orgId: s.orgId, url: expect.stringContaining(result.spaceId), conflicts: [], push: { skipped: [], counts: { inserted: 4 } } });
+    expect(result).toMatchObject({
+      title: 'Handbook',
+      orgId: s.orgId,
+      url: expect.stringContaining(result.spaceId),
+      conflicts: [],
+      push: { skipped: [], counts: { inserted: 4 } },
+    });
     expect(result.changeRequest?.number).toBeGreaterThan(0);
 
     const space = (await s.request('GET', `/v1/spaces/${result.spaceId}`)).body;
@@ -87,7 +93,10 @@ describe('publishWorkspace', () => {
     const dir = join(work, 'later');
     await initWorkspace(dir, TEMPLATE);
     const { spaceId } = await publishWorkspace(client, dir, { apiUrl: s.url });
-    await writeFile(join(dir, 'writing-pages.md'), (await readFile(join(dir, 'writing-pages.md'), 'utf8')).replace('## Add a page', 'Edited after publishing.\n\n## Add a page'));
+    await writeFile(
+      join(dir, 'writing-pages.md'),
+      (await readFile(join(dir, 'writing-pages.md'), 'utf8')).replace('## Add a page', 'Edited after publishing.\n\n## Add a page'),
+    );
     const pushed = await push(client, dir);
     expect(pushed.changeRequest).toMatchObject({ opened: true });
     expect(pushed.counts.updated).toBe(1);
@@ -147,7 +156,8 @@ describe('publishWorkspace', () => {
       await initWorkspace(dir, TEMPLATE);
       const stranger = await s.organization('Not mine');
       await expect(publishWorkspace(client, dir, { apiUrl: s.url, orgId: stranger.id })).rejects.toMatchObject({
-        code: 'choose-organization', message: `--org ${stranger.id}: no such organization among yours (${s.orgId} (${(await s.request('GET', `/v1/orgs/${s.orgId}`)).body.title}))`,
+        code: 'choose-organization',
+        message: `--org ${stranger.id}: no such organization among yours (${s.orgId} (${(await s.request('GET', `/v1/orgs/${s.orgId}`)).body.title}))`,
       });
       expect(await spaceCount(s, stranger.id, stranger.adminToken)).toBe(0);
       expect(await isUnbound(dir)).toBe(true);
@@ -159,7 +169,10 @@ describe('publishWorkspace', () => {
     await initWorkspace(dir, TEMPLATE);
     await writeFile(join(dir, 'SUMMARY.md'), '# Table of contents\n\n* [Welcome](README.md)\n* [Gone](gone.md)\n');
     const before = await spaceCount(s, s.orgId);
-    await expect(publishWorkspace(client, dir, { apiUrl: s.url })).rejects.toMatchObject({ code: 'unreadable-tree', details: [expect.stringContaining('gone.md')] });
+    await expect(publishWorkspace(client, dir, { apiUrl: s.url })).rejects.toMatchObject({
+      code: 'unreadable-tree',
+      details: [expect.stringContaining('gone.md')],
+    });
     expect(await spaceCount(s, s.orgId)).toBe(before);
     expect(await isUnbound(dir)).toBe(true);
   });
@@ -168,7 +181,11 @@ describe('publishWorkspace', () => {
     const dir = join(work, 'twice');
     await initWorkspace(dir, TEMPLATE);
     const { spaceId } = await publishWorkspace(client, dir, { apiUrl: s.url });
-    await expect(publishWorkspace(client, dir, { apiUrl: s.url })).rejects.toMatchObject({ message: `${dir} is already bound to space ${spaceId}; use docsync push` });
-    await expect(publishWorkspace(client, work, { apiUrl: s.url })).rejects.toMatchObject({ message: expect.stringContaining(`${work} was not made by docsync init`) });
+    await expect(publishWorkspace(client, dir, { apiUrl: s.url })).rejects.toMatchObject({
+      message: `${dir} is already bound to space ${spaceId}; use docsync push`,
+    });
+    await expect(publishWorkspace(client, work, { apiUrl: s.url })).rejects.toMatchObject({
+      message: expect.stringContaining(`${work} was not made by docsync init`),
+    });
   });
 });

@@ -27,7 +27,9 @@ describe('pull: the working tree', () => {
 
   it('writes the pulled changes (edit, addition, deletion of a nested page) and git status is clean', async () => {
     const t = await clonedSpace(s, client, work, 'lands');
-    const ids = await editMain(s, t.spaceId, [{ operation: 'insert_page', into: t.beta, ref: 'child', title: 'Child', document: { markdown: '# Child\n\nnested\n' } }]);
+    const ids = await editMain(s, t.spaceId, [
+      { operation: 'insert_page', into: t.beta, ref: 'child', title: 'Child', document: { markdown: '# Child\n\nnested\n' } },
+    ]);
     await pull(client, t.dir);
     expect(await readFile(join(t.dir, 'beta/child.md'), 'utf8')).toContain('nested');
     const untouched = await stat(join(t.dir, 'README.md'));
@@ -39,7 +41,12 @@ describe('pull: the working tree', () => {
     ]);
     const [main] = await pull(client, t.dir);
     // Beta stays in the file the workspace has it in, beta.md, beside its children's folder and after.
-    expect(main!.changes.map((c) => `${c.status} ${c.path}`)).toEqual(['modified SUMMARY.md', 'modified beta.md', 'deleted beta/child.md', 'added gamma.md']);
+    expect(main!.changes.map((c) => `${c.status} ${c.path}`)).toEqual([
+      'modified SUMMARY.md',
+      'modified beta.md',
+      'deleted beta/child.md',
+      'added gamma.md',
+    ]);
     expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toContain('edited on the platform');
     expect(await readFile(join(t.dir, 'gamma.md'), 'utf8')).toContain('new');
     expect(existsSync(join(t.dir, 'beta'))).toBe(false);
@@ -62,9 +69,17 @@ describe('pull: the working tree', () => {
   });
 
   /** Pages the pull brings besides the edits: past 25 files, the whole branch is checked out. */
-  const added = (n: number) => Array.from({ length: n }, (_, i) => ({ operation: 'insert_page', title: `Added ${i}`, document: { markdown: `# Added ${i}\n\ntext ${i}\n` } }));
+  const added = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      operation: 'insert_page',
+      title: `Added ${i}`,
+      document: { markdown: `# Added ${i}\n\ntext ${i}\n` },
+    }));
 
-  for (const [label, extra] of [['a small pull', 0], ['a pull of 30 new pages', 30]] as const) {
+  for (const [label, extra] of [
+    ['a small pull', 0],
+    ['a pull of 30 new pages', 30],
+  ] as const) {
     it(`${label}: a file edited on disk while the pull runs is not overwritten, the rest lands`, async () => {
       const t = await clonedSpace(s, client, work, `edited-meanwhile-${extra}`);
       await editMain(s, t.spaceId, [
@@ -76,7 +91,10 @@ describe('pull: the working tree', () => {
       const meanwhile = '# Beta\n\nbeta text typed during the pull\n';
       const proxy = await httpFixture(async (req, res, seen) => {
         if (new URL(seen.url, s.url).pathname === `/v1/spaces/${t.spaceId}/content`) await writeFile(join(t.dir, 'beta.md'), meanwhile);
-        const upstream = await fetch(new URL(seen.url, s.url), { method: req.method ?? 'GET', headers: { authorization: seen.authorization ?? '' } });
+        const upstream = await fetch(new URL(seen.url, s.url), {
+          method: req.method ?? 'GET',
+          headers: { authorization: seen.authorization ?? '' },
+        });
         res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
         res.end(Buffer.from(await upstream.arrayBuffer()));
       });
@@ -92,7 +110,12 @@ describe('pull: the working tree', () => {
       for (let i = 0; i < extra; i += 1) expect(await readFile(join(t.dir, `added-${i}.md`), 'utf8')).toContain(`text ${i}`);
       // The branch has the platform's text; the writer's stays on disk, as an edit git shows.
       expect(git(t.dir, 'show', 'HEAD:beta.md')).toContain('from the platform');
-      expect(git(t.dir, 'status', '--porcelain').trim().split('\n').map((line) => line.slice(3))).toEqual(['beta.md']);
+      expect(
+        git(t.dir, 'status', '--porcelain')
+          .trim()
+          .split('\n')
+          .map((line) => line.slice(3)),
+      ).toEqual(['beta.md']);
     });
   }
 

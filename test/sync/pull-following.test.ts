@@ -50,10 +50,18 @@ describe('pull: followed branches', () => {
 
   it('pulls a change request archived on the platform one last time, then no more; follows it again once opened again', async () => {
     const t = await clonedSpace(s, client, work, 'archived-remotely');
-    const cr = await changeRequestWith(s, t.spaceId, 'Shelf', [{ operation: 'insert_page', title: 'Shelf', document: { markdown: '# Shelf\n\nfirst\n' } }]);
+    const cr = await changeRequestWith(s, t.spaceId, 'Shelf', [
+      { operation: 'insert_page', title: 'Shelf', document: { markdown: '# Shelf\n\nfirst\n' } },
+    ]);
     await pull(client, t.dir);
     const branch = `cr/${cr.number}-shelf`;
-    await editCr(t.spaceId, cr.id, [{ operation: 'update_page', page: (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content/path/shelf`)).body.id, document: { markdown: '# Shelf\n\nsecond\n' } }]);
+    await editCr(t.spaceId, cr.id, [
+      {
+        operation: 'update_page',
+        page: (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content/path/shelf`)).body.id,
+        document: { markdown: '# Shelf\n\nsecond\n' },
+      },
+    ]);
     await setStatus(t.spaceId, cr.id, 'archived');
 
     const last = (await pull(client, t.dir)).find((r) => r.branch === branch);
@@ -61,7 +69,9 @@ describe('pull: followed branches', () => {
     expect(git(t.dir, 'show', `${branch}:shelf.md`)).toBe('# Shelf\n\nsecond\n');
     expect((await readState(t.dir)).branches[branch]!.closed).toBe('archived');
     expect((await pull(client, t.dir)).map((r) => r.branch)).toEqual(['main']);
-    await expect(pull(client, t.dir, { branches: [branch] })).rejects.toThrow(`branch ${branch} is no longer followed (its change request is archived); run docsync cr open ${branch} to follow it again`);
+    await expect(pull(client, t.dir, { branches: [branch] })).rejects.toThrow(
+      `branch ${branch} is no longer followed (its change request is archived); run docsync cr open ${branch} to follow it again`,
+    );
 
     // Local work on the branch while it was not followed is kept when it is followed again.
     git(t.dir, 'checkout', '-q', branch);
@@ -89,7 +99,10 @@ describe('pull: followed branches', () => {
     const cr = await changeRequestWith(s, t.spaceId, 'Edits on main', [{ operation: 'update_page', page: t.beta, title: 'Beta two' }]);
     const state = await readState(t.dir);
     const main = state.branches.main!;
-    await writeState(t.dir, { ...state, branches: { main: { ...main, outbox: { ...main, changeRequestId: cr.id, changeRequestNumber: cr.number } } } });
+    await writeState(t.dir, {
+      ...state,
+      branches: { main: { ...main, outbox: { ...main, changeRequestId: cr.id, changeRequestNumber: cr.number } } },
+    });
     expect((await pull(client, t.dir)).map((r) => r.branch)).toEqual(['main']);
     expect(Object.keys((await readState(t.dir)).branches)).toEqual(['main']);
     expect((await listChangeRequests(client, t.dir)).map((e) => [e.number, e.branch, e.followed])).toEqual([[cr.number, 'main', true]]);

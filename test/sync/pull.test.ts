@@ -56,7 +56,8 @@ describe('pull', () => {
     const expected = snapshotOf(await fetchContent(client, { space: spaceId })).files;
     const onDisk = await loadFolder(dir);
     expect([...onDisk.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [path, bytes] of expected) expect(Buffer.from(onDisk.get(path) as Uint8Array).toString(), path).toBe(Buffer.from(bytes).toString());
+    for (const [path, bytes] of expected)
+      expect(Buffer.from(onDisk.get(path) as Uint8Array).toString(), path).toBe(Buffer.from(bytes).toString());
   }
 
   it('brings main to the remote head when nothing changed locally, and reports what changed', async () => {
@@ -79,7 +80,9 @@ describe('pull', () => {
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, edited locally\n');
     git(t.dir, 'commit', '-qam', 'local commit');
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\nONE (local, not committed)\ntwo\nthree\n');
-    await editOnServer(t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nTHREE (remote)\n' } }]);
+    await editOnServer(t.spaceId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nTHREE (remote)\n' } },
+    ]);
 
     const [main] = await pull(client, t.dir);
     expect(main!.conflicts).toEqual([]);
@@ -95,17 +98,27 @@ describe('pull', () => {
     const t = await clonedSpace('conflicting');
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\nlocal two\nthree\n');
     git(t.dir, 'commit', '-qam', 'local');
-    await editOnServer(t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nremote two\nthree\n' } }]);
+    await editOnServer(t.spaceId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\nremote two\nthree\n' } },
+    ]);
     const [main] = await pull(client, t.dir);
     expect(main!.conflicts).toEqual(['README.md']);
-    expect(await readFile(join(t.dir, 'README.md'), 'utf8')).toBe('# Alpha\n\none\n<<<<<<< local\nlocal two\n=======\nremote two\n>>>>>>> remote\nthree\n');
+    expect(await readFile(join(t.dir, 'README.md'), 'utf8')).toBe(
+      '# Alpha\n\none\n<<<<<<< local\nlocal two\n=======\nremote two\n>>>>>>> remote\nthree\n',
+    );
     expect(git(t.dir, 'log', '-1', '--format=%s', 'main')).toContain('with conflicts in README.md');
   });
 
   it('makes a branch for a change request opened after the clone', async () => {
     const t = await clonedSpace('late-cr');
     const cr = (await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests`, { body: { subject: 'Late idea' } })).body;
-    expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'insert_page', title: 'Idea', document: { markdown: '# Idea\n\nLater.\n' } }] } })).status).toBe(200);
+    expect(
+      (
+        await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, {
+          body: { changes: [{ operation: 'insert_page', title: 'Idea', document: { markdown: '# Idea\n\nLater.\n' } }] },
+        })
+      ).status,
+    ).toBe(200);
     const results = await pull(client, t.dir);
     const branch = `cr/${cr.number}-late-idea`;
     expect(results.find((r) => r.branch === branch)).toMatchObject({ created: true, conflicts: [] });
@@ -122,7 +135,13 @@ describe('pull', () => {
     const dir = join(work, 'with-cr-2');
     await clone({ client, apiUrl: s.url, spaceId: t.spaceId, dir });
     const branch = `cr/${cr.number}-draft`;
-    expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'update_page', page: t.beta, title: 'Beta two' }] } })).status).toBe(200);
+    expect(
+      (
+        await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, {
+          body: { changes: [{ operation: 'update_page', page: t.beta, title: 'Beta two' }] },
+        })
+      ).status,
+    ).toBe(200);
     const results = await pull(client, dir);
     expect(results.find((r) => r.branch === branch)!.changes.map((c) => c.path)).toEqual(['SUMMARY.md', 'beta.md']);
     expect(git(dir, 'show', `${branch}:SUMMARY.md`)).toContain('[Beta two](beta.md)');

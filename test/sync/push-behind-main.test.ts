@@ -25,12 +25,14 @@ describe.each(testDialects())('a branch made from an older main (%s)', (dialect)
     await rm(work, { recursive: true, force: true });
   });
 
-  it('is pushed when the platform changed another page: the change request holds both, main\'s edit not undone', async () => {
+  it("is pushed when the platform changed another page: the change request holds both, main's edit not undone", async () => {
     const t = await clonedSpace(s, client, work, 'other-page');
     git(t.dir, 'checkout', '-qb', 'late');
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, edited on the branch\n');
     git(t.dir, 'commit', '-qam', 'Edit beta');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo, on the platform\nthree\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo, on the platform\nthree\n' } },
+    ]);
 
     const pushed = await push(client, t.dir);
     expect(pushed.changes).toEqual([expect.objectContaining({ operation: 'update_page', page: t.beta })]);
@@ -51,7 +53,9 @@ describe.each(testDialects())('a branch made from an older main (%s)', (dialect)
     git(t.dir, 'checkout', '-qb', 'late');
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none, on the branch\ntwo\nthree\n');
     git(t.dir, 'commit', '-qam', 'Edit line one');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree, on the platform\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree, on the platform\n' } },
+    ]);
     const pushed = await push(client, t.dir);
     expect(await remoteMarkdown(s, t.spaceId, t.alpha, pushed.changeRequest!.id)).toBe('one, on the branch\ntwo\nthree, on the platform\n');
   });
@@ -63,7 +67,9 @@ describe.each(testDialects())('a branch made from an older main (%s)', (dialect)
     await writeFile(join(t.dir, 'README.md'), ours);
     git(t.dir, 'commit', '-qam', 'Edit line two');
     const head = git(t.dir, 'rev-parse', 'late');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo, on the platform\nthree\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo, on the platform\nthree\n' } },
+    ]);
     await expect(push(client, t.dir)).rejects.toMatchObject({ code: 'behind-main-conflicts', details: ['README.md'] });
     expect(git(t.dir, 'rev-parse', 'late')).toBe(head);
     expect(await readFile(join(t.dir, 'README.md'), 'utf8')).toBe(ours);

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { computedSource } from '../../src/sync/push/plan/changes.js';
 import { expect } from 'vitest';
-import { DEFAULT_PAGE_LAYOUT, ContentChangeBatch, type ContentChange, type ContentTree, type PageLayout, type TreePage } from '../../src/model/index.js';
+import {
+  DEFAULT_PAGE_LAYOUT,
+  ContentChangeBatch,
+  type ContentChange,
+  type ContentTree,
+  type PageLayout,
+  type TreePage,
+} from '../../src/model/index.js';
 import { applyChanges, pagePaths, refPaths, renderPageMarkdown, splitTemplate, uniqueSlug } from '../../src/content/index.js';
 import { relativePath } from '../../src/content/changes/render-links.js';
 import { createdRefs, type ContentWriteResult } from '../../src/client/index.js';
@@ -23,20 +30,95 @@ import type { WorkspaceContent, WorkspaceDocument, WorkspacePage } from '../../s
 
 /** Titles that trip YAML (numbers, booleans, null, colons), markdown and slugs, in many scripts. */
 const TITLES = [
-  'Intro', 'Guide', 'Getting started', 'Café', '日本語', 'Ελληνικά', 'Ünïcödé ✨', '🚀 Launch', 'a: b', '# not a heading', "it's", '"quoted"',
-  'yes', 'no', 'null', 'true', '2024', '1e3', '0x1F', '~', '- item', 'a/b', '..', '[x]', 'Intro 2',
-  '---', '@at', '&anchor', '*alias', '!tag', '| pipe', '> fold', '{brace}', '%percent', '`tick`', '? question', 'a #b', 'x\\y',
+  'Intro',
+  'Guide',
+  'Getting started',
+  'Café',
+  '日本語',
+  'Ελληνικά',
+  'Ünïcödé ✨',
+  '🚀 Launch',
+  'a: b',
+  '# not a heading',
+  "it's",
+  '"quoted"',
+  'yes',
+  'no',
+  'null',
+  'true',
+  '2024',
+  '1e3',
+  '0x1F',
+  '~',
+  '- item',
+  'a/b',
+  '..',
+  '[x]',
+  'Intro 2',
+  '---',
+  '@at',
+  '&anchor',
+  '*alias',
+  '!tag',
+  '| pipe',
+  '> fold',
+  '{brace}',
+  '%percent',
+  '`tick`',
+  '? question',
+  'a #b',
+  'x\\y',
 ];
 const SLUGS = [
-  'intro', 'intro-2', 'intro-3', 'guide', 'guides', 'guide-1', 'a', 'b', 'c', 'a-b', 'café', '日本語', 'v1..v2', 'detox-+-jest',
-  'docsync-1', 'docsync-2', 'intro-docsync-1', 'a-docsync-1', 'b-docsync-1', 'readme',
+  'intro',
+  'intro-2',
+  'intro-3',
+  'guide',
+  'guides',
+  'guide-1',
+  'a',
+  'b',
+  'c',
+  'a-b',
+  'café',
+  '日本語',
+  'v1..v2',
+  'detox-+-jest',
+  'docsync-1',
+  'docsync-2',
+  'intro-docsync-1',
+  'a-docsync-1',
+  'b-docsync-1',
+  'readme',
 ];
-const LINES = ['alpha', 'Some *text* here', '- a list item', '日本語のテキスト', '> a quote', '`code`', 'a | b', '# A heading in the body', 'title: not front matter'];
+const LINES = [
+  'alpha',
+  'Some *text* here',
+  '- a list item',
+  '日本語のテキスト',
+  '> a quote',
+  '`code`',
+  'a | b',
+  '# A heading in the body',
+  'title: not front matter',
+];
 const EMOJIS = ['1f389', '2764', '🚀', '👩‍💻', '1f468-200d-1f4bb'];
-const HREFS = ['https://example.com', 'https://example.com/a?b=c#d', 'mailto:someone@example.com', 'https://例え.jp/パス', 'http://localhost:8080/x'];
+const HREFS = [
+  'https://example.com',
+  'https://example.com/a?b=c#d',
+  'mailto:someone@example.com',
+  'https://例え.jp/パス',
+  'http://localhost:8080/x',
+];
 const LAYOUTS: PageLayout[] = [
-  { width: 'wide' }, { title: false, outline: false }, { cover: false, coverSize: 'full' }, { tableOfContents: false, pagination: false },
-  { coverMask: 'radial', metadata: false }, DEFAULT_PAGE_LAYOUT, { anchors: false }, { width: 'default', actions: true },
+  { width: 'wide' },
+  { title: false, outline: false },
+  { cover: false, coverSize: 'full' },
+  { tableOfContents: false, pagination: false },
+  { coverMask: 'radial', metadata: false },
+  DEFAULT_PAGE_LAYOUT,
+  { anchors: false },
+  { width: 'default', actions: true },
 ];
 const FILE_NAMES = ['logo.png', 'diagram.svg', 'notes.txt', 'ü.png', 'a b.pdf', 'data.json'];
 
@@ -51,8 +133,16 @@ export const slugArb = fc.constantFrom(...SLUGS);
 const linkLineArb = fc.tuple(fc.nat(60), fc.constantFrom('', '#part')).map(([n, anchor]) => `See {{link:${n}${anchor}}} and more.`);
 export const markdownArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant('') },
-  { weight: 4, arbitrary: fc.array(fc.oneof(fc.constantFrom(...LINES), fc.constant(''), linkLineArb), { minLength: 1, maxLength: 4 }).map(toBody) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 2 }).map((lines) => `---\ntags:\n  - one\n---\n${toBody(lines)}`) },
+  {
+    weight: 4,
+    arbitrary: fc.array(fc.oneof(fc.constantFrom(...LINES), fc.constant(''), linkLineArb), { minLength: 1, maxLength: 4 }).map(toBody),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 2 })
+      .map((lines) => `---\ntags:\n  - one\n---\n${toBody(lines)}`),
+  },
 );
 /** The stored form of a body: no blank lines around it, one newline at the end. */
 function toBody(lines: string[]): string {
@@ -85,9 +175,9 @@ const metaValueArb = {
 export const META_KEYS = Object.keys(metaValueArb) as (keyof DocMeta)[];
 export const docMetaArb: fc.Arbitrary<DocMeta> = fc.record(metaValueArb, { requiredKeys: [] }) as fc.Arbitrary<DocMeta>;
 /** One metadata field set to a new value or removed. */
-export const metaEditArb: fc.Arbitrary<{ key: keyof DocMeta; value: unknown }> = fc.constantFrom(...META_KEYS).chain((key) =>
-  fc.record({ key: fc.constant(key), value: fc.option(metaValueArb[key] as fc.Arbitrary<unknown>, { nil: undefined }) }),
-);
+export const metaEditArb: fc.Arbitrary<{ key: keyof DocMeta; value: unknown }> = fc
+  .constantFrom(...META_KEYS)
+  .chain((key) => fc.record({ key: fc.constant(key), value: fc.option(metaValueArb[key] as fc.Arbitrary<unknown>, { nil: undefined }) }));
 
 export type Kind = 'document' | 'group' | 'link' | 'computed';
 export interface PageSpec {
@@ -160,7 +250,9 @@ function makePage(spec: PageSpec, kind: Kind, id: string): WorkspacePage {
 /** Names the page each `{{link:N}}` of a document written now points to: `{{to:<id>}}`. */
 function resolveLinks(content: WorkspaceContent, markdown: string): string {
   const ids = places(content).map((p) => p.page.id);
-  return markdown.replace(/\{\{link:(\d+)(#[^}]*)?\}\}/g, (_, n: string, anchor = '') => (ids.length === 0 ? 'nothing' : `{{to:${ids[Number(n) % ids.length]!}${anchor}}}`));
+  return markdown.replace(/\{\{link:(\d+)(#[^}]*)?\}\}/g, (_, n: string, anchor = '') =>
+    ids.length === 0 ? 'nothing' : `{{to:${ids[Number(n) % ids.length]!}${anchor}}}`,
+  );
 }
 
 /**
@@ -195,19 +287,23 @@ function addPage(content: WorkspaceContent, spec: PageSpec, id: string): Workspa
 }
 
 /** A remote content of `minPages` to `maxPages` pages (and up to 3 files), links as `{{to:<id>}}` (see `finish`). */
-export const draftArbOf = (minPages: number, maxPages: number): fc.Arbitrary<WorkspaceContent> => fc
-  .record({ pages: fc.array(pageSpecArb, { minLength: minPages, maxLength: maxPages, size: 'max' }), files: fc.uniqueArray(fileSpecArb, { maxLength: 3, selector: (f) => f.name }) })
-  .map(({ pages, files }) => {
-    const content: WorkspaceContent = {
-      pages: [],
-      files: files.map((f, i) => ({ id: `file${i + 1}`, name: f.name, contentType: 'application/octet-stream', bytes: f.bytes })),
-      variables: {},
-      reusableContents: [],
-      settings: {},
-    };
-    pages.forEach((spec, i) => addPage(content, spec, `r${i + 1}`));
-    return content;
-  });
+export const draftArbOf = (minPages: number, maxPages: number): fc.Arbitrary<WorkspaceContent> =>
+  fc
+    .record({
+      pages: fc.array(pageSpecArb, { minLength: minPages, maxLength: maxPages, size: 'max' }),
+      files: fc.uniqueArray(fileSpecArb, { maxLength: 3, selector: (f) => f.name }),
+    })
+    .map(({ pages, files }) => {
+      const content: WorkspaceContent = {
+        pages: [],
+        files: files.map((f, i) => ({ id: `file${i + 1}`, name: f.name, contentType: 'application/octet-stream', bytes: f.bytes })),
+        variables: {},
+        reusableContents: [],
+        settings: {},
+      };
+      pages.forEach((spec, i) => addPage(content, spec, `r${i + 1}`));
+      return content;
+    });
 export const draftArb = draftArbOf(0, 30);
 export const remoteArbOf = (minPages: number, maxPages: number) => draftArbOf(minPages, maxPages).map(finish);
 export const remoteArb = draftArb.map(finish);
@@ -237,7 +333,11 @@ export type Edit =
 const pick = fc.nat(60);
 export const structureEditArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('insert' as const), spec: pageSpecArb }),
-  fc.record({ op: fc.constant('insert-tree' as const), spec: pageSpecArb, children: fc.array(pageSpecArb, { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    op: fc.constant('insert-tree' as const),
+    spec: pageSpecArb,
+    children: fc.array(pageSpecArb, { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ op: fc.constant('delete' as const), pick }),
   fc.record({ op: fc.constant('dissolve' as const), pick }),
   fc.record({ op: fc.constant('move' as const), pick, parent: pick, at: fc.nat(6) }),
@@ -250,7 +350,9 @@ export const structureEditArb: fc.Arbitrary<Edit> = fc.oneof(
 export const fieldEditArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('title' as const), pick, title: titleArb }),
   fc.record({ op: fc.constant('markdown' as const), pick, markdown: markdownArb }),
-  metaEditArb.chain(({ key, value }) => fc.record({ op: fc.constant('meta' as const), pick, key: fc.constant(key), value: fc.constant(value) })),
+  metaEditArb.chain(({ key, value }) =>
+    fc.record({ op: fc.constant('meta' as const), pick, key: fc.constant(key), value: fc.constant(value) }),
+  ),
   fc.record({ op: fc.constant('href' as const), pick, href: fc.constantFrom(...HREFS) }),
 );
 export const fileEditArb: fc.Arbitrary<Edit> = fc.oneof(
@@ -258,7 +360,11 @@ export const fileEditArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('change-file' as const), pick, bytes: bytesArb }),
   fc.record({ op: fc.constant('drop-file' as const), pick }),
 );
-export const editArb: fc.Arbitrary<Edit> = fc.oneof({ weight: 3, arbitrary: structureEditArb }, { weight: 2, arbitrary: fieldEditArb }, { weight: 1, arbitrary: fileEditArb });
+export const editArb: fc.Arbitrary<Edit> = fc.oneof(
+  { weight: 3, arbitrary: structureEditArb },
+  { weight: 2, arbitrary: fieldEditArb },
+  { weight: 1, arbitrary: fileEditArb },
+);
 
 /** Moves `page` (out of wherever it is) into `siblings` at `at`, with a slug free there. */
 function placeInto(page: WorkspacePage, siblings: WorkspacePage[], at: number): void {
@@ -404,7 +510,11 @@ export function applyEdit(content: WorkspaceContent, edit: Edit, newId: () => st
 }
 
 /** Both sides from a draft of the remote: the remote, and the local one as a writer left it after `edits`. */
-export function scenarioOf(draft: WorkspaceContent, edits: readonly Edit[], links = true): { remote: WorkspaceContent; edits: readonly Edit[]; local: WorkspaceContent } {
+export function scenarioOf(
+  draft: WorkspaceContent,
+  edits: readonly Edit[],
+  links = true,
+): { remote: WorkspaceContent; edits: readonly Edit[]; local: WorkspaceContent } {
   return { remote: finish(draft, links), edits, local: finish(localOf(draft, edits), links) };
 }
 
@@ -428,22 +538,51 @@ export function modelTree(content: WorkspaceContent): ContentTree {
   const toTree = (page: WorkspacePage): TreePage => {
     if (page.type === 'link') return { id: page.id, type: 'link', title: page.title, slug: '', href: page.href, pages: [] };
     if (page.type === 'group') return { id: page.id, type: 'group', title: page.title, slug: page.slug, pages: page.pages.map(toTree) };
-    if (page.type === 'computed') return { id: page.id, type: 'computed', title: page.title, slug: '', computed: JSON.stringify(computedSource(page.source)), pages: [] };
+    if (page.type === 'computed')
+      return {
+        id: page.id,
+        type: 'computed',
+        title: page.title,
+        slug: '',
+        computed: JSON.stringify(computedSource(page.source)),
+        pages: [],
+      };
     const { id, title, slug, markdown, pages, type: _type, path: _path, ...meta } = page;
-    return { id, type: 'document', title, slug, ...meta, ...(markdown !== '' ? { document: docSha(markdown) } : {}), pages: pages.map(toTree) };
+    return {
+      id,
+      type: 'document',
+      title,
+      slug,
+      ...meta,
+      ...(markdown !== '' ? { document: docSha(markdown) } : {}),
+      pages: pages.map(toTree),
+    };
   };
   return {
     pages: content.pages.map(toTree),
-    files: content.files.map((f) => ({ id: f.id, name: f.name, contentType: f.contentType, size: f.bytes!.length, blob: sha256(f.bytes!) })),
+    files: content.files.map((f) => ({
+      id: f.id,
+      name: f.name,
+      contentType: f.contentType,
+      size: f.bytes!.length,
+      blob: sha256(f.bytes!),
+    })),
     variables: content.variables,
     reusableContents: [],
   };
 }
 
-const validateBody = validatorCompiler({ schema: ContentChangeBatch, method: 'POST', url: '/content', httpPart: 'body' }) as ((body: unknown) => boolean) & { errors?: unknown };
+const validateBody = validatorCompiler({ schema: ContentChangeBatch, method: 'POST', url: '/content', httpPart: 'body' }) as ((
+  body: unknown,
+) => boolean) & { errors?: unknown };
 
 export class Refused extends Error {
-  constructor(readonly batch: number, readonly status: number, message: string, readonly changes: ContentChange[]) {
+  constructor(
+    readonly batch: number,
+    readonly status: number,
+    message: string,
+    readonly changes: ContentChange[],
+  ) {
     super(`batch ${batch} refused with ${status}: ${message}\n${JSON.stringify(changes, null, 1)}`);
   }
 }
@@ -485,7 +624,16 @@ export async function send(remote: ContentTree, plan: PushPlan): Promise<Sent> {
     if (!result.ok) throw new Refused(index, result.status, result.message, batch);
     const answer: ContentWriteResult = {
       changeRequest: undefined as never,
-      changes: result.outcomes.map((o) => (o.object === 'deleted_page' ? o : { object: o.object, ...('ref' in o && o.ref !== undefined ? { ref: o.ref } : {}), page: { object: 'page', id: o.page, urls: { location: '' } } }) as never),
+      changes: result.outcomes.map(
+        (o) =>
+          (o.object === 'deleted_page'
+            ? o
+            : {
+                object: o.object,
+                ...('ref' in o && o.ref !== undefined ? { ref: o.ref } : {}),
+                page: { object: 'page', id: o.page, urls: { location: '' } },
+              }) as never,
+      ),
       insertedFiles: result.insertedFiles as never,
     };
     created = { ...created, ...Object.fromEntries([...createdRefs(batch, answer)].map(([ref, value]) => [ref, value.id])) };
@@ -512,7 +660,8 @@ export interface Shape {
 /** Metadata as the page shows it: an empty text or a false flag is no value, an unset layout option its default. */
 function metaShape(page: Record<string, unknown>): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
-  for (const key of ['emoji', 'icon', 'description', 'condition', 'linkTitle'] as const) if (page[key] !== undefined && page[key] !== '') meta[key] = page[key];
+  for (const key of ['emoji', 'icon', 'description', 'condition', 'linkTitle'] as const)
+    if (page[key] !== undefined && page[key] !== '') meta[key] = page[key];
   for (const key of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (page[key] === true) meta[key] = true;
   meta.layout = { ...DEFAULT_PAGE_LAYOUT, ...(page.layout as PageLayout | undefined) };
   return meta;
@@ -521,27 +670,35 @@ function metaShape(page: Record<string, unknown>): Record<string, unknown> {
 /** The server's pages as reads give them: each document's references rendered as paths in this tree. */
 export function shapeOfTree(pages: readonly TreePage[], files: ContentTree['files'] = []): Shape[] {
   const paths = refPaths({ pages: pages as TreePage[], files, variables: {}, reusableContents: [] });
-  const markdown = (page: TreePage) => (page.document === undefined ? '' : renderPageMarkdown(splitTemplate(page.document.slice(2)), page.id, paths));
-  const shape = (list: readonly TreePage[]): Shape[] => list.map((page) => ({
-    id: page.id,
-    type: page.type,
-    title: page.title,
-    slug: page.slug,
-    ...(page.type === 'link' ? { href: page.href! } : {}),
-    ...(page.type === 'document' ? { markdown: markdown(page), meta: metaShape(page as unknown as Record<string, unknown>) } : {}),
-    pages: shape(page.pages),
-  }));
+  const markdown = (page: TreePage) =>
+    page.document === undefined ? '' : renderPageMarkdown(splitTemplate(page.document.slice(2)), page.id, paths);
+  const shape = (list: readonly TreePage[]): Shape[] =>
+    list.map((page) => ({
+      id: page.id,
+      type: page.type,
+      title: page.title,
+      slug: page.slug,
+      ...(page.type === 'link' ? { href: page.href! } : {}),
+      ...(page.type === 'document' ? { markdown: markdown(page), meta: metaShape(page as unknown as Record<string, unknown>) } : {}),
+      pages: shape(page.pages),
+    }));
   return shape(pages);
 }
 
 export function shapeOfContent(pages: readonly WorkspacePage[], idOf: (id: string) => string): Shape[] {
   return pages.map((page) => {
     if (page.type === 'link') return { id: idOf(page.id), type: 'link', title: page.title, slug: '', href: page.href, pages: [] };
-    if (page.type === 'group') return { id: idOf(page.id), type: 'group', title: page.title, slug: page.slug, pages: shapeOfContent(page.pages, idOf) };
+    if (page.type === 'group')
+      return { id: idOf(page.id), type: 'group', title: page.title, slug: page.slug, pages: shapeOfContent(page.pages, idOf) };
     if (page.type === 'computed') return { id: idOf(page.id), type: 'computed', title: page.title, slug: '', pages: [] };
     return {
-      id: idOf(page.id), type: 'document', title: page.title, slug: page.slug, markdown: page.markdown,
-      meta: metaShape(page as unknown as Record<string, unknown>), pages: shapeOfContent(page.pages, idOf),
+      id: idOf(page.id),
+      type: 'document',
+      title: page.title,
+      slug: page.slug,
+      markdown: page.markdown,
+      meta: metaShape(page as unknown as Record<string, unknown>),
+      pages: shapeOfContent(page.pages, idOf),
     };
   });
 }
@@ -578,4 +735,3 @@ export async function expectPushed(remote: WorkspaceContent, local: WorkspaceCon
   expect(shapeOfTree(sent.tree.pages, sent.tree.files)).toEqual(shapeOfContent(local.pages, idMapper(planned, sent)));
   return { planned, sent };
 }
-

@@ -1,8 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  allIds, draftArb, draftArbOf, editArb, expectPushed, fieldEditArb, latestFiles, modelTree, pageSpecArb, plan, remoteArb, scenarioOf, send, shapeOfTree,
-  structureEditArb, type Edit,
+  allIds,
+  draftArb,
+  draftArbOf,
+  editArb,
+  expectPushed,
+  fieldEditArb,
+  latestFiles,
+  modelTree,
+  pageSpecArb,
+  plan,
+  remoteArb,
+  scenarioOf,
+  send,
+  shapeOfTree,
+  structureEditArb,
+  type Edit,
 } from './push-plan-harness.js';
 import { sha256 } from '../../src/server/store/blobs.js';
 import type { WorkspacePage } from '../../src/workspace/index.js';
@@ -19,7 +33,12 @@ describe('planPush, sent as a push sends it and applied by the server', () => {
         const files = latestFiles(sent.tree);
         for (const file of local.files) expect(files.get(file.name), file.name).toBe(sha256(file.bytes!));
         const localNames = new Set(local.files.map((f) => f.name));
-        expect(planned.undeletableFiles.sort()).toEqual(remote.files.filter((f) => !localNames.has(f.name)).map((f) => f.name).sort());
+        expect(planned.undeletableFiles.sort()).toEqual(
+          remote.files
+            .filter((f) => !localNames.has(f.name))
+            .map((f) => f.name)
+            .sort(),
+        );
       }),
       { numRuns: 400 },
     );
@@ -41,14 +60,17 @@ describe('planPush, sent as a push sends it and applied by the server', () => {
         for (const id of deletes) expect(kept.has(id), `delete_page of kept page ${id}`).toBe(false);
         expect(new Set(deletes).size).toBe(deletes.length);
         // Updates name kept pages, pages moved aside before they go, or new pages whose document follows the tree.
-        for (const change of planned.changes) if (change.operation === 'update_page') expect(remoteIds.has(change.page) || planned.refs.has(change.page)).toBe(true);
+        for (const change of planned.changes)
+          if (change.operation === 'update_page') expect(remoteIds.has(change.page) || planned.refs.has(change.page)).toBe(true);
         const late = planned.changes.filter((c) => c.operation === 'update_page' && planned.refs.has(c.page));
         for (const change of late) expect(Object.keys(change).sort()).toEqual(['document', 'operation', 'page']);
 
         const sent = await send(modelTree(remote), planned);
-        const after = new Set(shapeOfTree(sent.tree.pages).flatMap(function ids(s): string[] {
-          return [s.id, ...s.pages.flatMap(ids)];
-        }));
+        const after = new Set(
+          shapeOfTree(sent.tree.pages).flatMap(function ids(s): string[] {
+            return [s.id, ...s.pages.flatMap(ids)];
+          }),
+        );
         for (const id of kept) expect(after.has(id), `kept page ${id}`).toBe(true);
         expect(after.size).toBe(localIds.length);
       }),
@@ -58,7 +80,14 @@ describe('planPush, sent as a push sends it and applied by the server', () => {
 
   it('splits a large push into batches of at most 50, new parents in a batch before their new children', async () => {
     const manyNew = fc.oneof(
-      { weight: 3, arbitrary: fc.record({ op: fc.constant('insert-tree' as const), spec: pageSpecArb, children: fc.array(pageSpecArb, { minLength: 3, maxLength: 6 }) }) },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          op: fc.constant('insert-tree' as const),
+          spec: pageSpecArb,
+          children: fc.array(pageSpecArb, { minLength: 3, maxLength: 6 }),
+        }),
+      },
       { weight: 1, arbitrary: editArb },
     );
     let split = 0;
@@ -70,10 +99,11 @@ describe('planPush, sent as a push sends it and applied by the server', () => {
         // documents of new pages that link by path, plus one per 50 changes.
         const remoteIds = new Set(allIds(remote.pages));
         const levels = new Set<number>();
-        const visit = (pages: WorkspacePage[], depth: number, parentIsNew: boolean) => pages.forEach((p) => {
-          if (parentIsNew) levels.add(depth);
-          if (p.type !== 'link') visit(p.pages, depth + 1, !remoteIds.has(p.id));
-        });
+        const visit = (pages: WorkspacePage[], depth: number, parentIsNew: boolean) =>
+          pages.forEach((p) => {
+            if (parentIsNew) levels.add(depth);
+            if (p.type !== 'link') visit(p.pages, depth + 1, !remoteIds.has(p.id));
+          });
         visit(local.pages, 1, false);
         const late = planned.changes.some((c) => c.operation === 'update_page' && planned.refs.has(c.page)) ? 1 : 0;
         expect(sent.batches.length).toBeLessThanOrEqual(1 + levels.size + late + Math.floor(planned.changes.length / 50));
@@ -96,7 +126,10 @@ describe('planPush, sent as a push sends it and applied by the server', () => {
   });
 
   it('plans one update_page for one edited page (a field, its slug, or its place)', () => {
-    const oneEdit = fc.oneof(fieldEditArb, structureEditArb.filter((e) => e.op === 'slug' || e.op === 'move' || e.op === 'reorder'));
+    const oneEdit = fc.oneof(
+      fieldEditArb,
+      structureEditArb.filter((e) => e.op === 'slug' || e.op === 'move' || e.op === 'reorder'),
+    );
     fc.assert(
       fc.property(scenarioArb(oneEdit, 1, draftArb, false), ({ remote, local }) => {
         const planned = plan(remote, local);

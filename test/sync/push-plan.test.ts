@@ -5,21 +5,34 @@ import { batchesOf, resolveRefs } from '../../src/sync/push/send-batches.js';
 import { expectPushed, modelTree, plan, send } from './push-plan-harness.js';
 
 const doc = (id: string, slug: string, pages: WorkspacePage[] = [], extra: Partial<WorkspaceDocument> = {}): WorkspaceDocument => ({
-  id, type: 'document', title: `Page ${id}`, slug, markdown: `${slug} text\n`, pages, ...extra,
+  id,
+  type: 'document',
+  title: `Page ${id}`,
+  slug,
+  markdown: `${slug} text\n`,
+  pages,
+  ...extra,
 });
-const group = (id: string, slug: string, pages: WorkspacePage[]): WorkspacePage => ({ id, type: 'group', title: slug.toUpperCase(), slug, pages });
+const group = (id: string, slug: string, pages: WorkspacePage[]): WorkspacePage => ({
+  id,
+  type: 'group',
+  title: slug.toUpperCase(),
+  slug,
+  pages,
+});
 const link = (id: string, href: string): WorkspacePage => ({ id, type: 'link', title: `Link ${id}`, href });
 const content = (pages: WorkspacePage[]): WorkspaceContent => ({ pages, files: [], variables: {}, reusableContents: [], settings: {} });
 
 /** The plan's changes without documents, for reading. */
-const brief = (changes: ContentChange[]) => changes.map((c) => {
-  if (c.operation !== 'insert_page' && c.operation !== 'update_page') return c;
-  const { document: _document, ...rest } = c;
-  return rest;
-});
+const brief = (changes: ContentChange[]) =>
+  changes.map((c) => {
+    if (c.operation !== 'insert_page' && c.operation !== 'update_page') return c;
+    const { document: _document, ...rest } = c;
+    return rest;
+  });
 
 describe('planPush on tricky trees, applied by the server', () => {
-  it('swaps two siblings\' slugs through a temporary slug, and rotates three', async () => {
+  it("swaps two siblings' slugs through a temporary slug, and rotates three", async () => {
     const remote = content([doc('a', 'alpha'), doc('b', 'beta'), doc('c', 'gamma')]);
     const swapped = content([doc('a', 'beta'), doc('b', 'alpha'), doc('c', 'gamma')]);
     const { planned } = await expectPushed(remote, swapped);
@@ -61,7 +74,11 @@ describe('planPush on tricky trees, applied by the server', () => {
   });
 
   it('deletes a parent after its child moved out, and a dead subtree first', async () => {
-    const remote = content([doc('gone', 'gone', [doc('kept', 'kept'), doc('dropped', 'dropped')]), doc('dead', 'dead', [doc('leaf', 'leaf')]), doc('home', 'home')]);
+    const remote = content([
+      doc('gone', 'gone', [doc('kept', 'kept'), doc('dropped', 'dropped')]),
+      doc('dead', 'dead', [doc('leaf', 'leaf')]),
+      doc('home', 'home'),
+    ]);
     const local = content([doc('home', 'home', [doc('kept', 'kept')])]);
     const { planned } = await expectPushed(remote, local);
     expect(brief(planned.changes)).toEqual([
@@ -71,7 +88,7 @@ describe('planPush on tricky trees, applied by the server', () => {
     ]);
   });
 
-  it('gives a deleted page\'s slug to a new page, and moves its surviving children out of the way', async () => {
+  it("gives a deleted page's slug to a new page, and moves its surviving children out of the way", async () => {
     const remote = content([doc('old', 'guide', [doc('keep', 'keep')])]);
     const local = content([doc('new-1', 'guide', [doc('keep', 'keep')])]);
     const { planned } = await expectPushed(remote, local);
@@ -80,10 +97,14 @@ describe('planPush on tricky trees, applied by the server', () => {
 
   it('inserts a new parent with new children and grandchildren: one batch per level of new pages', async () => {
     const remote = content([doc('a', 'a')]);
-    const local = content([doc('a', 'a'), doc('new-1', 'guide', [doc('new-2', 'one', [doc('new-4', 'deep')]), doc('new-3', 'two')]), doc('new-5', 'z', [link('new-6', 'https://example.com')])]);
+    const local = content([
+      doc('a', 'a'),
+      doc('new-1', 'guide', [doc('new-2', 'one', [doc('new-4', 'deep')]), doc('new-3', 'two')]),
+      doc('new-5', 'z', [link('new-6', 'https://example.com')]),
+    ]);
     const { planned, sent } = await expectPushed(remote, local);
     expect(planned.counts.inserted).toBe(6);
-    expect(sent.batches.map((b) => b.map((c) => (c.operation === 'insert_page' ? c.into ?? '(top)' : c.operation)))).toEqual([
+    expect(sent.batches.map((b) => b.map((c) => (c.operation === 'insert_page' ? (c.into ?? '(top)') : c.operation)))).toEqual([
       ['(top)', '(top)'],
       ['ref:docsync-1', 'ref:docsync-1', 'ref:docsync-2'],
       ['ref:docsync-3'],
@@ -107,20 +128,22 @@ describe('planPush on tricky trees, applied by the server', () => {
     expect(brief(planned.changes)).toEqual([{ operation: 'update_page', page: 'a', into: null, at: 1 }]);
   });
 
-  it('names refs so that none is a page\'s path', async () => {
+  it("names refs so that none is a page's path", async () => {
     const remote = content([doc('a', 'docsync-1'), doc('b', 'docsync-2')]);
     const { planned } = await expectPushed(remote, content([doc('a', 'docsync-1'), doc('b', 'docsync-2'), doc('new-1', 'fresh')]));
     expect(planned.refs.get('new-1')).toBe('docsync-3');
   });
 
-  it('writes groups and link pages, and a link\'s new target', async () => {
+  it("writes groups and link pages, and a link's new target", async () => {
     const remote = content([group('g', 'part-one', [doc('a', 'a'), link('l', 'https://example.com/old')])]);
     const local = content([
       group('g', 'part-one', [link('l', 'https://example.com/new'), doc('a', 'a')]),
       group('new-1', 'part-two', [doc('new-2', 'b'), link('new-3', 'mailto:team@example.com')]),
     ]);
     const { planned } = await expectPushed(remote, local);
-    expect(planned.changes.filter((c) => c.operation === 'update_page')).toEqual([{ operation: 'update_page', page: 'l', href: 'https://example.com/new', into: 'g', at: 0 }]);
+    expect(planned.changes.filter((c) => c.operation === 'update_page')).toEqual([
+      { operation: 'update_page', page: 'l', href: 'https://example.com/new', into: 'g', at: 0 },
+    ]);
   });
 
   it('keeps links to pages the push creates, renames or swaps: such documents go once the tree is final', async () => {
@@ -129,7 +152,9 @@ describe('planPush on tricky trees, applied by the server', () => {
       doc('home', 'home', [], { markdown: 'To [new](guide/README.md), [its child](guide/child.md) and [b](b.md).\n' }),
       doc('x', 'b'),
       doc('y', 'a'),
-      doc('new-1', 'guide', [doc('new-2', 'child', [], { markdown: 'Up to [guide](README.md), over to [a](../a.md#part).\n' })], { markdown: 'Down to [child](child.md).\n' }),
+      doc('new-1', 'guide', [doc('new-2', 'child', [], { markdown: 'Up to [guide](README.md), over to [a](../a.md#part).\n' })], {
+        markdown: 'Down to [child](child.md).\n',
+      }),
     ]);
     const { planned, sent } = await expectPushed(remote, local);
     // The structure first (the swap, two levels of new pages), then the three documents with links.
@@ -149,7 +174,10 @@ describe('planPush on tricky trees, applied by the server', () => {
 
   it('plans one update_page for a page whose only change is a document with links', async () => {
     const remote = content([doc('a', 'a'), doc('b', 'b', [], { markdown: 'See [a](README.md).\n' })]);
-    const { planned } = await expectPushed(remote, content([doc('a', 'a'), doc('b', 'b', [], { markdown: 'See [a](README.md) again.\n' })]));
+    const { planned } = await expectPushed(
+      remote,
+      content([doc('a', 'a'), doc('b', 'b', [], { markdown: 'See [a](README.md) again.\n' })]),
+    );
     expect(planned.changes).toHaveLength(1);
   });
 
@@ -171,7 +199,10 @@ describe('planPush on tricky trees, applied by the server', () => {
 
 describe('batchesOf', () => {
   it('names new pages by ref in a later batch than their insert, and leaves out changes to pages not inserted', () => {
-    const refs = new Map([['new-1', 'docsync-1'], ['new-2', 'docsync-2']]);
+    const refs = new Map([
+      ['new-1', 'docsync-1'],
+      ['new-2', 'docsync-2'],
+    ]);
     const changes: ContentChange[] = [
       { operation: 'insert_page', title: 'One', document: { markdown: '' }, ref: 'docsync-1' },
       { operation: 'insert_page', title: 'Two', document: { markdown: '' }, into: 'new-1', ref: 'docsync-2' },
@@ -182,11 +213,15 @@ describe('batchesOf', () => {
     ];
     expect(batchesOf(changes, new Map([...refs, ['new-3', 'docsync-3']]))).toEqual([
       [changes[0]],
-      [{ ...changes[1], into: 'ref:docsync-1' }, { ...changes[2], into: 'ref:docsync-1' }],
+      [
+        { ...changes[1], into: 'ref:docsync-1' },
+        { ...changes[2], into: 'ref:docsync-1' },
+      ],
       [{ ...changes[3], page: 'ref:docsync-2' }],
     ]);
-    expect(resolveRefs({ operation: 'update_page', page: 'ref:docsync-2', into: 'ref:docsync-1' }, { 'docsync-1': 'id1', 'docsync-2': 'id2' }))
-      .toEqual({ operation: 'update_page', page: 'id2', into: 'id1' });
+    expect(
+      resolveRefs({ operation: 'update_page', page: 'ref:docsync-2', into: 'ref:docsync-1' }, { 'docsync-1': 'id1', 'docsync-2': 'id2' }),
+    ).toEqual({ operation: 'update_page', page: 'id2', into: 'id1' });
     expect(() => resolveRefs({ operation: 'update_page', page: 'ref:docsync-9' }, {})).toThrow(/docsync-9/);
   });
 });

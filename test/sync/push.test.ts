@@ -35,7 +35,8 @@ describe('push', () => {
     const remote = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest }), places).files;
     const local = await loadFolder(dir);
     local.delete('.git');
-    const text = (m: Map<string, Uint8Array | string>) => new Map([...m].filter(([p]) => !p.startsWith('.git/')).map(([p, b]) => [p, Buffer.from(b as Uint8Array).toString()]));
+    const text = (m: Map<string, Uint8Array | string>) =>
+      new Map([...m].filter(([p]) => !p.startsWith('.git/')).map(([p, b]) => [p, Buffer.from(b as Uint8Array).toString()]));
     expect(text(local)).toEqual(text(remote));
     expect(git(dir, 'status', '--porcelain')).toBe('');
   }
@@ -62,7 +63,10 @@ describe('push', () => {
     await mkdir(join(t.dir, 'gamma'));
     await writeFile(join(t.dir, 'gamma', 'README.md'), '# Gamma\n\nnew page\n');
     await writeFile(join(t.dir, 'gamma', 'delta.md'), '# Delta\n\nchild page\n');
-    await writeFile(join(t.dir, 'SUMMARY.md'), '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Gamma](gamma/README.md)\n  * [Delta](gamma/delta.md)\n');
+    await writeFile(
+      join(t.dir, 'SUMMARY.md'),
+      '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Gamma](gamma/README.md)\n  * [Delta](gamma/delta.md)\n',
+    );
     git(t.dir, 'add', '-A');
     git(t.dir, 'commit', '-qm', 'Add gamma');
 
@@ -75,7 +79,11 @@ describe('push', () => {
     const pages = await pagesOf(t.spaceId, cr.id);
     expect(pages.get(t.beta)).toMatchObject({ title: 'Beta' });
     const state = await readState(t.dir);
-    expect(state.branches['writer/more']).toMatchObject({ changeRequestId: cr.id, changeRequestNumber: cr.number, remoteRevision: cr.revision });
+    expect(state.branches['writer/more']).toMatchObject({
+      changeRequestId: cr.id,
+      changeRequestNumber: cr.number,
+      remoteRevision: cr.revision,
+    });
 
     // Nothing changed since: a second push sends nothing, and a pull does not bring the push back (no echo).
     const again = await push(client, t.dir);
@@ -91,7 +99,10 @@ describe('push', () => {
     await mkdir(join(t.dir, 'guides'));
     await writeFile(join(t.dir, 'guides', 'README.md'), '# Guides\n\nall guides\n');
     await rename(join(t.dir, 'beta.md'), join(t.dir, 'guides', 'beta-renamed.md'));
-    await writeFile(join(t.dir, 'SUMMARY.md'), '# Table of contents\n\n* [Alpha](README.md)\n* [Guides](guides/README.md)\n  * [Beta Two](guides/beta-renamed.md)\n');
+    await writeFile(
+      join(t.dir, 'SUMMARY.md'),
+      '# Table of contents\n\n* [Alpha](README.md)\n* [Guides](guides/README.md)\n  * [Beta Two](guides/beta-renamed.md)\n',
+    );
     git(t.dir, 'add', '-A');
     git(t.dir, 'commit', '-qm', 'Move beta under guides');
     const result = await push(client, t.dir);
@@ -108,7 +119,10 @@ describe('push', () => {
     git(t.dir, 'commit', '-qam', 'Drop beta');
     const dropped = await push(client, t.dir);
     // Guides has no child left, yet stays in guides/README.md: the server is told its file (git-path).
-    expect(dropped.changes).toEqual([{ operation: 'delete_page', page: t.beta }, { operation: 'update_page', page: guides, gitPath: 'guides/README.md' }]);
+    expect(dropped.changes).toEqual([
+      { operation: 'delete_page', page: t.beta },
+      { operation: 'update_page', page: guides, gitPath: 'guides/README.md' },
+    ]);
     await expectRemoteIsFolder(t.dir, t.spaceId, crId);
   });
 
@@ -121,7 +135,10 @@ describe('push', () => {
     expect(pushed.savedLocalEdits).toBeUndefined();
     expect(pushed.changes).toMatchObject([{ operation: 'update_page', page: t.beta }]);
     expect(git(t.dir, 'status', '--porcelain')).toBe(' M README.md\n');
-    const alpha = await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${pushed.changeRequest!.id}/content/page/${t.alpha}?format=markdown`);
+    const alpha = await s.request(
+      'GET',
+      `/v1/spaces/${t.spaceId}/change-requests/${pushed.changeRequest!.id}/content/page/${t.alpha}?format=markdown`,
+    );
     expect(alpha.body.markdown).not.toContain('still being written');
   });
 
@@ -157,8 +174,12 @@ describe('push', () => {
     expect(client.stats.requests - before).toBe(3);
     expect(result.normalised).toEqual(['beta.md']);
     // Blank lines after the title go; those at the end are kept, as Git Sync exports have them.
-    expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toBe('---\ndescription: Second page\n---\n\n# Beta\n\nbeta text, edited\n\n\n\n');
-    expect(git(t.dir, 'log', '-1', '--format=%s')).toBe("docsync: the server's form of 1 file(s) after pushing to change request #" + result.changeRequest!.number + '\n');
+    expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toBe(
+      '---\ndescription: Second page\n---\n\n# Beta\n\nbeta text, edited\n\n\n\n',
+    );
+    expect(git(t.dir, 'log', '-1', '--format=%s')).toBe(
+      "docsync: the server's form of 1 file(s) after pushing to change request #" + result.changeRequest!.number + '\n',
+    );
     const state = (await readState(t.dir)).branches.tidy!;
     const remote = snapshotOf(await fetchContent(client, { space: t.spaceId, changeRequest: state.changeRequestId! }));
     const synced = await readTreeFiles(t.dir, state.syncedCommit);
@@ -180,7 +201,8 @@ describe('push', () => {
     const added = await push(client, t.dir);
     expect(added.counts).toMatchObject({ files: 1, updated: 1 });
     const crId = added.changeRequest!.id;
-    const files = async () => (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${crId}/content`)).body.files as { id: string; name: string }[];
+    const files = async () =>
+      (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests/${crId}/content`)).body.files as { id: string; name: string }[];
     const [logo] = await files();
     expect(logo).toMatchObject({ name: 'logo.png' });
     await expectRemoteIsFolder(t.dir, t.spaceId, crId);

@@ -22,7 +22,15 @@ describe('matchRenames', () => {
     const out = matchRenames([del('a.md'), del('b.md'), add('x.md'), add('guides/b.md')], base, local, 'SUMMARY.md');
     expect(out).toEqual([
       { status: 'renamed', path: 'x.md', from: 'a.md', to: 'x.md', similarity: 0, oldOid: 'old-a.md', newOid: 'new-x.md' },
-      { status: 'renamed', path: 'guides/b.md', from: 'b.md', to: 'guides/b.md', similarity: 0, oldOid: 'old-b.md', newOid: 'new-guides/b.md' },
+      {
+        status: 'renamed',
+        path: 'guides/b.md',
+        from: 'b.md',
+        to: 'guides/b.md',
+        similarity: 0,
+        oldOid: 'old-b.md',
+        newOid: 'new-guides/b.md',
+      },
     ]);
   });
 

@@ -26,13 +26,20 @@ describe.each(testDialects())('renames beyond git similarity (%s)', (dialect) =>
   });
 
   const pages = async (spaceId: string, crId: string) =>
-    (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content`)).body.pages as { id: string; title: string; pages: { id: string; title: string }[] }[];
+    (await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content`)).body.pages as {
+      id: string;
+      title: string;
+      pages: { id: string; title: string }[];
+    }[];
 
   it('a small page moved into a folder and rewritten keeps its id (same title in SUMMARY.md)', async () => {
     const t = await clonedSpace(s, client, work, 'small-move');
     await mkdir(join(t.dir, 'guides'));
     git(t.dir, 'mv', 'beta.md', 'guides/beta.md');
-    await writeFile(join(t.dir, 'guides/beta.md'), '# Beta\n\nAll new text here, nothing like before.\n\nSee [the start](../README.md).\n\nAnd a third paragraph.\n');
+    await writeFile(
+      join(t.dir, 'guides/beta.md'),
+      '# Beta\n\nAll new text here, nothing like before.\n\nSee [the start](../README.md).\n\nAnd a third paragraph.\n',
+    );
     const summary = await readFile(join(t.dir, 'SUMMARY.md'), 'utf8');
     await writeFile(join(t.dir, 'SUMMARY.md'), summary.replace('(beta.md)', '(guides/beta.md)'));
     git(t.dir, 'add', '-A');

@@ -17,7 +17,9 @@ describe('workspace state', () => {
   const state: WorkspaceState = {
     version: 1,
     binding: { apiUrl: 'http://127.0.0.1:1', spaceId: 'space1' },
-    branches: { main: { remoteRevision: 'r1', syncedCommit: 'c'.repeat(40), index: { pages: { 'README.md': 'p1' }, files: {}, includes: {} } } },
+    branches: {
+      main: { remoteRevision: 'r1', syncedCommit: 'c'.repeat(40), index: { pages: { 'README.md': 'p1' }, files: {}, includes: {} } },
+    },
   };
 
   it('round-trips through .git/docsync/state.json', async () => {
@@ -41,7 +43,10 @@ describe('credentials', () => {
     expect(path).toBe(credentialsPath(env));
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await loadCredentials(env)).toEqual({ apiUrl: 'http://api.test', token: 'secret-token' });
-    expect(await loadCredentials({ ...env, DOCSYNC_TOKEN: 'other', DOCSYNC_API_URL: 'http://x.test' })).toEqual({ apiUrl: 'http://x.test', token: 'other' });
+    expect(await loadCredentials({ ...env, DOCSYNC_TOKEN: 'other', DOCSYNC_API_URL: 'http://x.test' })).toEqual({
+      apiUrl: 'http://x.test',
+      token: 'other',
+    });
   });
 
   it('say what is missing without a login, never a token', async () => {

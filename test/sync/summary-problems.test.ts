@@ -20,7 +20,9 @@ describe.each(testDialects())('SUMMARY.md entries that cannot be sent (%s)', (di
   withSyncServer(dialect, 'docsync-summary-problems-', (h) => ({ s, work, client, env } = h));
 
   const titles = async (spaceId: string, crId: string) =>
-    ((await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content`)).body.pages as { title: string }[]).map((p) => p.title);
+    ((await s.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content`)).body.pages as { title: string }[]).map(
+      (p) => p.title,
+    );
 
   it('a line to a missing file is named SUMMARY.md:N and waits; no empty page, no stub file; the file written later is sent', async () => {
     const t = await clonedSpace(s, client, work, 'typo');

@@ -45,13 +45,23 @@ describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }
   async function setup(): Promise<{ model: Model; real: Real }> {
     runs += 1;
     const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: `model ${runs}`, empty: true } })).body;
-    await editMain(s, space.id, [1, 2, 3].map((k) => ({
-      operation: 'insert_page', title: `Page ${k}`, document: { markdown: `# Page ${k}\n\nptok${k}a\n\nptok${k}b\n` },
-    })));
+    await editMain(
+      s,
+      space.id,
+      [1, 2, 3].map((k) => ({
+        operation: 'insert_page',
+        title: `Page ${k}`,
+        document: { markdown: `# Page ${k}\n\nptok${k}a\n\nptok${k}b\n` },
+      })),
+    );
     const dir = join(work, `run-${runs}`);
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir });
     const pages = await platformPages(s, space.id);
-    const model: Model = { live: new Set(pages.flatMap((p) => tokensOf(p.markdown))), n: 100, ids: new Map(pages.map((p) => [p.title, p.id])) };
+    const model: Model = {
+      live: new Set(pages.flatMap((p) => tokensOf(p.markdown))),
+      n: 100,
+      ids: new Map(pages.map((p) => [p.title, p.id])),
+    };
     const real: Real = { s, client, spaceId: space.id, dir };
     await checkInvariants(model, real, 'clone');
     return { model, real };
@@ -69,8 +79,14 @@ describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }
   // before the pull that needed its index, so the page went back to its old file.
   it('regression: a page moved into a folder on main, then two branches pushed from main, then sync', async () => {
     await replay([
-      new step.WriterRename(16, true), new step.WriterAppend(10), new step.WriterLink(14, 13), new step.WriterResolve(),
-      new step.WriterBranch(6), new step.WriterResolve(), new step.WriterBranch(1), new step.SyncAndMerge(),
+      new step.WriterRename(16, true),
+      new step.WriterAppend(10),
+      new step.WriterLink(14, 13),
+      new step.WriterResolve(),
+      new step.WriterBranch(6),
+      new step.WriterResolve(),
+      new step.WriterBranch(1),
+      new step.SyncAndMerge(),
     ]);
   });
 
@@ -90,15 +106,36 @@ describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }
   // merge of main that deleted the page); the push deleted the page, and its read-back deleted
   // the writer's file from the branch, with text no other place held.
   it('regression: a page deleted on main, edited on a topic branch, then main merged into the branch and pushed', async () => {
-    await replay([new step.WriterDelete(17), new step.SyncAndMerge(), new step.PlatformReview(14), new step.PlatformReplace(17, 7), new step.PlatformAppend(12),
-      new step.SyncAndMerge(), new step.WriterMergeMain(4), new step.SyncAndMerge(), new step.WriterBranch(13), new step.PlatformAdd(), new step.PlatformAdd(),
-      new step.WriterDelete(9), new step.PlatformAppend(9), new step.PlatformReplace(11, 9), new step.WriterMergeMain(13)]);
+    await replay([
+      new step.WriterDelete(17),
+      new step.SyncAndMerge(),
+      new step.PlatformReview(14),
+      new step.PlatformReplace(17, 7),
+      new step.PlatformAppend(12),
+      new step.SyncAndMerge(),
+      new step.WriterMergeMain(4),
+      new step.SyncAndMerge(),
+      new step.WriterBranch(13),
+      new step.PlatformAdd(),
+      new step.PlatformAdd(),
+      new step.WriterDelete(9),
+      new step.PlatformAppend(9),
+      new step.PlatformReplace(11, 9),
+      new step.WriterMergeMain(13),
+    ]);
   });
 
-  it('keeps every line either side wrote, every page id, and agrees after a clean sync', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.commands(steps, { maxCommands: exploring ? 25 : 15, ...(exploring ? { size: 'large' as const } : {}) }), (cmds) => fc.asyncModelRun(setup, cmds)),
-      { numRuns, endOnFailure: true },
-    );
-  }, exploring ? 3_600_000 : 120_000);
+  it(
+    'keeps every line either side wrote, every page id, and agrees after a clean sync',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.commands(steps, { maxCommands: exploring ? 25 : 15, ...(exploring ? { size: 'large' as const } : {}) }),
+          (cmds) => fc.asyncModelRun(setup, cmds),
+        ),
+        { numRuns, endOnFailure: true },
+      );
+    },
+    exploring ? 3_600_000 : 120_000,
+  );
 });

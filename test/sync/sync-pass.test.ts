@@ -37,7 +37,9 @@ describe('sync and mirror', () => {
     expect(await client.changeRequests.list(t.spaceId).next()).toMatchObject({ done: true });
 
     // Meanwhile main changes on the platform.
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nfour\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nfour\n' } },
+    ]);
 
     const pass = await syncPass(client, t.dir);
     expect(pass.pulled.find((p) => p.branch === 'main')!.to).not.toBe(pass.pulled.find((p) => p.branch === 'main')!.from);

@@ -23,7 +23,12 @@ export function withSyncServer(dialect: TestDialect, prefix: string, use: (h: Sy
   beforeAll(async () => {
     const s = await startServer(dialect);
     const work = await mkdtemp(join(tmpdir(), prefix));
-    h = { s, work, client: createClient({ baseUrl: s.url, token: s.token }), env: { XDG_CONFIG_HOME: join(work, 'config'), DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token } };
+    h = {
+      s,
+      work,
+      client: createClient({ baseUrl: s.url, token: s.token }),
+      env: { XDG_CONFIG_HOME: join(work, 'config'), DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token },
+    };
     use(h);
   });
   afterAll(async () => {

@@ -21,7 +21,9 @@ describe.each(testDialects())('a push that would undo platform changes (%s)', (d
 
   it('refuses (exit 5, dry run included) a branch reset past a pull, naming the file; --force undoes them', async () => {
     const t = await clonedSpace(s, client, work, 'reset');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nplatform line\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nplatform line\n' } },
+    ]);
     await pull(client, t.dir);
     expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toContain('platform line');
     git(t.dir, 'reset', '-q', '--hard', 'HEAD~1');
@@ -31,7 +33,7 @@ describe.each(testDialects())('a push that would undo platform changes (%s)', (d
     const dry = await runCli(['push', '--dry-run', '--dir', t.dir], env);
     expect(dry.code, dry.stdout + dry.stderr).toBe(5);
     expect(dry.stderr).toContain('no longer holds changes made on the platform');
-    expect(dry.stderr).toContain('beta.md: the platform\'s change would be undone');
+    expect(dry.stderr).toContain("beta.md: the platform's change would be undone");
     const plain = await runCli(['push', '--dir', t.dir], env);
     expect(plain.code).toBe(5);
     expect(await remoteMarkdown(s, t.spaceId, t.beta)).toContain('platform line');
@@ -50,7 +52,9 @@ describe.each(testDialects())('a push that would undo platform changes (%s)', (d
 
   it('does not refuse a branch that holds the platform lines and edited the same file since', async () => {
     const t = await clonedSpace(s, client, work, 'kept');
-    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nplatform line\n' } }]);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nbeta text\n\nplatform line\n' } },
+    ]);
     await pull(client, t.dir);
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, edited\n\nplatform line\n');
     git(t.dir, 'commit', '-qam', 'edit');

@@ -25,9 +25,10 @@ describe.each(testDialects())('links the platform cannot resolve (%s)', (dialect
     await rm(work, { recursive: true, force: true });
   });
 
-  const gamma = '# Gamma\n\nIntro.\n\nSee [Future](future.md) and [Beta](beta.md).\n\n![img](.gitbook/assets/nope.png)\n\nMore in [the reference][ref].\n\n[ref]: ./missing.md\n\nThe end.\n';
+  const gamma =
+    '# Gamma\n\nIntro.\n\nSee [Future](future.md) and [Beta](beta.md).\n\n![img](.gitbook/assets/nope.png)\n\nMore in [the reference][ref].\n\n[ref]: ./missing.md\n\nThe end.\n';
 
-  it('keeps a new page\'s links to a page not written yet, a missing image and a reference definition, and names each with file and line', async () => {
+  it("keeps a new page's links to a page not written yet, a missing image and a reference definition, and names each with file and line", async () => {
     const t = await clonedSpace(s, client, work, 'new-page-links');
     git(t.dir, 'checkout', '-qb', 'gamma');
     await writeFile(join(t.dir, 'gamma.md'), gamma);
@@ -38,7 +39,11 @@ describe.each(testDialects())('links the platform cannot resolve (%s)', (dialect
     expect(pushed.counts).toMatchObject({ inserted: 1 });
     expect(await readFile(join(t.dir, 'gamma.md'), 'utf8')).toBe(gamma);
     expect(git(t.dir, 'status', '--porcelain')).toBe('');
-    expect(pushed.unsentLinks.map((l) => `${l.path}:${l.line} ${l.url}`)).toEqual(['gamma.md:5 future.md', 'gamma.md:7 .gitbook/assets/nope.png', 'gamma.md:11 ./missing.md']);
+    expect(pushed.unsentLinks.map((l) => `${l.path}:${l.line} ${l.url}`)).toEqual([
+      'gamma.md:5 future.md',
+      'gamma.md:7 .gitbook/assets/nope.png',
+      'gamma.md:11 ./missing.md',
+    ]);
 
     // A platform edit elsewhere in the page merges in; the writer's links stay.
     const crId = pushed.changeRequest!.id;
@@ -47,7 +52,15 @@ describe.each(testDialects())('links the platform cannot resolve (%s)', (dialect
     const stored = await remoteMarkdown(s, t.spaceId, gammaId, crId);
     expect(stored).not.toContain('future.md');
     const res = await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${crId}/content?compat=false`, {
-      body: { changes: [{ operation: 'update_page', page: gammaId, document: { markdown: `# Gamma\n\n${stored.replace('Intro.', 'Intro, edited on the platform.')}` } }] },
+      body: {
+        changes: [
+          {
+            operation: 'update_page',
+            page: gammaId,
+            document: { markdown: `# Gamma\n\n${stored.replace('Intro.', 'Intro, edited on the platform.')}` },
+          },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     const pulled = await pull(client, t.dir);

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { contentTypeOf, parseGitbookYaml, parseInclude, parseVars, renderGitbookYaml, renderInclude, renderVars } from '../../src/workspace/index.js';
+import {
+  contentTypeOf,
+  parseGitbookYaml,
+  parseInclude,
+  parseVars,
+  renderGitbookYaml,
+  renderInclude,
+  renderVars,
+} from '../../src/workspace/index.js';
 import { includePaths } from '../../src/workspace/includes.js';
 
 describe('.gitbook.yaml', () => {
-  const text = 'root: ./docs/\n\nstructure:\n  readme: intro.md\n  summary: SUMMARY.md\n\nredirects:\n  old/page: new/page.md\n  a-very-long-redirect-source/that/goes/on/and/on/for/a/while: getting-started/other-frameworks/cypress/ci-setup/cypress-bitbucket-pipelines.md\n\nx-custom:\n  keep: me\n';
+  const text =
+    'root: ./docs/\n\nstructure:\n  readme: intro.md\n  summary: SUMMARY.md\n\nredirects:\n  old/page: new/page.md\n  a-very-long-redirect-source/that/goes/on/and/on/for/a/while: getting-started/other-frameworks/cypress/ci-setup/cypress-bitbucket-pipelines.md\n\nx-custom:\n  keep: me\n';
 
   it('reads root, structure, redirects and keeps other keys; writes them back byte for byte', () => {
     const { settings, errors } = parseGitbookYaml(text);
@@ -11,7 +20,11 @@ describe('.gitbook.yaml', () => {
     expect(settings).toEqual({
       root: './docs/',
       structure: { readme: 'intro.md', summary: 'SUMMARY.md' },
-      redirects: { 'old/page': 'new/page.md', 'a-very-long-redirect-source/that/goes/on/and/on/for/a/while': 'getting-started/other-frameworks/cypress/ci-setup/cypress-bitbucket-pipelines.md' },
+      redirects: {
+        'old/page': 'new/page.md',
+        'a-very-long-redirect-source/that/goes/on/and/on/for/a/while':
+          'getting-started/other-frameworks/cypress/ci-setup/cypress-bitbucket-pipelines.md',
+      },
       extra: { 'x-custom': { keep: 'me' } },
     });
     expect(renderGitbookYaml(settings)).toBe(text);
@@ -44,18 +57,34 @@ describe('.gitbook/includes', () => {
   });
 
   it('names files by title slug, unique, or by the path they were read from', () => {
-    expect(includePaths([{ id: 'a', title: 'Note', markdown: '' }, { id: 'b', title: 'Note', markdown: '' }, { id: 'c', title: 'X', markdown: '', path: 'odd name.md' }]))
-      .toEqual(['.gitbook/includes/note.md', '.gitbook/includes/note-2.md', '.gitbook/includes/odd name.md']);
+    expect(
+      includePaths([
+        { id: 'a', title: 'Note', markdown: '' },
+        { id: 'b', title: 'Note', markdown: '' },
+        { id: 'c', title: 'X', markdown: '', path: 'odd name.md' },
+      ]),
+    ).toEqual(['.gitbook/includes/note.md', '.gitbook/includes/note-2.md', '.gitbook/includes/odd name.md']);
   });
 
   it('reports a missing title and keys other than title', () => {
     expect(parseInclude('no front matter\n')).toEqual({ ok: false, line: 1, message: 'front matter `title` must be a non-empty string' });
-    expect(parseInclude('---\ntitle: T\nicon: x\n---\n')).toEqual({ ok: false, line: 3, message: 'front matter `icon` is not read in an include (only `title`)' });
+    expect(parseInclude('---\ntitle: T\nicon: x\n---\n')).toEqual({
+      ok: false,
+      line: 3,
+      message: 'front matter `icon` is not read in an include (only `title`)',
+    });
   });
 });
 
 describe('assets', () => {
   it('take their content type from the extension', () => {
-    expect(['a.png', 'b.JPG', 'c.svg', 'd.pdf', 'e', 'f.weird'].map(contentTypeOf)).toEqual(['image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf', 'application/octet-stream', 'application/octet-stream']);
+    expect(['a.png', 'b.JPG', 'c.svg', 'd.pdf', 'e', 'f.weird'].map(contentTypeOf)).toEqual([
+      'image/png',
+      'image/jpeg',
+      'image/svg+xml',
+      'application/pdf',
+      'application/octet-stream',
+      'application/octet-stream',
+    ]);
   });
 });

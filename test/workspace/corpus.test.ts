@@ -25,18 +25,40 @@ const byPath = (path: string) => read.pages.get(path)!;
 
 /** The .md files the corpus has that SUMMARY.md does not list: not pages, reported, not written. */
 const UNLISTED = [
-  'ci-setup/aws-code-build.md', 'ci-setup/azure-devops.md', 'ci-setup/circleci.md', 'ci-setup/github-actions.md', 'ci-setup/gitlab.md',
-  'ci-setup/jenkins-playwright.md', 'ci-setup/jenkins.md', 'guides/ci-optimization/re-run-only-failed-tests-orchestrated.md', 'guides/coverage.md',
-  'guides/pw-parallelization.md', 'insights/currents-explorer/spec-files-explorer/README.md',
-  'insights/currents-explorer/spec-files-explorer/spec-files-performance.md', 'insights/currents-explorer/tests-explorer/README.md',
-  'insights/currents-explorer/tests-explorer/executions-history-tests.md', 'integration-with-cypress/cypress-cloud.md',
+  'ci-setup/aws-code-build.md',
+  'ci-setup/azure-devops.md',
+  'ci-setup/circleci.md',
+  'ci-setup/github-actions.md',
+  'ci-setup/gitlab.md',
+  'ci-setup/jenkins-playwright.md',
+  'ci-setup/jenkins.md',
+  'guides/ci-optimization/re-run-only-failed-tests-orchestrated.md',
+  'guides/coverage.md',
+  'guides/pw-parallelization.md',
+  'insights/currents-explorer/spec-files-explorer/README.md',
+  'insights/currents-explorer/spec-files-explorer/spec-files-performance.md',
+  'insights/currents-explorer/tests-explorer/README.md',
+  'insights/currents-explorer/tests-explorer/executions-history-tests.md',
+  'integration-with-cypress/cypress-cloud.md',
 ];
 
 describe('the currents-readme corpus (a real GitBook Git Sync export)', () => {
   it('reads the tree SUMMARY.md gives: groups, link pages, nesting five deep', () => {
     const pages = all(read.content.pages);
-    expect(read.content.pages.map((p) => `${p.type}:${p.title}`)).toEqual(['group:Getting Started', 'group:AI', 'group:Guides', 'group:Dashboard', 'group:Resources']);
-    expect(read.content.pages.map((p) => (p.type === 'group' ? p.slug : ''))).toEqual(['getting-started', 'ai', 'guides', 'dashboard', 'resources']);
+    expect(read.content.pages.map((p) => `${p.type}:${p.title}`)).toEqual([
+      'group:Getting Started',
+      'group:AI',
+      'group:Guides',
+      'group:Dashboard',
+      'group:Resources',
+    ]);
+    expect(read.content.pages.map((p) => (p.type === 'group' ? p.slug : ''))).toEqual([
+      'getting-started',
+      'ai',
+      'guides',
+      'dashboard',
+      'resources',
+    ]);
     expect(pages.filter((p) => p.type === 'document')).toHaveLength(197);
     expect(pages.filter((p) => p.type === 'link').map((p) => (p.type === 'link' ? p.href : ''))).toHaveLength(6);
     expect(depth(read.content.pages)).toBe(5);
@@ -48,8 +70,15 @@ describe('the currents-readme corpus (a real GitBook Git Sync export)', () => {
     expect(first).toMatchObject({ title: 'Overview', slug: 'overview', icon: 'house-window' });
     expect(first.description).toMatch(/^Currents is a cloud platform, dashboard and test orchestrator aimed to help SDET/);
     expect(first.markdown.startsWith('**Currents goes beyond test reports**')).toBe(true);
-    expect(byPath('ai/agent-skill-playwright-best-practices.md')).toMatchObject({ title: 'Agent Skill: Playwright Best Practices', linkTitle: 'Playwright Skill', icon: 'brain-circuit' });
-    expect(byPath('resources/reporters/currents-playwright/README.md')).toMatchObject({ title: '@currents/playwright', slug: 'currents-playwright' });
+    expect(byPath('ai/agent-skill-playwright-best-practices.md')).toMatchObject({
+      title: 'Agent Skill: Playwright Best Practices',
+      linkTitle: 'Playwright Skill',
+      icon: 'brain-circuit',
+    });
+    expect(byPath('resources/reporters/currents-playwright/README.md')).toMatchObject({
+      title: '@currents/playwright',
+      slug: 'currents-playwright',
+    });
     // A SUMMARY.md title other than the file's heading: the heading stays page content.
     const troubleshooting = byPath('guides/troubleshooting-playwright.md');
     expect(troubleshooting.title).toBe('Troubleshooting');
@@ -62,7 +91,9 @@ describe('the currents-readme corpus (a real GitBook Git Sync export)', () => {
     expect(jira.pages.map((p) => (p.type === 'document' ? p.slug : p.title))).toEqual(['setup', 'usage', 'custom-fields']);
     expect(byPath('resources/integrations/jira/setup.md').path).toBeUndefined();
     // Children listed beside their parent's file rather than in its folder.
-    expect(byPath('guides/ci-optimization/playwright-orchestration-v1.md').path).toBe('guides/ci-optimization/playwright-orchestration-v1.md');
+    expect(byPath('guides/ci-optimization/playwright-orchestration-v1.md').path).toBe(
+      'guides/ci-optimization/playwright-orchestration-v1.md',
+    );
   });
 
   it('reads .gitbook.yaml and .gitbook/vars.yaml', () => {
@@ -71,7 +102,11 @@ describe('the currents-readme corpus (a real GitBook Git Sync export)', () => {
     expect(settings.structure).toBeUndefined();
     expect(Object.keys(settings.redirects!)).toHaveLength(79);
     expect(settings.redirects!['api/api-keys']).toBe('dashboard/administration/api-keys.md');
-    expect(variables).toEqual({ LATEST_NODE_VERSION: '24.x', LATEST_PW_IMAGE_VERSION: 'v1.60.0-noble', PW_IMAGE_ROUTE: 'mcr.microsoft.com/playwright' });
+    expect(variables).toEqual({
+      LATEST_NODE_VERSION: '24.x',
+      LATEST_PW_IMAGE_VERSION: 'v1.60.0-noble',
+      PW_IMAGE_ROUTE: 'mcr.microsoft.com/playwright',
+    });
   });
 
   it('reports unlisted pages and missing assets with file and line, and nothing else', () => {
@@ -80,9 +115,17 @@ describe('the currents-readme corpus (a real GitBook Git Sync export)', () => {
     expect(read.problems.filter((p) => p.code === 'not-in-summary').map((p) => p.file)).toEqual(UNLISTED);
     const missing = read.problems.filter((p) => p.code === 'missing-asset');
     expect(missing.length).toBeGreaterThan(300);
-    expect(missing).toContainEqual({ code: 'missing-asset', file: 'README.md', line: 17, message: '.gitbook/assets/huge-playwright.png is referenced but not in the folder' });
     expect(missing).toContainEqual({
-      code: 'missing-asset', file: 'resources/integrations/jira.md', line: 6, message: '`cover` names .gitbook/assets/currents-jira.png, which is not in the folder',
+      code: 'missing-asset',
+      file: 'README.md',
+      line: 17,
+      message: '.gitbook/assets/huge-playwright.png is referenced but not in the folder',
+    });
+    expect(missing).toContainEqual({
+      code: 'missing-asset',
+      file: 'resources/integrations/jira.md',
+      line: 6,
+      message: '`cover` names .gitbook/assets/currents-jira.png, which is not in the folder',
     });
     expect(missing.every((p) => p.line !== undefined)).toBe(true);
   });
@@ -90,18 +133,28 @@ describe('the currents-readme corpus (a real GitBook Git Sync export)', () => {
   it('writes the folder back byte for byte, except the normalisations docs/workspace-format.md lists', () => {
     const written = writeFolder(read.content);
     expect(written.problems).toEqual([]);
-    const changed = [...written.files].filter(([path, value]) => files.get(path) !== value).map(([path]) => path).sort();
+    const changed = [...written.files]
+      .filter(([path, value]) => files.get(path) !== value)
+      .map(([path]) => path)
+      .sort();
     // 1. A page file without a title heading gets one.
     const headingAdded = ['getting-started/ci-setup/github-actions/re-run-failed-only-tests-orchestrated-v2.md'];
     // 2. An empty page is `# Title\n\n`.
     const emptyPages = [
-      'dashboard/billing/README.md', 'dashboard/spec-file-status/README.md', 'getting-started/ci-setup/gitlab/README.md',
-      'getting-started/other-frameworks/vitest/README.md', 'getting-started/other-frameworks/vitest/ci-setup/README.md', 'resources/integrations/README.md',
+      'dashboard/billing/README.md',
+      'dashboard/spec-file-status/README.md',
+      'getting-started/ci-setup/gitlab/README.md',
+      'getting-started/other-frameworks/vitest/README.md',
+      'getting-started/other-frameworks/vitest/ci-setup/README.md',
+      'resources/integrations/README.md',
     ];
     // 3. Front matter is written as GitBook writes it (js-yaml: long strings folded at 80 columns).
     const yamlStyle = [
-      'dashboard/administration/api-keys.md', 'dashboard/analytics/README.md', 'getting-started/ci-setup/playwright-harness.md',
-      'resources/integrations/slack/README.md', 'resources/reporters/currents-playwright/pwc-p-discover.md',
+      'dashboard/administration/api-keys.md',
+      'dashboard/analytics/README.md',
+      'getting-started/ci-setup/playwright-harness.md',
+      'resources/integrations/slack/README.md',
+      'resources/reporters/currents-playwright/pwc-p-discover.md',
     ];
     expect(changed).toEqual([...headingAdded, ...emptyPages, ...yamlStyle].sort());
     const text = (map: FileMap, path: string) => String(map.get(path));

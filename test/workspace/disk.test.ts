@@ -33,6 +33,9 @@ describe('loadFolder and saveFolder', () => {
   });
 
   it('refuses paths that leave the folder', async () => {
-    await expect(saveFolder(dir, new Map([['../escape.md', 'x']]))).rejects.toMatchObject({ code: 'path-outside-folder', message: expect.stringContaining('leaves the folder') });
+    await expect(saveFolder(dir, new Map([['../escape.md', 'x']]))).rejects.toMatchObject({
+      code: 'path-outside-folder',
+      message: expect.stringContaining('leaves the folder'),
+    });
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_ORDER, parsePageFile, readPageMeta, renderFrontMatter, renderPageFile, renderPageMeta, splitFrontMatter } from '../../src/workspace/index.js';
+import {
+  KEY_ORDER,
+  parsePageFile,
+  readPageMeta,
+  renderFrontMatter,
+  renderPageFile,
+  renderPageMeta,
+  splitFrontMatter,
+} from '../../src/workspace/index.js';
 
 const fileIds = new Map([['cover.png', 'f1']]);
 const idOf = (name: string) => fileIds.get(name);
@@ -67,8 +75,19 @@ describe('page front matter', () => {
       emoji: '🚀',
       cover: { ref: { kind: 'file', file: 'f1' }, yPos: 12, height: 300 },
       layout: {
-        width: 'wide', cover: true, coverSize: 'full', coverMask: 'radial', title: false, description: true, tableOfContents: false,
-        outline: true, pagination: false, metadata: true, tags: false, actions: true, anchors: false,
+        width: 'wide',
+        cover: true,
+        coverSize: 'full',
+        coverMask: 'radial',
+        title: false,
+        description: true,
+        tableOfContents: false,
+        outline: true,
+        pagination: false,
+        metadata: true,
+        tags: false,
+        actions: true,
+        anchors: false,
       },
       hidden: true,
       noIndex: true,
@@ -88,7 +107,10 @@ describe('page front matter', () => {
   });
 
   it('reads cover URLs, and keeps a cover whose file is missing as written (reported)', () => {
-    expect(readPageMeta({ cover: 'https://x.test/c.png', coverY: 0 }, 'p.md', idOf).meta.cover).toEqual({ ref: { kind: 'url', url: 'https://x.test/c.png' }, yPos: 0 });
+    expect(readPageMeta({ cover: 'https://x.test/c.png', coverY: 0 }, 'p.md', idOf).meta.cover).toEqual({
+      ref: { kind: 'url', url: 'https://x.test/c.png' },
+      yPos: 0,
+    });
     const missing = readPageMeta({ cover: '../.gitbook/assets/gone.png', coverY: 0 }, 'a/p.md', idOf);
     expect(missing.meta.cover).toBeUndefined();
     expect(missing.extra).toEqual({ cover: '../.gitbook/assets/gone.png', coverY: 0 });
@@ -102,7 +124,11 @@ describe('page front matter', () => {
   });
 
   it('names the key of a wrongly typed value', () => {
-    const read = readPageMeta({ hidden: 'yes', icon: 3, layout: { width: 'huge' }, vars: { a: [1] }, coverY: 1, cover: 'x.png' }, 'p.md', idOf);
+    const read = readPageMeta(
+      { hidden: 'yes', icon: 3, layout: { width: 'huge' }, vars: { a: [1] }, coverY: 1, cover: 'x.png' },
+      'p.md',
+      idOf,
+    );
     expect(read.errors).toEqual([
       ['hidden', 'front matter `hidden` must be true or false, got "yes"'],
       ['icon', 'front matter `icon` must be a string, got 3'],
@@ -113,9 +139,16 @@ describe('page front matter', () => {
 
   it('reports bad YAML with the file line it is on', () => {
     expect(splitFrontMatter('---\ndescription: ok\nicon: [unclosed\n---\n# T\n')).toMatchObject({ ok: false, line: 4 });
-    expect(splitFrontMatter('---\n- a list\n---\n')).toEqual({ ok: false, line: 2, message: 'front matter must be a YAML mapping (`key: value` lines)' });
+    expect(splitFrontMatter('---\n- a list\n---\n')).toEqual({
+      ok: false,
+      line: 2,
+      message: 'front matter must be a YAML mapping (`key: value` lines)',
+    });
     const split = splitFrontMatter('---\ndescription: x\nicon: y\n---\nbody');
-    expect(split.ok && [...split.value.lines]).toEqual([['description', 2], ['icon', 3]]);
+    expect(split.ok && [...split.value.lines]).toEqual([
+      ['description', 2],
+      ['icon', 3],
+    ]);
   });
 });
 
@@ -136,6 +169,11 @@ describe('page files', () => {
   });
 
   it('reads a file without a title heading as all markdown', () => {
-    expect(parsePageFile('---\ndescription: d\n---\n\nText\n', 'T')).toEqual({ ok: true, frontMatter: { description: 'd' }, lines: new Map([['description', 2]]), markdown: 'Text\n' });
+    expect(parsePageFile('---\ndescription: d\n---\n\nText\n', 'T')).toEqual({
+      ok: true,
+      frontMatter: { description: 'd' },
+      lines: new Map([['description', 2]]),
+      markdown: 'Text\n',
+    });
   });
 });

@@ -3,18 +3,24 @@ import { readFolder } from '../../src/workspace/index.js';
 
 describe('readFolder, partial', () => {
   const summary = '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n  * [Install](guide/install.md)\n';
-  const files = () => new Map<string, string>([
-    ['SUMMARY.md', summary],
-    ['README.md', '# Home\n\nwelcome\n'],
-    ['guide/install.md', '---\ndescription: How to install\n---\n\n# Install\n\nsteps\n'],
-  ]);
+  const files = () =>
+    new Map<string, string>([
+      ['SUMMARY.md', summary],
+      ['README.md', '# Home\n\nwelcome\n'],
+      ['guide/install.md', '---\ndescription: How to install\n---\n\n# Install\n\nsteps\n'],
+    ]);
 
   it('reads an unloaded file as an empty page with its place, title and slug, and no problem', () => {
     const read = readFolder(files(), { unloaded: (path) => path === 'guide/README.md' });
     expect(read.problems).toEqual([]);
     const guide = read.content.pages[1]!;
     expect(guide).toMatchObject({ type: 'document', title: 'Guide', slug: 'guide', markdown: '' });
-    expect(guide.type === 'document' && guide.pages[0]).toMatchObject({ title: 'Install', slug: 'install', description: 'How to install', markdown: 'steps\n' });
+    expect(guide.type === 'document' && guide.pages[0]).toMatchObject({
+      title: 'Install',
+      slug: 'install',
+      description: 'How to install',
+      markdown: 'steps\n',
+    });
   });
 
   it('still reports a listed file that is neither given nor unloaded', () => {

@@ -20,7 +20,8 @@ describe('readFolder on hand-edited folders', () => {
   });
 
   it('passes relative page links and asset paths through unchanged', () => {
-    const page = '# Install\n\n[Home](../README.md) [anchor](other.md#setup) ![logo](../.gitbook/assets/logo%20v2.png)\n<img src="../.gitbook/assets/a (1).png">\n';
+    const page =
+      '# Install\n\n[Home](../README.md) [anchor](other.md#setup) ![logo](../.gitbook/assets/logo%20v2.png)\n<img src="../.gitbook/assets/a (1).png">\n';
     const files = folder({
       'SUMMARY.md': '* [Home](README.md)\n* [Guides](guides/README.md)\n  * [Install](guides/install.md)\n  * [Other](guides/other.md)\n',
       'README.md': '# Home\n',
@@ -35,7 +36,10 @@ describe('readFolder on hand-edited folders', () => {
     expect(read.pages.get('guides/install.md')!.markdown).toBe(page.slice('# Install\n\n'.length));
     const written = writeFolder(read.content);
     expect(written.files.get('guides/install.md')).toBe(page);
-    expect(read.content.files.map((f) => [f.name, f.contentType])).toEqual([['a (1).png', 'image/png'], ['logo v2.png', 'image/png']]);
+    expect(read.content.files.map((f) => [f.name, f.contentType])).toEqual([
+      ['a (1).png', 'image/png'],
+      ['logo v2.png', 'image/png'],
+    ]);
   });
 
   it('reports a page missing from SUMMARY.md, an entry with no file, a file listed twice', () => {
@@ -52,12 +56,21 @@ describe('readFolder on hand-edited folders', () => {
   });
 
   it('reports two pages with one slug under one parent', () => {
-    const files = folder({ 'SUMMARY.md': '* [Home](README.md)\n* [A](a.md)\n* [A again](other/a.md)\n', 'README.md': '# Home\n', 'a.md': '# A\n', 'other/a.md': '# A again\n' });
+    const files = folder({
+      'SUMMARY.md': '* [Home](README.md)\n* [A](a.md)\n* [A again](other/a.md)\n',
+      'README.md': '# Home\n',
+      'a.md': '# A\n',
+      'other/a.md': '# A again\n',
+    });
     expect(problems(files)).toEqual(['SUMMARY.md:3: two pages under one parent have the slug `a` (other/a.md)']);
   });
 
   it('reports bad front matter with file and line, keeping the file text as the page body', () => {
-    const files = folder({ 'SUMMARY.md': '* [Home](README.md)\n* [Install](guides/install.md)\n', 'README.md': '# Home\n', 'guides/install.md': '---\ndescription: ok\nhidden: yes\n---\n# Install\n' });
+    const files = folder({
+      'SUMMARY.md': '* [Home](README.md)\n* [Install](guides/install.md)\n',
+      'README.md': '# Home\n',
+      'guides/install.md': '---\ndescription: ok\nhidden: yes\n---\n# Install\n',
+    });
     expect(problems(files)).toEqual(['guides/install.md:3: front matter `hidden` must be true or false, got "yes"']);
     const broken = folder({ 'SUMMARY.md': '* [Home](README.md)\n', 'README.md': '---\ndescription: [\n---\n# Home\n' });
     expect(problems(broken)).toEqual([expect.stringMatching(/^README\.md:\d+: front matter is not valid YAML: /)]);
@@ -65,7 +78,10 @@ describe('readFolder on hand-edited folders', () => {
   });
 
   it('reports referenced assets that are missing, with the line, and does not fail', () => {
-    const files = folder({ 'SUMMARY.md': '* [Home](README.md)\n', 'README.md': '---\nicon: x\n---\n\n# Home\n\nText\n\n![a](.gitbook/assets/a.png)\n' });
+    const files = folder({
+      'SUMMARY.md': '* [Home](README.md)\n',
+      'README.md': '---\nicon: x\n---\n\n# Home\n\nText\n\n![a](.gitbook/assets/a.png)\n',
+    });
     expect(problems(files)).toEqual(['README.md:9: .gitbook/assets/a.png is referenced but not in the folder']);
   });
 
@@ -96,12 +112,29 @@ describe('readFolder on hand-edited folders', () => {
     const content: WorkspaceContent = {
       pages: [
         { id: 'p1', type: 'document', title: 'Home', slug: 'home', markdown: '', pages: [] },
-        { id: 'g1', type: 'group', title: 'Guides', slug: 'guides', pages: [{ id: 'p2', type: 'document', title: 'Install', slug: 'install', markdown: 'x\n', pages: [] }, { id: 'l1', type: 'link', title: 'API', href: 'https://x.test/' }] },
+        {
+          id: 'g1',
+          type: 'group',
+          title: 'Guides',
+          slug: 'guides',
+          pages: [
+            { id: 'p2', type: 'document', title: 'Install', slug: 'install', markdown: 'x\n', pages: [] },
+            { id: 'l1', type: 'link', title: 'API', href: 'https://x.test/' },
+          ],
+        },
       ],
-      files: [], variables: {}, reusableContents: [], settings: { summaryTitle: 'Table of contents' },
+      files: [],
+      variables: {},
+      reusableContents: [],
+      settings: { summaryTitle: 'Table of contents' },
     };
     const written = writeFolder(content);
-    expect([...written.index.pages]).toEqual([['README.md', 'p1'], ['group:guides', 'g1'], ['guides/install.md', 'p2'], ['link:group:guides:https://x.test/', 'l1']]);
+    expect([...written.index.pages]).toEqual([
+      ['README.md', 'p1'],
+      ['group:guides', 'g1'],
+      ['guides/install.md', 'p2'],
+      ['link:group:guides:https://x.test/', 'l1'],
+    ]);
     expect(readFolder(written.files, { index: written.index }).content).toEqual(content);
     expect(readFolder(written.files).content.pages[1]!.id).toBe('new-group:guides');
   });
@@ -109,7 +142,10 @@ describe('readFolder on hand-edited folders', () => {
   it('writes the page emoji as front matter `emoji` and reads it back', () => {
     const content: WorkspaceContent = {
       pages: [{ id: 'p1', type: 'document', title: 'Home', slug: 'home', emoji: '🚀', icon: 'rocket', markdown: '', pages: [] }],
-      files: [], variables: {}, reusableContents: [], settings: {},
+      files: [],
+      variables: {},
+      reusableContents: [],
+      settings: {},
     };
     const written = writeFolder(content);
     expect(written.files.get('README.md')).toBe('---\nicon: rocket\nemoji: 🚀\n---\n\n# Home\n\n');

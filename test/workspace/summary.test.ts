@@ -28,11 +28,19 @@ describe('SUMMARY.md', () => {
     const { summary, errors } = parseSummary(canonical);
     expect(errors).toEqual([]);
     expect(summary.title).toBe('Table of contents');
-    expect(items(summary).map((i) => [i.title, i.target, i.line])).toEqual([['Overview', 'README.md', 3], ['Guides', 'guides/README.md', 4], ['API', 'https://example.com/api', 7]]);
+    expect(items(summary).map((i) => [i.title, i.target, i.line])).toEqual([
+      ['Overview', 'README.md', 3],
+      ['Guides', 'guides/README.md', 4],
+      ['API', 'https://example.com/api', 7],
+    ]);
     const install = items(summary)[1]!.items[0]!;
     expect(install).toMatchObject({ title: 'Install', linkTitle: 'Setup', line: 5 });
     expect(install.items[0]!.target).toBe('guides/install/deep.md');
-    expect(groups(summary).map((g) => [g.title, g.line, g.items.length])).toEqual([['Reference', 9, 1], ['Empty group', 13, 0], ['Last', 15, 1]]);
+    expect(groups(summary).map((g) => [g.title, g.line, g.items.length])).toEqual([
+      ['Reference', 9, 1],
+      ['Empty group', 13, 0],
+      ['Last', 15, 1],
+    ]);
     expect(groups(summary)[0]!.items[0]!.title).toBe('a [b] \\c');
     expect(groups(summary)[2]!.items[0]!.target).toBe('files/with space.md');
   });
@@ -42,11 +50,22 @@ describe('SUMMARY.md', () => {
   });
 
   it('reads four-space indents, `-` bullets and another title (hand-edited variants)', () => {
-    const { summary, errors } = parseSummary('# Summary\n\n- [A](a.md)\n    - [B](a/b.md)\n        - [C](a/b/c.md)\n    - [D](a/d.md)\n+ [E](e.md)\n');
+    const { summary, errors } = parseSummary(
+      '# Summary\n\n- [A](a.md)\n    - [B](a/b.md)\n        - [C](a/b/c.md)\n    - [D](a/d.md)\n+ [E](e.md)\n',
+    );
     expect(errors).toEqual([]);
     expect(summary.title).toBe('Summary');
     const shape = (list: SummaryItem[]): unknown => list.map((i) => [i.title, shape(i.items)]);
-    expect(shape(items(summary))).toEqual([['A', [['B', [['C', []]]], ['D', []]]], ['E', []]]);
+    expect(shape(items(summary))).toEqual([
+      [
+        'A',
+        [
+          ['B', [['C', []]]],
+          ['D', []],
+        ],
+      ],
+      ['E', []],
+    ]);
     expect(renderSummary(summary)).toBe('# Summary\n\n* [A](a.md)\n  * [B](a/b.md)\n    * [C](a/b/c.md)\n  * [D](a/d.md)\n* [E](e.md)\n');
   });
 
@@ -61,17 +80,25 @@ describe('SUMMARY.md', () => {
   });
 
   it('has no title line when the summary has none', () => {
-    expect(renderSummary({ parts: [{ type: 'items', items: [{ title: 'A', target: 'README.md', line: 0, items: [] }] }] })).toBe('* [A](README.md)\n');
+    expect(renderSummary({ parts: [{ type: 'items', items: [{ title: 'A', target: 'README.md', line: 0, items: [] }] }] })).toBe(
+      '* [A](README.md)\n',
+    );
   });
 });
 
 // Constructs seen in real GitBook exports (issue 14), each read, kept and written back in place.
 describe('SUMMARY.md as GitBook writes it', () => {
   it('keeps `***` lines: top-level items after a group are not read into it, and are written after `***` again', () => {
-    const text = '# Table of contents\n\n* [Home](README.md)\n\n## Basics\n\n* [Editor](basics/editor.md)\n\n***\n\n* [Page 1](page-1.md)\n* [Page 2](page-2.md)\n\n## Later\n\n* [Deep](later/deep.md)\n';
+    const text =
+      '# Table of contents\n\n* [Home](README.md)\n\n## Basics\n\n* [Editor](basics/editor.md)\n\n***\n\n* [Page 1](page-1.md)\n* [Page 2](page-2.md)\n\n## Later\n\n* [Deep](later/deep.md)\n';
     const { summary, errors } = parseSummary(text);
     expect(errors).toEqual([]);
-    expect(summary.parts.map((p) => (p.type === 'group' ? `group:${p.title}` : p.items.map((i) => i.title).join(',')))).toEqual(['Home', 'group:Basics', 'Page 1,Page 2', 'group:Later']);
+    expect(summary.parts.map((p) => (p.type === 'group' ? `group:${p.title}` : p.items.map((i) => i.title).join(',')))).toEqual([
+      'Home',
+      'group:Basics',
+      'Page 1,Page 2',
+      'group:Later',
+    ]);
     expect(renderSummary(summary)).toBe(text);
   });
 
@@ -83,20 +110,27 @@ describe('SUMMARY.md as GitBook writes it', () => {
     expect(renderSummary(summary)).toBe(text);
   });
 
-  it('reads titles with escaped characters and writes GitBook\'s escapes back', () => {
+  it("reads titles with escaped characters and writes GitBook's escapes back", () => {
     const text = '* [The \\`docsync\\` tool](README.md)\n* [Arrays \\[\\] and \\\\](arrays.md "Short \\"one\\"")\n';
     const { summary, errors } = parseSummary(text);
     expect(errors).toEqual([]);
-    expect(items(summary).map((i) => [i.title, i.linkTitle])).toEqual([['The `docsync` tool', undefined], ['Arrays [] and \\', 'Short "one"']]);
+    expect(items(summary).map((i) => [i.title, i.linkTitle])).toEqual([
+      ['The `docsync` tool', undefined],
+      ['Arrays [] and \\', 'Short "one"'],
+    ]);
     expect(renderSummary(summary)).toBe(text);
   });
 
   it('reads anchor, external and plain entries side by side, and `-` and `*` bullets at 2 and 4 spaces', () => {
-    const text = '- [Inline](formatting/inline.md)\n    - [Buttons](formatting/inline.md#buttons)\n* [Site](https://example.com/x?y=1#z)\n  * [Two](two.md)\n';
+    const text =
+      '- [Inline](formatting/inline.md)\n    - [Buttons](formatting/inline.md#buttons)\n* [Site](https://example.com/x?y=1#z)\n  * [Two](two.md)\n';
     const { summary, errors } = parseSummary(text);
     expect(errors).toEqual([]);
     const shape = (list: SummaryItem[]): unknown => list.map((i) => [i.target, shape(i.items)]);
-    expect(shape(items(summary))).toEqual([['formatting/inline.md', [['formatting/inline.md#buttons', []]]], ['https://example.com/x?y=1#z', [['two.md', []]]]]);
+    expect(shape(items(summary))).toEqual([
+      ['formatting/inline.md', [['formatting/inline.md#buttons', []]]],
+      ['https://example.com/x?y=1#z', [['two.md', []]]],
+    ]);
   });
 
   it('skips empty bullets (GitBook writes `*` for an entry it could not export)', () => {
@@ -106,11 +140,14 @@ describe('SUMMARY.md as GitBook writes it', () => {
   });
 
   it('reads an OpenAPI reference block (a computed page) under an item and writes it back unchanged', () => {
-    const text = '* [Overview](README.md)\n* [API Reference](api-reference/README.md)\n  * ```yaml\n    type: builtin:openapi\n    props:\n      models: false\n    dependencies:\n      spec:\n        ref:\n          kind: openapi\n          spec: petstore\n    ```\n* [After](after.md)\n';
+    const text =
+      '* [Overview](README.md)\n* [API Reference](api-reference/README.md)\n  * ```yaml\n    type: builtin:openapi\n    props:\n      models: false\n    dependencies:\n      spec:\n        ref:\n          kind: openapi\n          spec: petstore\n    ```\n* [After](after.md)\n';
     const { summary, errors } = parseSummary(text);
     expect(errors).toEqual([]);
     const block = items(summary)[1]!.items[0]!;
-    expect(block.computed).toBe('type: builtin:openapi\nprops:\n  models: false\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: petstore');
+    expect(block.computed).toBe(
+      'type: builtin:openapi\nprops:\n  models: false\ndependencies:\n  spec:\n    ref:\n      kind: openapi\n      spec: petstore',
+    );
     expect(items(summary).map((i) => i.title)).toEqual(['Overview', 'API Reference', 'After']);
     expect(renderSummary(summary)).toBe(text);
   });

@@ -19,16 +19,22 @@ export async function adminInviteCreate(options: AdminInviteCreateOptions): Prom
     const org = await findOrganization(db, options.org);
     if (!org) throw new ExitError(`--org: no organization with id ${options.org}`);
     if (org.invite_links !== 1) {
-      throw new ExitError(`--org: organization ${org.id} has invite links turned off; turn them on with PATCH /v1/orgs/${org.id} {"inviteLinks": true}`);
+      throw new ExitError(
+        `--org: organization ${org.id} has invite links turned off; turn them on with PATCH /v1/orgs/${org.id} {"inviteLinks": true}`,
+      );
     }
     return createLinkInvite(db, { orgId: org.id, role, createdBy: null }, now);
   });
   const joinPath = `/v1/orgs/${invite.org_id}/invites/${invite.id}`;
-  printResult(options, `created invite link ${invite.id} to organization ${invite.org_id} as ${role ?? 'guest'}; join with POST ${joinPath}`, {
-    id: invite.id,
-    orgId: invite.org_id,
-    role: role ?? 'guest',
-    joinPath,
-    createdAt: invite.created_at,
-  });
+  printResult(
+    options,
+    `created invite link ${invite.id} to organization ${invite.org_id} as ${role ?? 'guest'}; join with POST ${joinPath}`,
+    {
+      id: invite.id,
+      orgId: invite.org_id,
+      role: role ?? 'guest',
+      joinPath,
+      createdAt: invite.created_at,
+    },
+  );
 }

@@ -16,9 +16,11 @@ export async function adminOrgCreate(options: AdminOrgCreateOptions): Promise<vo
     const owner = await requireUser(db, options.owner, '--owner');
     return { org: await createOrganization(db, { title, ownerId: owner.id }, now), owner };
   });
-  printResult(
-    options,
-    `created organization ${org.id} "${org.title}" with ${owner.email} as admin`,
-    { id: org.id, title: org.title, ownerId: owner.id, ownerEmail: owner.email, createdAt: org.created_at },
-  );
+  printResult(options, `created organization ${org.id} "${org.title}" with ${owner.email} as admin`, {
+    id: org.id,
+    title: org.title,
+    ownerId: owner.id,
+    ownerEmail: owner.email,
+    createdAt: org.created_at,
+  });
 }

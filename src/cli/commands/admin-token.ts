@@ -38,7 +38,8 @@ export async function adminTokenRevoke(idOrToken: string, options: AdminOptions)
     const found = await findTokenByIdOrSecret(db, idOrToken);
     // Never echo the argument: it may be a secret.
     if (!found) throw new ExitError('TOKEN_OR_ID: no token with that id or secret');
-    if (found.revokedAt !== null) throw new ExitError(`TOKEN_OR_ID: token ${found.id} of ${found.email} was already revoked at ${found.revokedAt}`);
+    if (found.revokedAt !== null)
+      throw new ExitError(`TOKEN_OR_ID: token ${found.id} of ${found.email} was already revoked at ${found.revokedAt}`);
     await revokeToken(db, found.id, now);
     return { ...found, revokedAt: now };
   });

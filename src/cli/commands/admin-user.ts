@@ -17,9 +17,10 @@ export async function adminUserCreate(options: AdminUserCreateOptions): Promise<
     if (await findUserByEmail(db, email)) throw new ExitError(`--email: a user with e-mail ${email} already exists`);
     return createUser(db, { email, displayName: name }, now);
   });
-  printResult(
-    options,
-    `created user ${user.id} ${user.email} "${user.display_name}"`,
-    { id: user.id, email: user.email, name: user.display_name, createdAt: user.created_at },
-  );
+  printResult(options, `created user ${user.id} ${user.email} "${user.display_name}"`, {
+    id: user.id,
+    email: user.email,
+    name: user.display_name,
+    createdAt: user.created_at,
+  });
 }

@@ -34,9 +34,16 @@ export async function cloneCommand(space: string, dir: string | undefined, optio
     const progress = process.stderr.isTTY && !options.json;
     const result = await clone({ client, apiUrl, spaceId, dir: target, onProgress: progress ? progressLine() : undefined });
     if (progress) process.stderr.write('\n');
-    for (const problem of result.problems) console.error(`docsync: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}`);
-    const branches = result.branches.map((b) => (b.changeRequest === undefined ? b.branch : `${b.branch} (#${b.changeRequest})`)).join(', ');
-    printResult(options, `cloned "${result.spaceTitle}" at revision ${result.revision} into ${result.dir}: ${branches}; ${result.requests} requests`, result);
+    for (const problem of result.problems)
+      console.error(`docsync: warning: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}`);
+    const branches = result.branches
+      .map((b) => (b.changeRequest === undefined ? b.branch : `${b.branch} (#${b.changeRequest})`))
+      .join(', ');
+    printResult(
+      options,
+      `cloned "${result.spaceTitle}" at revision ${result.revision} into ${result.dir}: ${branches}; ${result.requests} requests`,
+      result,
+    );
   } finally {
     await client.close();
   }

@@ -28,7 +28,9 @@ async function withClient<T>(dir: string, fn: (client: Awaited<ReturnType<typeof
 /** `docsync comments [BRANCH]`: the branch's open comments (all with --all), at their lines now. */
 export async function commentsCommand(branch: string | undefined, options: Options & { all?: boolean }): Promise<void> {
   const dir = resolve(options.dir ?? '.');
-  const result = await withClient(dir, (client) => branchComments(client, dir, { ...(branch !== undefined ? { branch } : {}), all: options.all === true }));
+  const result = await withClient(dir, (client) =>
+    branchComments(client, dir, { ...(branch !== undefined ? { branch } : {}), all: options.all === true }),
+  );
   if (options.json) {
     console.log(JSON.stringify(result.comments));
     return;
@@ -44,7 +46,9 @@ export async function commentCommand(target: string, options: Options & { messag
   const file = match ? match[1]! : target;
   const line = match ? Number(match[2]) : undefined;
   if (line === 0) throw new ExitError(`${target}: lines count from 1`, EXIT.usage);
-  const posted = await withClient(dir, (client) => postComment(client, dir, { file, ...(line !== undefined ? { line } : {}), text: options.message }));
+  const posted = await withClient(dir, (client) =>
+    postComment(client, dir, { file, ...(line !== undefined ? { line } : {}), text: options.message }),
+  );
   const on = posted.block === undefined ? file : `${file}:${posted.block.line}`;
   const note = posted.blockNotPushed ? ` (on the page: the block at line ${posted.block!.line} is not pushed yet)` : '';
   printResult(options, `commented on ${on} in ${posted.place}${note} [${posted.comment.id}]`, posted);

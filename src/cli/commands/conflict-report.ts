@@ -25,11 +25,13 @@ export function keptLine(branch: string, kept: KeptFile): string {
 
 /** A pulled branch as `pull` prints it: the revisions, the files that changed, conflicts and kept files (one line each). */
 export function pullLine(r: BranchPull): string {
-  if (r.closed === 'deleted') return `${r.branch}: the git branch was deleted; no longer followed (its change request stays on the platform; docsync cr open ${r.branch} makes the branch again)`;
+  if (r.closed === 'deleted')
+    return `${r.branch}: the git branch was deleted; no longer followed (its change request stays on the platform; docsync cr open ${r.branch} makes the branch again)`;
   if (r.created) return `${r.branch}: new branch for a change request opened on the platform (revision ${r.to})`;
   const kept = (r.kept ?? []).map((k) => `\n  ${keptLine(r.branch, k)}`).join('');
   // Main's change request edited on the platform changes main's files, not main's revision.
-  if (r.from === r.to && r.changes.length === 0 && r.conflicts.length === 0 && r.outboxClosed === undefined) return `${r.branch}: up to date${kept}`;
+  if (r.from === r.to && r.changes.length === 0 && r.conflicts.length === 0 && r.outboxClosed === undefined)
+    return `${r.branch}: up to date${kept}`;
   const changed = r.changes.map((c) => `${c.status} ${c.path}`).join(', ') || 'no file changes';
   const conflicts = r.conflicts.length > 0 ? `; CONFLICTS in ${r.conflicts.join(', ')} (resolve the markers, then commit)` : '';
   const outbox = r.outboxClosed !== undefined ? `; its change request was ${r.outboxClosed} (the next commits open a new one)` : '';

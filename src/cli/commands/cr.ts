@@ -15,10 +15,15 @@ export async function crListCommand(options: Options & { status?: ChangeRequestS
   try {
     const status = options.status ?? 'open';
     const rows = await listChangeRequests(client, dir, { status });
-    printRows(options, rows, (r) => {
-      const branch = r.branch === null ? '-' : r.followed ? r.branch : `${r.branch} (not followed)`;
-      return `#${r.number}  ${r.status}${r.outdated ? ' (outdated)' : ''}  ${branch}  ${r.subject}`;
-    }, `no ${status} change requests`);
+    printRows(
+      options,
+      rows,
+      (r) => {
+        const branch = r.branch === null ? '-' : r.followed ? r.branch : `${r.branch} (not followed)`;
+        return `#${r.number}  ${r.status}${r.outdated ? ' (outdated)' : ''}  ${branch}  ${r.subject}`;
+      },
+      `no ${status} change requests`,
+    );
   } finally {
     await client.close();
   }
@@ -31,16 +36,23 @@ export async function crStatusCommand(target: string, status: 'open' | 'archived
     const result = await setChangeRequestStatus(client, dir, target, status);
     let human: string;
     if (status === 'archived') {
-      human = result.branch === null
-        ? `archived change request #${result.changeRequest}`
-        : `archived change request #${result.changeRequest}; ${result.branch} is no longer followed (the git branch stays)`;
+      human =
+        result.branch === null
+          ? `archived change request #${result.changeRequest}`
+          : `archived change request #${result.changeRequest}; ${result.branch} is no longer followed (the git branch stays)`;
     } else if (result.pulled[0]?.created) {
       human = `opened change request #${result.changeRequest} on a new branch ${result.branch}`;
     } else {
-      human = [`opened change request #${result.changeRequest}; following ${result.branch} again`, ...result.pulled.map(pullLine)].join('\n');
+      human = [`opened change request #${result.changeRequest}; following ${result.branch} again`, ...result.pulled.map(pullLine)].join(
+        '\n',
+      );
     }
     printResult(options, human, result);
     const markers = pulledConflicts(result.pulled);
-    if (markers.length > 0) throw new ExitError(`the pull of ${result.branch} left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
+    if (markers.length > 0)
+      throw new ExitError(
+        `the pull of ${result.branch} left conflict markers in ${markers.join(', ')}; resolve them and commit`,
+        EXIT.conflict,
+      );
   });
 }

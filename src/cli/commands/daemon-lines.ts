@@ -11,15 +11,19 @@ export function daemonLine(event: DaemonEvent): string | undefined {
     case 'committed':
       return `${event.branch}: committed ${fileList(event.files)} (${event.commit.slice(0, 7)})`;
     case 'pushed': {
-      const where = event.changeRequest ? `change request #${event.changeRequest.number}${event.changeRequest.opened ? ' (opened)' : ''} ${event.changeRequest.url}` : 'the space';
+      const where = event.changeRequest
+        ? `change request #${event.changeRequest.number}${event.changeRequest.opened ? ' (opened)' : ''} ${event.changeRequest.url}`
+        : 'the space';
       const { inserted, updated, deleted } = event.pages;
       const skipped = event.skipped.length > 0 ? `; left out ${event.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : '';
       // Everything left out: nothing went, and saying "pushed" would be wrong.
-      if (inserted + updated + deleted === 0 && event.skipped.length > 0 && !event.resumed) return `${event.branch}: nothing sent${skipped}`;
+      if (inserted + updated + deleted === 0 && event.skipped.length > 0 && !event.resumed)
+        return `${event.branch}: nothing sent${skipped}`;
       return `${event.branch}: pushed to ${where}: ${inserted} added, ${updated} updated, ${deleted} deleted${event.resumed ? ' (finished an interrupted push)' : ''}${skipped}`;
     }
     case 'pulled':
-      if (event.closed === 'deleted') return `${event.branch}: the git branch was deleted; no longer followed (docsync cr open ${event.branch} makes it again)`;
+      if (event.closed === 'deleted')
+        return `${event.branch}: the git branch was deleted; no longer followed (docsync cr open ${event.branch} makes it again)`;
       if (event.closed) return `${event.branch}: change request ${event.closed}; no longer followed`;
       if (event.created) return `${event.branch}: new change request, branch created`;
       return `${event.branch}: pulled ${event.files.length === 0 ? 'a new revision' : fileList(event.files)}`;
@@ -42,7 +46,9 @@ export function daemonLine(event: DaemonEvent): string | undefined {
     case 'online':
       return `server reachable again after ${seconds(event.afterMs)}`;
     case 'remote':
-      return event.mode === 'events' ? 'following the platform\'s events: its edits arrive as they are made' : `polling the platform again (${event.reason ?? 'no event stream'})`;
+      return event.mode === 'events'
+        ? "following the platform's events: its edits arrive as they are made"
+        : `polling the platform again (${event.reason ?? 'no event stream'})`;
     case 'paused':
       return `paused: ${event.reason}`;
     case 'resumed':

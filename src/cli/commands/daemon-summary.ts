@@ -22,7 +22,8 @@ const clock = (iso: string) => new Date(iso).toTimeString().slice(0, 8);
 export function daemonSummaryLines(summary: DaemonSummary): string[] {
   const s = summary.status;
   if (!summary.running) {
-    if (s && s.activity !== 'stopped') return [`daemon: not running (pid ${s.pid} ended while ${s.activity}; docsync watch picks up where it left off)`];
+    if (s && s.activity !== 'stopped')
+      return [`daemon: not running (pid ${s.pid} ended while ${s.activity}; docsync watch picks up where it left off)`];
     return [`daemon: not running${s ? ` (stopped at ${clock(s.updatedAt)})` : ''}`];
   }
   if (!s) return [`daemon: running (pid ${summary.pid} on ${summary.host}), starting`];
@@ -34,7 +35,10 @@ export function daemonSummaryLines(summary: DaemonSummary): string[] {
   if (s.pendingFiles > 0) last.push(`${s.pendingFiles} saved file(s) settling`);
   if (s.unpushed.length > 0) last.push(`not pushed yet: ${s.unpushed.join(', ')}`);
   if (s.lastCommit) last.push(`last commit ${clock(s.lastCommit.at)} on ${s.lastCommit.branch}`);
-  if (s.lastPush) last.push(`last push ${clock(s.lastPush.at)} ${s.lastPush.branch}${s.lastPush.changeRequest !== undefined ? ` -> #${s.lastPush.changeRequest}` : ''}`);
+  if (s.lastPush)
+    last.push(
+      `last push ${clock(s.lastPush.at)} ${s.lastPush.branch}${s.lastPush.changeRequest !== undefined ? ` -> #${s.lastPush.changeRequest}` : ''}`,
+    );
   if (s.lastPull) last.push(`last pull ${clock(s.lastPull.at)} ${s.lastPull.branch}`);
   if (s.lastProblem) last.push(`last problem ${clock(s.lastProblem.at)}: ${s.lastProblem.event.type}`);
   if (last.length > 0) lines.push(`  ${last.join('; ')}`);

@@ -30,7 +30,10 @@ export async function doctorCommand(options: OutputOptions & { dir?: string }): 
   const source: Source = fromEnv ? 'DOCSYNC_API_URL' : bound ? 'workspace' : 'login';
   const credentials = await loadCredentials(bound && !fromEnv ? { ...process.env, DOCSYNC_API_URL: bound.apiUrl } : process.env);
   const apiUrl = credentials.apiUrl;
-  if (!options.json) console.log(`server: ${apiUrl} (from ${source === 'workspace' ? `the workspace ${dir}` : source === 'login' ? 'docsync login' : 'DOCSYNC_API_URL'})`);
+  if (!options.json)
+    console.log(
+      `server: ${apiUrl} (from ${source === 'workspace' ? `the workspace ${dir}` : source === 'login' ? 'docsync login' : 'DOCSYNC_API_URL'})`,
+    );
   // A check answers soon: a server that is away is said after two retries, not five.
   const client = createClient({ baseUrl: apiUrl, token: credentials.token, retries: 2 });
   try {
@@ -39,17 +42,26 @@ export async function doctorCommand(options: OutputOptions & { dir?: string }): 
     const extensions = [...client.capabilities.extensions].sort();
     const limits = serverLimits(client.capabilities.extensions);
     if (options.json) {
-      console.log(JSON.stringify({
-        apiUrl, source, reachable: true,
-        user: { id: user.id, displayName: user.displayName, email: user.email },
-        space: space ? { id: space.id, title: space.title } : null,
-        extensions, limits,
-      }));
+      console.log(
+        JSON.stringify({
+          apiUrl,
+          source,
+          reachable: true,
+          user: { id: user.id, displayName: user.displayName, email: user.email },
+          space: space ? { id: space.id, title: space.title } : null,
+          extensions,
+          limits,
+        }),
+      );
       return;
     }
     const lines = [`reachable: yes, signed in as ${user.displayName} <${user.email}>`];
     if (space) lines.push(`space: ${space.title} (${space.id})`);
-    lines.push(extensions.length > 0 ? `extensions: ${extensions.join(', ')}` : 'extensions: none (the published API only, as the hosted GitBook API)');
+    lines.push(
+      extensions.length > 0
+        ? `extensions: ${extensions.join(', ')}`
+        : 'extensions: none (the published API only, as the hosted GitBook API)',
+    );
     if (limits.length === 0) lines.push('round-trips everything docsync writes');
     else lines.push('cannot round-trip here:', ...limits.map((l) => `  - ${l.without} (needs ${l.extension})`));
     console.log(lines.join('\n'));

@@ -32,7 +32,11 @@ export async function loginCommand(options: OutputOptions & { api: string }): Pr
   try {
     const user = await client.user.get();
     const path = await saveCredentials({ apiUrl, token });
-    printResult(options, `logged in to ${apiUrl} as ${user.displayName} (${user.email ?? user.id}); token stored in ${path}`, { apiUrl, user: user.id, credentials: path });
+    printResult(options, `logged in to ${apiUrl} as ${user.displayName} (${user.email ?? user.id}); token stored in ${path}`, {
+      apiUrl,
+      user: user.id,
+      credentials: path,
+    });
   } finally {
     await client.close();
   }

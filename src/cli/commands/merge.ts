@@ -24,15 +24,24 @@ export async function mergeCommand(branch: string | undefined, options: OutputOp
         EXIT.conflict,
       );
     }
-    const what = result.already ? `change request #${result.changeRequest} was merged already` : `merged change request #${result.changeRequest} into main`;
-    const after = result.branch === 'main' ? "main's next commits go to a new change request" : `${result.branch} is no longer followed (the git branch stays)`;
+    const what = result.already
+      ? `change request #${result.changeRequest} was merged already`
+      : `merged change request #${result.changeRequest} into main`;
+    const after =
+      result.branch === 'main'
+        ? "main's next commits go to a new change request"
+        : `${result.branch} is no longer followed (the git branch stays)`;
     const notSent = result.notSent.map((s) => `  NOT SENT ${s.path}: ${s.reason} (kept on ${result.branch} only)`);
     const lines = [`${what} (revision ${result.revision}); ${after}`, ...notSent, ...result.pulled.map(pullLine)];
     printResult(options, lines.join('\n'), result);
     const markers = pulledConflicts(result.pulled);
-    if (markers.length > 0) throw new ExitError(`the pull of main left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
+    if (markers.length > 0)
+      throw new ExitError(`the pull of main left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
     if (result.notSent.length > 0) {
-      throw new ExitError(`merged without what this server cannot take, kept on ${result.branch} only: ${[...new Set(result.notSent.map((s) => s.path))].join(', ')}`, EXIT.partial);
+      throw new ExitError(
+        `merged without what this server cannot take, kept on ${result.branch} only: ${[...new Set(result.notSent.map((s) => s.path))].join(', ')}`,
+        EXIT.partial,
+      );
     }
   });
 }

@@ -12,14 +12,17 @@ export interface PreviewCommandOptions {
 /** `docsync preview [dir]`: serve the folder until Ctrl-C, printing its problems as `file:line: message`. */
 export async function previewCommand(dir: string, options: PreviewCommandOptions): Promise<void> {
   const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ExitError(`--port must be a port number (0 to 65535), got "${options.port}"`, EXIT.usage);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ExitError(`--port must be a port number (0 to 65535), got "${options.port}"`, EXIT.usage);
   const folder = resolve(dir);
   if (!existsSync(folder)) throw new ExitError(`${dir}: no such folder`, EXIT.usage);
   const preview = await startPreview({ dir: folder, port, onProblems: (lines) => lines.forEach((line) => console.error(line)) });
   console.log(`preview of ${folder} on ${preview.url} (Ctrl-C to stop)`);
   if (options.open) {
     const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-    spawn(opener, [preview.url], { stdio: 'ignore', detached: true }).on('error', () => console.error(`preview: could not run ${opener}; open ${preview.url} yourself`)).unref();
+    spawn(opener, [preview.url], { stdio: 'ignore', detached: true })
+      .on('error', () => console.error(`preview: could not run ${opener}; open ${preview.url} yourself`))
+      .unref();
   }
   await new Promise<void>((done) => {
     const stop = () => {

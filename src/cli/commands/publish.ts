@@ -31,7 +31,10 @@ export async function publishCommand(dir: string, branch: string | undefined, op
     throw new ExitError(`${dir} has no space yet, and the push that creates it sends main; run docsync push without ${branch}`, EXIT.usage);
   }
   if (options.dryRun) {
-    throw new ExitError(`${dir} has no space yet, so a dry run has nothing to compare with; docsync push without --dry-run creates the space and sends every page`, EXIT.usage);
+    throw new ExitError(
+      `${dir} has no space yet, so a dry run has nothing to compare with; docsync push without --dry-run creates the space and sends every page`,
+      EXIT.usage,
+    );
   }
   const { client, apiUrl } = await clientFromLogin();
   let result: PublishResult;
@@ -41,14 +44,21 @@ export async function publishCommand(dir: string, branch: string | undefined, op
       apiUrl,
       ...(options.org !== undefined ? { orgId: options.org } : {}),
       ...(options.subject !== undefined ? { subject: options.subject } : {}),
-      ...(progress ? { onProgress: ({ stage, done, total }: { stage: string; done: number; total: number }) => process.stderr.write(`\r${stage}: ${done}/${total}   `) } : {}),
+      ...(progress
+        ? {
+            onProgress: ({ stage, done, total }: { stage: string; done: number; total: number }) =>
+              process.stderr.write(`\r${stage}: ${done}/${total}   `),
+          }
+        : {}),
     });
     if (progress && result.push.batches > 0) process.stderr.write('\n');
   } finally {
     await client.close();
   }
   printResult(options, publishLines(result).join('\n'), result);
-  if (result.conflicts.length > 0) throw new ExitError(`the pull of main left conflict markers in ${result.conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);
+  if (result.conflicts.length > 0)
+    throw new ExitError(`the pull of main left conflict markers in ${result.conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);
   const skipped = result.push.skipped;
-  if (skipped.length > 0) throw new ExitError(`${skipped.length} file(s) were not sent: ${skipped.map((s) => s.path).join(', ')}`, EXIT.partial);
+  if (skipped.length > 0)
+    throw new ExitError(`${skipped.length} file(s) were not sent: ${skipped.map((s) => s.path).join(', ')}`, EXIT.partial);
 }

@@ -28,7 +28,10 @@ export async function pushCommand(branch: string | undefined, options: PushComma
   if (await isUnbound(dir)) return publishCommand(dir, branch, options);
   if (options.org !== undefined) {
     const { binding } = await readState(dir);
-    throw new ExitError(`--org is only for the first push of a workspace docsync init made; ${dir} has its space already (${binding.spaceId})`, EXIT.usage);
+    throw new ExitError(
+      `--org is only for the first push of a workspace docsync init made; ${dir} has its space already (${binding.spaceId})`,
+      EXIT.usage,
+    );
   }
   await withWorkspace(dir, async (client) => {
     const progress = process.stderr.isTTY && !options.json;
@@ -38,26 +41,46 @@ export async function pushCommand(branch: string | undefined, options: PushComma
       dryRun: options.dryRun === true,
       allowMassDelete: options.allowMassDelete === true,
       force: options.force === true,
-      ...(progress ? { onProgress: ({ stage, done, total }: { stage: string; done: number; total: number }) => process.stderr.write(`\r${stage}: ${done}/${total}   `) } : {}),
+      ...(progress
+        ? {
+            onProgress: ({ stage, done, total }: { stage: string; done: number; total: number }) =>
+              process.stderr.write(`\r${stage}: ${done}/${total}   `),
+          }
+        : {}),
     });
     if (progress && result.batches > 0 && !result.dryRun) process.stderr.write('\n');
     const lines = pushLines(result);
     let merged: Awaited<ReturnType<typeof mergePushed>> | undefined;
     if (options.merge && !result.dryRun && result.changeRequest !== undefined) {
       merged = await mergePushed(client, dir, result.branch);
-      if (merged.kind === 'conflict') lines.push(`change request #${merged.changeRequest} cannot be merged:`, ...conflictLines(merged.conflicts, merged.message));
-      else lines.push(`merged change request #${merged.changeRequest} into main (revision ${merged.revision})`, ...merged.pulled.map(pullLine));
+      if (merged.kind === 'conflict')
+        lines.push(`change request #${merged.changeRequest} cannot be merged:`, ...conflictLines(merged.conflicts, merged.message));
+      else
+        lines.push(
+          `merged change request #${merged.changeRequest} into main (revision ${merged.revision})`,
+          ...merged.pulled.map(pullLine),
+        );
     }
     printResult(options, lines.join('\n'), merged ? { ...result, merge: merged } : result);
     if (merged?.kind === 'conflict') {
-      throw new ExitError(`merge of change request #${merged.changeRequest} met conflicts in ${conflictNames(merged.conflicts)}; run docsync update ${result.branch}, resolve, push, then merge`, EXIT.conflict);
+      throw new ExitError(
+        `merge of change request #${merged.changeRequest} met conflicts in ${conflictNames(merged.conflicts)}; run docsync update ${result.branch}, resolve, push, then merge`,
+        EXIT.conflict,
+      );
     }
     if (merged?.kind === 'merged' && pulledConflicts(merged.pulled).length > 0) {
-      throw new ExitError(`the pull of main left conflict markers in ${pulledConflicts(merged.pulled).join(', ')}; resolve them and commit`, EXIT.conflict);
+      throw new ExitError(
+        `the pull of main left conflict markers in ${pulledConflicts(merged.pulled).join(', ')}; resolve them and commit`,
+        EXIT.conflict,
+      );
     }
-    if (result.skipped.length > 0) throw new ExitError(`${result.skipped.length} file(s) were not sent: ${result.skipped.map(skippedPlace).join(', ')}`, EXIT.partial);
+    if (result.skipped.length > 0)
+      throw new ExitError(`${result.skipped.length} file(s) were not sent: ${result.skipped.map(skippedPlace).join(', ')}`, EXIT.partial);
     if (result.unsentLinks.length > 0) {
-      throw new ExitError(`${result.unsentLinks.length} link(s) do not resolve on the platform: ${result.unsentLinks.map((l) => `${l.path}:${l.line}`).join(', ')}`, EXIT.partial);
+      throw new ExitError(
+        `${result.unsentLinks.length} link(s) do not resolve on the platform: ${result.unsentLinks.map((l) => `${l.path}:${l.line}`).join(', ')}`,
+        EXIT.partial,
+      );
     }
   });
 }

@@ -28,7 +28,9 @@ export async function withWorkspace<T>(dir: string, fn: (client: Client) => Prom
   return withWorkspaceLock(dir, async () => {
     // Workspaces from before docsync probed the file system hold Windows' core settings.
     if (await correctRepoConfig(dir)) {
-      console.error(`docsync: set core.filemode, core.symlinks and core.ignorecase in ${dir}/.git/config as git init would on this file system (docsync had written Windows' values)`);
+      console.error(
+        `docsync: set core.filemode, core.symlinks and core.ignorecase in ${dir}/.git/config as git init would on this file system (docsync had written Windows' values)`,
+      );
     }
     const client = await clientForWorkspace(dir);
     try {

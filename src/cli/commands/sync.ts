@@ -21,9 +21,13 @@ export async function syncCommand(options: OutputOptions & { dir?: string; dryRu
     ];
     if (lines.length === 0) lines.push('nothing to pull or push');
     printResult(options, lines.join('\n'), pass);
-    if (pass.conflicts.length > 0) throw new ExitError(`conflict markers in ${pass.conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);
+    if (pass.conflicts.length > 0)
+      throw new ExitError(`conflict markers in ${pass.conflicts.join(', ')}; resolve them and commit`, EXIT.conflict);
     if (pass.failed.length > 0) throw new ExitError(`not pushed: ${pass.failed.map((f) => f.branch).join(', ')}`, EXIT.refused);
-    const skipped = pass.pushed.flatMap((p) => [...p.skipped.map((s) => `${p.branch}:${skippedPlace(s)}`), ...p.unsentLinks.map((l) => `${p.branch}:${l.path}:${l.line} (link)`)]);
+    const skipped = pass.pushed.flatMap((p) => [
+      ...p.skipped.map((s) => `${p.branch}:${skippedPlace(s)}`),
+      ...p.unsentLinks.map((l) => `${p.branch}:${l.path}:${l.line} (link)`),
+    ]);
     if (skipped.length > 0) throw new ExitError(`not sent: ${skipped.join(', ')}`, EXIT.partial);
   });
 }

@@ -51,7 +51,11 @@ async function adminToken(dataDir: string): Promise<string> {
  * fresh machine may have something on 8080 already). The admin token must work on the store: a
  * store made without this data folder's token file cannot be used by it, and that is said.
  */
-export async function startEmbeddedServer(dataDir: string, host: string, port: number): Promise<{ server: RunningServer; token: string; movedFrom?: number }> {
+export async function startEmbeddedServer(
+  dataDir: string,
+  host: string,
+  port: number,
+): Promise<{ server: RunningServer; token: string; movedFrom?: number }> {
   const token = await adminToken(dataDir);
   const options = { host, ...storeOptionsFromEnv(dataDir), bootstrapToken: token };
   let server: RunningServer;
@@ -66,7 +70,9 @@ export async function startEmbeddedServer(dataDir: string, host: string, port: n
   const answer = await fetch(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } });
   if (answer.status === 401) {
     await server.close();
-    throw new ExitError(`the token in ${tokenPath(dataDir)} is not one of this store's tokens; make one with docsync admin token create --email admin@localhost --data ${dataDir} and write it there, or delete ${dataDir} to start afresh`);
+    throw new ExitError(
+      `the token in ${tokenPath(dataDir)} is not one of this store's tokens; make one with docsync admin token create --email admin@localhost --data ${dataDir} and write it there, or delete ${dataDir} to start afresh`,
+    );
   }
   return { server, token, ...(movedFrom !== undefined ? { movedFrom } : {}) };
 }

@@ -4,7 +4,14 @@ import { createClient, type Client } from '../../client/index.js';
 import { DaemonLockedError, readDaemonLock, startDaemon } from '../../daemon/index.js';
 import type { RunningServer } from '../../server/index.js';
 import {
-  clone, credentialsPath, initWorkspace, loadCredentials, publishWorkspace, readState, saveCredentials, writeState,
+  clone,
+  credentialsPath,
+  initWorkspace,
+  loadCredentials,
+  publishWorkspace,
+  readState,
+  saveCredentials,
+  writeState,
 } from '../../sync/index.js';
 import { EXIT, ExitError } from '../exit.js';
 import { WORKSPACE_TEMPLATE } from './init.js';
@@ -25,11 +32,20 @@ export interface UpCommandOptions {
 const SAMPLE_TITLE = 'docsync sample';
 const DEFAULT_PORT = 8080;
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 const shown = (path: string) => (relative(process.cwd(), path).startsWith('..') ? path : `./${relative(process.cwd(), path)}`);
 
 /** The workspace `up` watches: kept when it is there, cloned or made from the template when not. */
-async function readyWorkspace(client: Client, apiUrl: string, dir: string, dataDir: string | undefined): Promise<{ spaceId: string; created: 'kept' | 'cloned' | 'published' }> {
+async function readyWorkspace(
+  client: Client,
+  apiUrl: string,
+  dir: string,
+  dataDir: string | undefined,
+): Promise<{ spaceId: string; created: 'kept' | 'cloned' | 'published' }> {
   if (await exists(join(dir, '.git', 'docsync', 'state.json'))) {
     const state = await readState(dir);
     if (dataDir !== undefined && state.binding.apiUrl !== apiUrl) {
@@ -46,7 +62,13 @@ async function readyWorkspace(client: Client, apiUrl: string, dir: string, dataD
     throw new ExitError(`${dir} exists and is not a docsync workspace; move it away, or give another folder with --workspace`);
   }
   const remembered = dataDir === undefined ? undefined : (await readUpMemory(dataDir)).spaceId;
-  if (remembered !== undefined && (await client.spaces.get(remembered).then(() => true, () => false))) {
+  if (
+    remembered !== undefined &&
+    (await client.spaces.get(remembered).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     await clone({ client, apiUrl, spaceId: remembered, dir });
     return { spaceId: remembered, created: 'cloned' };
   }
@@ -67,7 +89,8 @@ async function loginForThisServer(apiUrl: string, token: string): Promise<{ save
     stored = undefined;
   }
   if (stored !== undefined && stored.apiUrl === apiUrl && stored.token === token) return {};
-  if (stored === undefined || stored.apiUrl === apiUrl || stored.token === token) return { saved: await saveCredentials({ apiUrl, token }) };
+  if (stored === undefined || stored.apiUrl === apiUrl || stored.token === token)
+    return { saved: await saveCredentials({ apiUrl, token }) };
   return { other: typeof stored.apiUrl === 'string' ? stored.apiUrl : 'another server' };
 }
 
@@ -90,7 +113,10 @@ export async function upCommand(options: UpCommandOptions): Promise<void> {
 }
 
 async function upUntilStopped(
-  options: UpCommandOptions, timings: { debounceMs: number; pollMs: number }, workspace: string, dataDir: string | undefined,
+  options: UpCommandOptions,
+  timings: { debounceMs: number; pollMs: number },
+  workspace: string,
+  dataDir: string | undefined,
   held: ReturnType<typeof holdSignals>,
 ): Promise<void> {
   // A daemon (an earlier `up`, a `watch`) already on the workspace: refuse before anything starts
@@ -124,8 +150,16 @@ async function upUntilStopped(
     const tokenAt = dataDir === undefined ? (process.env.DOCSYNC_TOKEN ? 'DOCSYNC_TOKEN' : credentialsPath()) : tokenPath(dataDir);
     const readme = join(workspace, 'README.md');
     const banner = {
-      type: 'up', api: apiUrl, embedded: server !== undefined, token: tokenAt, login, ...(otherLogin ? { otherLogin } : {}), workspace, workspaceWas: ready.created,
-      space: { id: space.id, title: space.title, url: space.urls.app }, ...(movedFrom !== undefined ? { portTaken: movedFrom } : {}),
+      type: 'up',
+      api: apiUrl,
+      embedded: server !== undefined,
+      token: tokenAt,
+      login,
+      ...(otherLogin ? { otherLogin } : {}),
+      workspace,
+      workspaceWas: ready.created,
+      space: { id: space.id, title: space.title, url: space.urls.app },
+      ...(movedFrom !== undefined ? { portTaken: movedFrom } : {}),
     };
     if (options.json) {
       console.log(JSON.stringify({ at: new Date().toISOString(), ...banner }));
@@ -134,7 +168,9 @@ async function upUntilStopped(
         'docsync is up.',
         `  API        ${apiUrl}${server ? ` (embedded, data in ${shown(dataDir!)})` : ''}${movedFrom !== undefined ? ` (port ${movedFrom} was taken)` : ''}`,
         `  token      ${tokenAt === 'DOCSYNC_TOKEN' ? 'from DOCSYNC_TOKEN' : shown(tokenAt)}${login ? ` (also saved as your login: ${login})` : ''}`,
-        ...(otherLogin ? [`             your login is for ${otherLogin}; in another shell first: export DOCSYNC_TOKEN=$(cat ${shown(tokenAt)})`] : []),
+        ...(otherLogin
+          ? [`             your login is for ${otherLogin}; in another shell first: export DOCSYNC_TOKEN=$(cat ${shown(tokenAt)})`]
+          : []),
         `  space      "${space.title}" ${space.urls.app}`,
         `  workspace  ${shown(workspace)} (${ready.created === 'kept' ? 'as you left it' : ready.created === 'cloned' ? 'cloned again' : 'new, from the sample'})`,
         '',
@@ -147,7 +183,10 @@ async function upUntilStopped(
     }
     if (held.received() !== undefined) return;
     const daemon = await startDaemon({
-      client, dir: workspace, ...timings, onEvent: print,
+      client,
+      dir: workspace,
+      ...timings,
+      onEvent: print,
     });
     held.release();
     if (held.received() !== undefined) {

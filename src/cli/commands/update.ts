@@ -25,9 +25,16 @@ export async function updateCommand(branch: string | undefined, options: OutputO
         EXIT.conflict,
       );
     }
-    const lines = [`updated change request #${result.changeRequest} (${result.branch}) with main: revision ${result.revision}`, ...result.pulled.map(pullLine)];
+    const lines = [
+      `updated change request #${result.changeRequest} (${result.branch}) with main: revision ${result.revision}`,
+      ...result.pulled.map(pullLine),
+    ];
     printResult(options, lines.join('\n'), result);
     const markers = pulledConflicts(result.pulled);
-    if (markers.length > 0) throw new ExitError(`the pull of ${result.branch} left conflict markers in ${markers.join(', ')}; resolve them and commit`, EXIT.conflict);
+    if (markers.length > 0)
+      throw new ExitError(
+        `the pull of ${result.branch} left conflict markers in ${markers.join(', ')}; resolve them and commit`,
+        EXIT.conflict,
+      );
   });
 }

@@ -33,7 +33,9 @@ export function changeRequestsResource(request: Request) {
   return {
     /** Change requests of a space with one status (the API's default: `open`), paged at 1000. */
     list: (spaceId: string, options: { status?: ChangeRequestStatus } = {}) =>
-      paginate((query) => request<ListPage<ChangeRequest>>({ method: 'GET', path: base(spaceId), query: { ...query, status: options.status } })),
+      paginate((query) =>
+        request<ListPage<ChangeRequest>>({ method: 'GET', path: base(spaceId), query: { ...query, status: options.status } }),
+      ),
     /** Opens one. Not retried after a reset: it would open a second. */
     create: (spaceId: string, body: CreateChangeRequest = {}) => request<ChangeRequest>({ method: 'POST', path: base(spaceId), body }),
     /** By id or by number. */

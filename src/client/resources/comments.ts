@@ -32,14 +32,20 @@ export function commentsResource(request: Request) {
       request<Comment>({
         method: 'POST',
         path: placePath(place),
-        body: { body: { markdown: body.markdown }, ...(body.page !== undefined ? { page: body.page } : {}), ...(body.node !== undefined ? { node: body.node } : {}) },
+        body: {
+          body: { markdown: body.markdown },
+          ...(body.page !== undefined ? { page: body.page } : {}),
+          ...(body.node !== undefined ? { node: body.node } : {}),
+        },
       }),
     get: (place: CommentPlace, id: string) => request<Comment>({ method: 'GET', path: one(place, id), query: { format: 'markdown' } }),
     /** Resolving or reopening twice is harmless, so it is retried. */
     setResolved: (place: CommentPlace, id: string, resolved: boolean) =>
       request<Comment>({ method: 'PUT', path: one(place, id), body: { resolved }, idempotent: true }),
     replies: (place: CommentPlace, id: string) =>
-      paginate((query) => request<ListPage<CommentReply>>({ method: 'GET', path: `${one(place, id)}/replies`, query: { ...query, format: 'markdown' } })),
+      paginate((query) =>
+        request<ListPage<CommentReply>>({ method: 'GET', path: `${one(place, id)}/replies`, query: { ...query, format: 'markdown' } }),
+      ),
     reply: (place: CommentPlace, id: string, markdown: string) =>
       request<CommentReply>({ method: 'POST', path: `${one(place, id)}/replies`, body: { body: { markdown } } }),
   };

@@ -13,12 +13,14 @@ export interface ContentWriteResult {
   insertedReusableContents?: RevisionReusableContent[];
 }
 
-type Answer = ChangeRequest | {
-  changeRequest: ChangeRequest;
-  changes: ContentChangeOutcome[];
-  insertedFiles?: RevisionFile[];
-  insertedReusableContents?: RevisionReusableContent[];
-};
+type Answer =
+  | ChangeRequest
+  | {
+      changeRequest: ChangeRequest;
+      changes: ContentChangeOutcome[];
+      insertedFiles?: RevisionFile[];
+      insertedReusableContents?: RevisionReusableContent[];
+    };
 
 /** The published content batch endpoint. */
 export function contentWriteResource(request: Request) {
@@ -30,7 +32,12 @@ export function contentWriteResource(request: Request) {
      * head and its journal before sending it again. Pass `idempotent: true` only for a batch that
      * is safe to apply twice.
      */
-    write: async (spaceId: string, changeRequest: string | number, changes: ContentChange[], options: { idempotent?: boolean } = {}): Promise<ContentWriteResult> => {
+    write: async (
+      spaceId: string,
+      changeRequest: string | number,
+      changes: ContentChange[],
+      options: { idempotent?: boolean } = {},
+    ): Promise<ContentWriteResult> => {
       const answer = await request<Answer>({
         method: 'POST',
         path: `/v1/spaces/${seg(spaceId)}/change-requests/${seg(changeRequest)}/content`,
@@ -40,7 +47,12 @@ export function contentWriteResource(request: Request) {
       });
       if ('changeRequest' in answer) {
         const contents = answer.insertedReusableContents;
-        return { changeRequest: answer.changeRequest, changes: answer.changes, insertedFiles: answer.insertedFiles ?? [], ...(contents ? { insertedReusableContents: contents } : {}) };
+        return {
+          changeRequest: answer.changeRequest,
+          changes: answer.changes,
+          insertedFiles: answer.insertedFiles ?? [],
+          ...(contents ? { insertedReusableContents: contents } : {}),
+        };
       }
       return { changeRequest: answer, changes: undefined, insertedFiles: [] };
     },

@@ -9,7 +9,8 @@ export function filesResource(request: Request) {
     /** Every file of a scope (`GET .../files`, paged at 1000). */
     list: (scope: ContentScope) =>
       paginate((query) => request<ListPage<RevisionFile>>({ method: 'GET', path: `${scopePath(scope)}/files`, query: { ...query } })),
-    get: (scope: ContentScope, fileId: string) => request<RevisionFile>({ method: 'GET', path: `${scopePath(scope)}/files/${seg(fileId)}` }),
+    get: (scope: ContentScope, fileId: string) =>
+      request<RevisionFile>({ method: 'GET', path: `${scopePath(scope)}/files/${seg(fileId)}` }),
     /**
      * A file's bytes from its `downloadURL`: on our server an API URL (sent with the token), on the
      * hosted API a URL of another host (sent without it; the transport keeps the token to the API's origin).

@@ -16,7 +16,14 @@ interface Open {
 const lineOf = (node: RootContent) => node.position?.start.line ?? 1;
 
 function blockOf(tag: Tag, name = tag.name): GitbookBlock {
-  return { type: 'gitbookBlock', name, attrs: tag.attrs, args: tag.args, known: isKnownTag(tag.name) || name === 'if-branch', children: [] };
+  return {
+    type: 'gitbookBlock',
+    name,
+    attrs: tag.attrs,
+    args: tag.args,
+    known: isKnownTag(tag.name) || name === 'if-branch',
+    children: [],
+  };
 }
 
 /**
@@ -50,7 +57,8 @@ export function foldBlocks(parent: Parent, tagOf: TagOf, problems: BlockProblem[
         problems.push({ line, message: `\`{% end${tag.name} %}\` closes no \`{% ${tag.name} %}\`` });
         return;
       }
-      for (const unclosed of stack.splice(at).slice(1)) problems.push({ line: unclosed.line, message: `\`{% ${unclosed.block.name} %}\` is not closed before \`{% end${tag.name} %}\`` });
+      for (const unclosed of stack.splice(at).slice(1))
+        problems.push({ line: unclosed.line, message: `\`{% ${unclosed.block.name} %}\` is not closed before \`{% end${tag.name} %}\`` });
       return;
     }
     if (isBranch(tag.name)) {
@@ -79,6 +87,7 @@ export function foldBlocks(parent: Parent, tagOf: TagOf, problems: BlockProblem[
       stack.push(open);
     }
   });
-  for (const open of stack) problems.push({ line: open.line, message: `\`{% ${open.block.name} %}\` is never closed (\`{% end${open.block.name} %}\`)` });
+  for (const open of stack)
+    problems.push({ line: open.line, message: `\`{% ${open.block.name} %}\` is never closed (\`{% end${open.block.name} %}\`)` });
   parent.children = out;
 }

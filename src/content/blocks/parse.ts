@@ -14,7 +14,12 @@ import type { BlockProblem } from './types.js';
  * GitBook's markdown: CommonMark + GFM, YAML front matter, and math as GitBook writes it
  * (`$$x$$` inline, `$$` lines around a block; a lone `$` is a dollar sign). Built once, frozen.
  */
-const parser = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath, { singleDollarTextMath: false }).freeze();
+const parser = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkFrontmatter, ['yaml'])
+  .use(remarkMath, { singleDollarTextMath: false })
+  .freeze();
 
 export interface GitbookMarkdown {
   /** The page's mdast with its GitBook blocks folded into `gitbookBlock` nodes; positions are lines of the markdown given. */
@@ -30,7 +35,8 @@ export function parseGitbookMarkdown(markdown: string): GitbookMarkdown {
   visit(root, 'paragraph', (node) => {
     // The paragraph's source text, whatever inline markup remark saw in it (`_` in a URL, autolinks).
     const { start, end } = node.position ?? {};
-    const tag = start?.offset !== undefined && end?.offset !== undefined ? parseTag(source.text.slice(start.offset, end.offset)) : undefined;
+    const tag =
+      start?.offset !== undefined && end?.offset !== undefined ? parseTag(source.text.slice(start.offset, end.offset)) : undefined;
     if (tag !== undefined) tags.set(node, tag);
   });
   const original = (line: number) => source.lines[line - 1] ?? line;
@@ -43,4 +49,3 @@ export function parseGitbookMarkdown(markdown: string): GitbookMarkdown {
   foldBlocks(root, (node) => tags.get(node), problems);
   return { root, problems: problems.sort((a, b) => a.line - b.line) };
 }
-

@@ -33,7 +33,8 @@ export function separateTags(markdown: string): SeparatedSource {
     const rest = raw.slice(indent.length);
     const fenceMatch = FENCE.exec(rest.trimEnd());
     if (fence !== undefined) {
-      if (fenceMatch && fenceMatch[1]![0] === fence.char && fenceMatch[1]!.length >= fence.length && fenceMatch[2]!.trim() === '') fence = undefined;
+      if (fenceMatch && fenceMatch[1]![0] === fence.char && fenceMatch[1]!.length >= fence.length && fenceMatch[2]!.trim() === '')
+        fence = undefined;
       push(raw, line);
       return;
     }

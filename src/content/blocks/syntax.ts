@@ -3,7 +3,19 @@
  * those that may (`{% embed url %}` alone, or with a caption before `{% endembed %}`), those that
  * never do, and the separators inside an `{% if %}`. Any other name is an unknown tag.
  */
-export const WRAPPING_TAGS = ['hint', 'tabs', 'tab', 'code', 'stepper', 'step', 'columns', 'column', 'content-ref', 'if', 'swagger'] as const;
+export const WRAPPING_TAGS = [
+  'hint',
+  'tabs',
+  'tab',
+  'code',
+  'stepper',
+  'step',
+  'columns',
+  'column',
+  'content-ref',
+  'if',
+  'swagger',
+] as const;
 export const OPTIONALLY_WRAPPING_TAGS = ['embed', 'file', 'openapi', 'openapi-operation', 'openapi-schemas', 'openapi-webhook'] as const;
 export const SINGLE_TAGS = ['include'] as const;
 export const BRANCH_TAGS = ['elif', 'elsif', 'else'] as const;

@@ -17,20 +17,30 @@ import { updatePageChange } from './update-page.js';
 import { updateReusableContentChange } from './update-reusable-content.js';
 import { ChangeFailure, type ApplyContext, type ApplyResult, type PageOutcome } from './types.js';
 
-
 function applyOne(state: BatchState, change: ContentChange, index: number): void {
   switch (change.operation) {
-    case 'insert_page': return insertPageChange(state, change, index);
-    case 'update_page': return updatePageChange(state, change);
-    case 'delete_page': return deletePageChange(state, change);
-    case 'revert_page': return revertPageChange(state, change);
-    case 'insert_files': return insertFilesChange(state, change, index);
-    case 'delete_file': return deleteFileChange(state, change);
-    case 'set_variables': return setVariablesChange(state, change);
-    case 'insert_reusable_content': return insertReusableContentChange(state, change);
-    case 'update_reusable_content': return updateReusableContentChange(state, change);
-    case 'delete_reusable_content': return deleteReusableContentChange(state, change);
-    default: return assertNever(change, 'change');
+    case 'insert_page':
+      return insertPageChange(state, change, index);
+    case 'update_page':
+      return updatePageChange(state, change);
+    case 'delete_page':
+      return deletePageChange(state, change);
+    case 'revert_page':
+      return revertPageChange(state, change);
+    case 'insert_files':
+      return insertFilesChange(state, change, index);
+    case 'delete_file':
+      return deleteFileChange(state, change);
+    case 'set_variables':
+      return setVariablesChange(state, change);
+    case 'insert_reusable_content':
+      return insertReusableContentChange(state, change);
+    case 'update_reusable_content':
+      return updateReusableContentChange(state, change);
+    case 'delete_reusable_content':
+      return deleteReusableContentChange(state, change);
+    default:
+      return assertNever(change, 'change');
   }
 }
 
@@ -88,8 +98,17 @@ function outcomes(state: BatchState, before: ContentTree): PageOutcome[] {
  */
 export function applyChanges(tree: ContentTree, changes: readonly ContentChange[], ctx: ApplyContext): ApplyResult {
   const state: BatchState = {
-    ctx, tree, pending: new Map(), touched: new Set(), refs: new Map(), pageIds: new Map(), fileIds: new Map(),
-    createdRefs: new Map(), insertedFiles: [], insertedReusableContents: [], includeTexts: new Map(),
+    ctx,
+    tree,
+    pending: new Map(),
+    touched: new Set(),
+    refs: new Map(),
+    pageIds: new Map(),
+    fileIds: new Map(),
+    createdRefs: new Map(),
+    insertedFiles: [],
+    insertedReusableContents: [],
+    includeTexts: new Map(),
   };
   const prefix = (index: number, message: string) => `changes[${index}]: ${message}`;
   const early = assignIds(state, tree, changes);
@@ -99,14 +118,19 @@ export function applyChanges(tree: ContentTree, changes: readonly ContentChange[
       applyOne(state, change, index);
     } catch (error) {
       // A stack overflow is a document nested past what the parser can walk: bad input, not a bug.
-      if (error instanceof RangeError) return { ok: false, index, message: prefix(index, 'document is nested too deeply to process'), status: 400 };
+      if (error instanceof RangeError)
+        return { ok: false, index, message: prefix(index, 'document is nested too deeply to process'), status: 400 };
       if (!(error instanceof ChangeFailure)) throw error;
       return { ok: false, index, message: prefix(index, error.message), status: error.status };
     }
   }
   const documents = storeDocuments(state);
   return {
-    ok: true, tree: state.tree, outcomes: outcomes(state, tree), insertedFiles: state.insertedFiles,
-    insertedReusableContents: state.insertedReusableContents, documents,
+    ok: true,
+    tree: state.tree,
+    outcomes: outcomes(state, tree),
+    insertedFiles: state.insertedFiles,
+    insertedReusableContents: state.insertedReusableContents,
+    documents,
   };
 }

@@ -54,7 +54,11 @@ function hunks(current: string[], target: string[]): Hunk[] {
  * edited one gets its old text back (with any blocks deleted in the same place). A block the
  * change request did not alter reverts to itself. Returns the unknown key when there is one.
  */
-export function revertBlocks(current: string, target: string, keys: readonly string[]): { ok: true; markdown: string } | { ok: false; key: string; count: number } {
+export function revertBlocks(
+  current: string,
+  target: string,
+  keys: readonly string[],
+): { ok: true; markdown: string } | { ok: false; key: string; count: number } {
   const now = splitBlocks(current);
   const old = splitBlocks(target);
   const chosen = new Set<Hunk>();

@@ -11,7 +11,17 @@ const emoji = new RegExp(EMOJI_PATTERN, 'u');
 const show = (value: unknown) => JSON.stringify(value) ?? String(value);
 
 /** GitBook's `layout` front matter: `width`, `cover.{visible,size,mask}`, `<part>.visible`. */
-const LAYOUT_FLAGS = ['title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata', 'tags', 'actions', 'anchors'] as const;
+const LAYOUT_FLAGS = [
+  'title',
+  'description',
+  'tableOfContents',
+  'outline',
+  'pagination',
+  'metadata',
+  'tags',
+  'actions',
+  'anchors',
+] as const;
 
 function readLayout(value: unknown): PageLayout | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'front matter `layout` must be a mapping';
@@ -25,15 +35,18 @@ function readLayout(value: unknown): PageLayout | string {
       const cover = (item ?? {}) as Record<string, unknown>;
       if (typeof cover !== 'object' || Array.isArray(cover)) return 'front matter `layout.cover` must be a mapping';
       if (cover.visible !== undefined) {
-        if (typeof cover.visible !== 'boolean') return `front matter \`layout.cover.visible\` must be true or false, got ${show(cover.visible)}`;
+        if (typeof cover.visible !== 'boolean')
+          return `front matter \`layout.cover.visible\` must be true or false, got ${show(cover.visible)}`;
         layout.cover = cover.visible;
       }
       if (cover.size !== undefined) {
-        if (cover.size !== 'hero' && cover.size !== 'full' && cover.size !== 'background') return `front matter \`layout.cover.size\` must be hero, full or background, got ${show(cover.size)}`;
+        if (cover.size !== 'hero' && cover.size !== 'full' && cover.size !== 'background')
+          return `front matter \`layout.cover.size\` must be hero, full or background, got ${show(cover.size)}`;
         layout.coverSize = cover.size;
       }
       if (cover.mask !== undefined) {
-        if (cover.mask !== 'none' && cover.mask !== 'radial') return `front matter \`layout.cover.mask\` must be none or radial, got ${show(cover.mask)}`;
+        if (cover.mask !== 'none' && cover.mask !== 'radial')
+          return `front matter \`layout.cover.mask\` must be none or radial, got ${show(cover.mask)}`;
         layout.coverMask = cover.mask;
       }
     } else if ((LAYOUT_FLAGS as readonly string[]).includes(key)) {

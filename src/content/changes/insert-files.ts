@@ -14,7 +14,13 @@ export function insertFilesChange(state: BatchState, change: InsertFilesChange, 
     const prepared = state.ctx.files.get(fileKey(index, j));
     if (!prepared) return fail(`files[${j}]: the bytes of ${item.name} were not provided`);
     // Dimensions belonged to the old bytes, so a replaced file has none until measured again.
-    const file: TreeFile = { id: state.fileIds.get(fileKey(index, j))!, name: item.name, contentType: prepared.contentType, size: prepared.size, blob: prepared.blob };
+    const file: TreeFile = {
+      id: state.fileIds.get(fileKey(index, j))!,
+      name: item.name,
+      contentType: prepared.contentType,
+      size: prepared.size,
+      blob: prepared.blob,
+    };
     const at = files.findIndex((f) => f.id === file.id);
     files = at < 0 ? [...files, file] : files.map((f, i) => (i === at ? file : f));
     state.insertedFiles.push(file);

@@ -19,7 +19,8 @@ export function insertPageChange(state: BatchState, change: InsertPageChange, in
   const parentId = change.into ?? null;
   checkTypedFields(type, change);
   if (type === 'link' && change.href === undefined) fail('href: a link page needs `href`, the absolute URL it points to');
-  if (type === 'computed' && change.computed === undefined) fail('computed: a computed page needs `computed`, the source its pages are generated from');
+  if (type === 'computed' && change.computed === undefined)
+    fail('computed: a computed page needs `computed`, the source its pages are generated from');
   checkParent(state.tree, type, parentId);
   checkNoDocument(type, change.document);
   const doc: SubmittedDocument | undefined = type === 'document' ? readSubmittedDocument(change.document) : undefined;

@@ -36,21 +36,30 @@ function refUrl(ref: Json): string | undefined {
   if (str(ref.space) !== undefined) return undefined;
   const hash = (anchor: string) => `#${encodeURIComponent(anchor)}`;
   switch (ref.kind) {
-    case 'url': return typeof ref.url === 'string' ? ref.url : undefined;
-    case 'page': return str(ref.page) === undefined ? undefined : `/pages/${encodeURIComponent(str(ref.page)!)}`;
-    case 'file': return str(ref.file) === undefined ? undefined : `/files/${encodeURIComponent(str(ref.file)!)}`;
+    case 'url':
+      return typeof ref.url === 'string' ? ref.url : undefined;
+    case 'page':
+      return str(ref.page) === undefined ? undefined : `/pages/${encodeURIComponent(str(ref.page)!)}`;
+    case 'file':
+      return str(ref.file) === undefined ? undefined : `/files/${encodeURIComponent(str(ref.file)!)}`;
     case 'anchor': {
       const anchor = str(ref.anchor);
       if (anchor === undefined) return undefined;
       return str(ref.page) === undefined ? hash(anchor) : `/pages/${encodeURIComponent(str(ref.page)!)}${hash(anchor)}`;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
 function inline(node: Json): string {
-  if (node.object === 'text') return asArray(node.leaves).map((l) => leafText(asObject(l))).join('');
-  const children = asArray(node.nodes).map((n) => inline(asObject(n))).join('');
+  if (node.object === 'text')
+    return asArray(node.leaves)
+      .map((l) => leafText(asObject(l)))
+      .join('');
+  const children = asArray(node.nodes)
+    .map((n) => inline(asObject(n)))
+    .join('');
   if (node.object === 'inline' && node.type === 'link') {
     const url = refUrl(asObject(asObject(node.data).ref));
     return url === undefined ? children : `[${children}](${url.replace(/[\s()<>]/g, encodeURIComponent)})`;
@@ -60,12 +69,20 @@ function inline(node: Json): string {
 
 /** The plain text of any node: what an unknown block keeps. */
 function text(node: Json): string {
-  if (node.object === 'text') return asArray(node.leaves).map((l) => String(asObject(l).text ?? '')).join('');
-  return asArray(node.nodes).map((n) => text(asObject(n))).join(node.object === 'block' ? '\n' : '');
+  if (node.object === 'text')
+    return asArray(node.leaves)
+      .map((l) => String(asObject(l).text ?? ''))
+      .join('');
+  return asArray(node.nodes)
+    .map((n) => text(asObject(n)))
+    .join(node.object === 'block' ? '\n' : '');
 }
 
 const prefixLines = (body: string, first: string, rest: string) =>
-  body.split('\n').map((line, i) => (i === 0 ? first + line : line === '' ? '' : rest + line)).join('\n');
+  body
+    .split('\n')
+    .map((line, i) => (i === 0 ? first + line : line === '' ? '' : rest + line))
+    .join('\n');
 
 function block(node: Json): string {
   const type = String(node.type ?? '');
@@ -82,7 +99,10 @@ function block(node: Json): string {
       return `\`\`\`${typeof syntax === 'string' ? syntax : ''}\n${nodes.map(text).join('\n')}\n\`\`\``;
     }
     case 'blockquote':
-      return blocks(nodes).split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
+      return blocks(nodes)
+        .split('\n')
+        .map((line) => `> ${line}`.trimEnd())
+        .join('\n');
     case 'list-unordered':
     case 'list-ordered':
     case 'list-tasks':
@@ -99,7 +119,10 @@ function block(node: Json): string {
 }
 
 function blocks(nodes: Json[]): string {
-  return nodes.map(block).filter((b) => b !== '').join('\n\n');
+  return nodes
+    .map(block)
+    .filter((b) => b !== '')
+    .join('\n\n');
 }
 
 export function jsonDocumentToMarkdown(document: unknown): string {

@@ -91,7 +91,7 @@ export function rewriteLinks(markdown: string, decide: (url: string, kind: 'link
 function splice(source: string, edits: Edit[], from: number, to: number): string {
   let out = '';
   let at = from;
-  for (let i = 0; i < edits.length; ) {
+  for (let i = 0; i < edits.length;) {
     const edit = edits[i]!;
     let j = i + 1;
     while (j < edits.length && edits[j]!.start < edit.end) j += 1;

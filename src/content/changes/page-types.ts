@@ -1,4 +1,11 @@
-import { MAX_COMPUTED_SOURCE, type ChangeDocument, type ContentTree, type InsertPageChange, type PageType, type UpdatePageChange } from '../../model/index.js';
+import {
+  MAX_COMPUTED_SOURCE,
+  type ChangeDocument,
+  type ContentTree,
+  type InsertPageChange,
+  type PageType,
+  type UpdatePageChange,
+} from '../../model/index.js';
 import { scriptUrlProblem } from '../../model/index.js';
 import { findPage } from '../tree/page-tree.js';
 import { isPageGitPath } from '../tree/paths.js';
@@ -46,7 +53,9 @@ export function hrefProblem(href: string): string | undefined {
   } catch {
     ok = false;
   }
-  return ok ? undefined : `must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got ${JSON.stringify(href)}`;
+  return ok
+    ? undefined
+    : `must be an absolute URL with a scheme (https://...) or a section of a page (page.md#section), got ${JSON.stringify(href)}`;
 }
 
 /** Refuses a field the page's type does not hold, and a bad `href`; names the field. */
@@ -64,7 +73,9 @@ export function checkTypedFields(type: PageType, change: TypedFields): void {
     fail(`computed: the source is longer than ${MAX_COMPUTED_SOURCE} characters as JSON`);
   }
   if (typeof change.gitPath === 'string' && !isPageGitPath(change.gitPath)) {
-    fail(`gitPath must be a relative path to a .md file outside .gitbook/ (plain segments, no \`..\`), and not SUMMARY.md at the top, got ${JSON.stringify(change.gitPath)}`);
+    fail(
+      `gitPath must be a relative path to a .md file outside .gitbook/ (plain segments, no \`..\`), and not SUMMARY.md at the top, got ${JSON.stringify(change.gitPath)}`,
+    );
   }
 }
 

@@ -19,9 +19,11 @@ export function assignIds(
   const reusableRefs = new Set<string>();
   const claim = (ref: string | undefined, target: Target, where: string): ChangeFailure | undefined => {
     if (ref === undefined) return undefined;
-    if (state.refs.has(ref) || reusableRefs.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is used twice in the batch`);
+    if (state.refs.has(ref) || reusableRefs.has(ref))
+      return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is used twice in the batch`);
     // Looked up only for a batch with refs: the paths of a tree cost a walk of it.
-    if (pagesOf(tree.pages).byPath.has(ref)) return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is the path of an existing page; pick another ref`);
+    if (pagesOf(tree.pages).byPath.has(ref))
+      return new ChangeFailure(`${where}ref ${JSON.stringify(ref)} is the path of an existing page; pick another ref`);
     state.refs.set(ref, target);
     return undefined;
   };
@@ -31,14 +33,20 @@ export function assignIds(
   for (const file of tree.files) byName.set(file.name, [...(byName.get(file.name) ?? []), file.id]);
   for (const [index, change] of changes.entries()) {
     if (change.operation === 'delete_file') {
-      for (const [name, ids] of byName) if (ids.includes(change.file)) byName.set(name, ids.filter((id) => id !== change.file));
+      for (const [name, ids] of byName)
+        if (ids.includes(change.file))
+          byName.set(
+            name,
+            ids.filter((id) => id !== change.file),
+          );
     } else if (change.operation === 'insert_page') {
       const id = state.ctx.newId();
       state.pageIds.set(index, id);
       const failure = claim(change.ref, { kind: 'page', id }, '');
       if (failure) return { index, failure };
     } else if (change.operation === 'insert_reusable_content' && change.ref !== undefined) {
-      if (state.refs.has(change.ref) || reusableRefs.has(change.ref)) return { index, failure: new ChangeFailure(`ref ${JSON.stringify(change.ref)} is used twice in the batch`) };
+      if (state.refs.has(change.ref) || reusableRefs.has(change.ref))
+        return { index, failure: new ChangeFailure(`ref ${JSON.stringify(change.ref)} is used twice in the batch`) };
       reusableRefs.add(change.ref);
     } else if (change.operation === 'insert_files') {
       for (const [j, item] of change.files.entries()) {

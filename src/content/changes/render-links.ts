@@ -22,9 +22,16 @@ export function storeLinks(template: string, paths: FinalPaths): string {
     if (!target) return { kind: 'keep' };
     const path = targetGitPath(target, paths);
     if (path === undefined) return { kind: 'text' };
-    const ref: StoredRef = target.kind === 'file'
-      ? { kind: 'file', id: target.id, path }
-      : { kind: 'page', id: target.id, ...(target.anchor !== undefined ? { anchor: target.anchor } : {}), ...(target.folder ? { folder: true as const } : {}), path };
+    const ref: StoredRef =
+      target.kind === 'file'
+        ? { kind: 'file', id: target.id, path }
+        : {
+            kind: 'page',
+            id: target.id,
+            ...(target.anchor !== undefined ? { anchor: target.anchor } : {}),
+            ...(target.folder ? { folder: true as const } : {}),
+            path,
+          };
     return { kind: 'url', url: encodeStoredRef(ref), raw: true };
   });
 }

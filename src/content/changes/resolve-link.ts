@@ -86,7 +86,11 @@ export function linkScope(tree: ContentTree, refs: Map<string, Target>): LinkSco
 export const normalisePath = (path: string): string | undefined => joinPath('', path);
 
 function byFilePath(scope: LinkScope, path: string, anchor: string | undefined): Target | undefined {
-  const page = scope.byGitPath.get(path) ?? (path.endsWith('.md') ? undefined : scope.byGitPath.get(path === '' ? 'README.md' : `${path}/README.md`) ?? scope.byGitPath.get(`${path}.md`));
+  const page =
+    scope.byGitPath.get(path) ??
+    (path.endsWith('.md')
+      ? undefined
+      : (scope.byGitPath.get(path === '' ? 'README.md' : `${path}/README.md`) ?? scope.byGitPath.get(`${path}.md`)));
   if (page !== undefined) return anchor === undefined ? { kind: 'page', id: page } : { kind: 'page', id: page, anchor };
   const file = scope.fileByPath.get(path);
   return file === undefined ? undefined : { kind: 'file', id: file };

@@ -1,4 +1,12 @@
-import type { ContentTree, InsertPageChange, PageMeta, TreeFile, TreePage, TreeReusableContent, UpdatePageChange } from '../../model/index.js';
+import type {
+  ContentTree,
+  InsertPageChange,
+  PageMeta,
+  TreeFile,
+  TreePage,
+  TreeReusableContent,
+  UpdatePageChange,
+} from '../../model/index.js';
 import { childrenOf } from '../tree/page-tree.js';
 import { pagePaths } from '../tree/paths.js';
 import { slugProblem } from '../tree/slugs.js';
@@ -31,7 +39,11 @@ export const fileKey = (change: number, item: number) => `${change}/${item}`;
 
 /** Slugs the siblings hold; link pages hold none (they have no path of their own). */
 export function siblingSlugs(tree: ContentTree, parentId: string | null, except: string): Set<string> {
-  return new Set((childrenOf(tree.pages, parentId) ?? []).filter((p) => p.id !== except && p.type !== 'link' && p.type !== 'computed').map((p) => p.slug));
+  return new Set(
+    (childrenOf(tree.pages, parentId) ?? [])
+      .filter((p) => p.id !== except && p.type !== 'link' && p.type !== 'computed')
+      .map((p) => p.slug),
+  );
 }
 
 /** An explicit slug: valid, and not taken by a sibling (409, like every duplicate slug). */
@@ -39,11 +51,17 @@ export function checkSlug(tree: ContentTree, slug: string, parentId: string | nu
   const problem = slugProblem(slug);
   if (problem) fail(`slug ${JSON.stringify(slug)} ${problem}`);
   if (siblingSlugs(tree, parentId, pageId).has(slug)) {
-    fail(`slug ${JSON.stringify(slug)} is already used by another page ${parentId === null ? 'at the top level' : `under page ${parentId}`}`, 409);
+    fail(
+      `slug ${JSON.stringify(slug)} is already used by another page ${parentId === null ? 'at the top level' : `under page ${parentId}`}`,
+      409,
+    );
   }
 }
 
-type MetaFields = Pick<InsertPageChange | UpdatePageChange, 'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition' | 'linkTitle'>;
+type MetaFields = Pick<
+  InsertPageChange | UpdatePageChange,
+  'emoji' | 'icon' | 'description' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'condition' | 'linkTitle'
+>;
 const CLEARABLE = ['emoji', 'icon', 'description', 'condition', 'linkTitle'] as const;
 const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 

@@ -25,7 +25,8 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
   if (change.into !== undefined || change.at !== undefined) {
     parentId = change.into === undefined ? place.parentId : change.into;
     checkParent(state.tree, type, parentId);
-    if (parentId !== null && isWithin(state.tree.pages, id, parentId)) fail(`into: page ${id} cannot move into itself or one of its subpages (${parentId})`);
+    if (parentId !== null && isWithin(state.tree.pages, id, parentId))
+      fail(`into: page ${id} cannot move into itself or one of its subpages (${parentId})`);
     const at = change.at ?? (parentId === place.parentId ? place.index : undefined);
     state.tree = { ...state.tree, pages: movePage(state.tree.pages, id, parentId, at)! };
   }
@@ -36,14 +37,20 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
   const title = doc?.title ?? change.title;
   state.tree = {
     ...state.tree,
-    pages: updatePage(state.tree.pages, id, (page) => withGitPath({
-      ...withMeta(page, change, doc?.meta ?? {}),
-      slug,
-      ...(title !== undefined ? { title } : {}),
-      ...(change.href !== undefined ? { href: change.href } : {}),
-      ...(change.computed !== undefined ? { computed: JSON.stringify(change.computed) } : {}),
-      updatedAt: state.ctx.now,
-    }, change.gitPath, moved || slug !== place.page.slug))!,
+    pages: updatePage(state.tree.pages, id, (page) =>
+      withGitPath(
+        {
+          ...withMeta(page, change, doc?.meta ?? {}),
+          slug,
+          ...(title !== undefined ? { title } : {}),
+          ...(change.href !== undefined ? { href: change.href } : {}),
+          ...(change.computed !== undefined ? { computed: JSON.stringify(change.computed) } : {}),
+          updatedAt: state.ctx.now,
+        },
+        change.gitPath,
+        moved || slug !== place.page.slug,
+      ),
+    )!,
   };
   state.touched.add(id);
   if (doc) parkDocument(state, id, doc.body);

@@ -1,5 +1,12 @@
 import type { TreeReusableContent, UpdateReusableContentChange } from '../../model/index.js';
-import { checkIncludeName, checkIncludeTitle, findReusableContent, includeBody, storeIncludeBody, withKeptNames } from './reusable-contents.js';
+import {
+  checkIncludeName,
+  checkIncludeTitle,
+  findReusableContent,
+  includeBody,
+  storeIncludeBody,
+  withKeptNames,
+} from './reusable-contents.js';
 import type { BatchState } from './state.js';
 
 /** Sets what the change gives (title, body, file name) and keeps the rest; `document: {}` empties it. */

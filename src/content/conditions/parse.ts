@@ -7,7 +7,8 @@ import { tokenize, type Token } from './tokenize.js';
  * does not chain (`a == b == c` is an error): chained, it rarely means what it reads as.
  */
 
-const describe = (t: Token) => (t.kind === 'end' ? 'end of condition' : t.kind === 'string' ? 'a string' : t.kind === 'number' ? 'a number' : `"${t.value}"`);
+const describe = (t: Token) =>
+  t.kind === 'end' ? 'end of condition' : t.kind === 'string' ? 'a string' : t.kind === 'number' ? 'a number' : `"${t.value}"`;
 
 /** Parses a condition; throws ConditionSyntaxError with the position of the first problem. */
 export function parseCondition(text: string): ConditionNode {

@@ -3,7 +3,12 @@ import type { ConditionNode } from './ast.js';
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const PRECEDENCE = { or: 1, and: 2, compare: 3, not: 4, literal: 5, path: 5 } as const;
 
-const quote = (text: string) => `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r')}"`;
+const quote = (text: string) =>
+  `"${text
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t')
+    .replace(/\r/g, '\\r')}"`;
 
 /** The canonical text of a condition: parsing it gives the same tree back. */
 export function printCondition(node: ConditionNode): string {

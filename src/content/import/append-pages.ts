@@ -43,7 +43,12 @@ function readDocument(page: ImportedPage) {
  * folder embed it by that name) unless an existing content holds it: then `slugify(title).md`
  * made unique. A body nested too deeply fails the import, naming the file.
  */
-function appendIncludes(tree: ContentTree, includes: readonly ImportedInclude[], ctx: ImportContext, documents: Map<string, string>): TreeReusableContent[] {
+function appendIncludes(
+  tree: ContentTree,
+  includes: readonly ImportedInclude[],
+  ctx: ImportContext,
+  documents: Map<string, string>,
+): TreeReusableContent[] {
   const contents = withKeptNames(tree.reusableContents);
   for (const include of includes) {
     let body: string;
@@ -54,7 +59,8 @@ function appendIncludes(tree: ContentTree, includes: readonly ImportedInclude[],
       throw error;
     }
     const names = includeNames(contents);
-    const name = includeNameProblem(include.name) === undefined && !names.includes(include.name) ? include.name : newIncludeName(include.title, names);
+    const name =
+      includeNameProblem(include.name) === undefined && !names.includes(include.name) ? include.name : newIncludeName(include.title, names);
     const content: TreeReusableContent = { id: ctx.newId(), title: include.title, name };
     if (body !== '') {
       content.document = ctx.hash(body);
@@ -82,7 +88,8 @@ export function appendImported(
     const times = { createdAt: ctx.now, updatedAt: ctx.now };
     // Link pages have no path of their own, hence no slug (as the batch endpoint makes them).
     if (page.kind === 'link') return { id, slug: '', title, ...times, type: 'link', href: page.href ?? '', pages: [] };
-    const given = page.keepSlug && page.slug !== undefined && page.slug !== '' && slugProblem(page.slug) === undefined ? page.slug : undefined;
+    const given =
+      page.keepSlug && page.slug !== undefined && page.slug !== '' && slugProblem(page.slug) === undefined ? page.slug : undefined;
     const slug = uniqueSlug(given ?? slugify(page.slug ?? title), taken);
     taken.add(slug);
     const base = { id, slug, title, ...times };
@@ -109,7 +116,9 @@ export function appendImported(
       ok: true,
       value: {
         tree: { ...tree, pages: [...tree.pages, ...added], files: [...tree.files, ...files], reusableContents },
-        documents, pages: count, reusableContents: includes.length,
+        documents,
+        pages: count,
+        reusableContents: includes.length,
       },
     };
   } catch (error) {

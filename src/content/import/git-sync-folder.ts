@@ -34,7 +34,10 @@ export function folderIncludes(files: ReadonlyMap<string, string>): ImportedIncl
       const name = path.slice(prefix.length);
       const text = files.get(path)!;
       const split = readFrontMatter(text.replace(/^\uFEFF/, ''));
-      const title = split.ok && typeof split.value.data.title === 'string' && split.value.data.title.trim() !== '' ? split.value.data.title : titleFromName(name.replace(/\.md$/i, ''));
+      const title =
+        split.ok && typeof split.value.data.title === 'string' && split.value.data.title.trim() !== ''
+          ? split.value.data.title
+          : titleFromName(name.replace(/\.md$/i, ''));
       return { source: path, name, title, markdown: split.ok ? split.value.body : text };
     });
 }

@@ -35,10 +35,14 @@ export function linkKey(link: DocumentLink, resolution: LinkResolution): string 
 
 export function targetKey(target: LinkTargetRef): string {
   switch (target.kind) {
-    case 'page': return target.anchor === undefined ? `page:${target.page}` : `page:${target.page}#${target.anchor}`;
-    case 'file': return `file:${target.file}`;
-    case 'url': return `url:${target.url}`;
-    default: return assertNever(target, 'target');
+    case 'page':
+      return target.anchor === undefined ? `page:${target.page}` : `page:${target.page}#${target.anchor}`;
+    case 'file':
+      return `file:${target.file}`;
+    case 'url':
+      return `url:${target.url}`;
+    default:
+      return assertNever(target, 'target');
   }
 }
 
@@ -74,4 +78,3 @@ export interface LinkStats {
 export function linkStats(entries: readonly LinkEntry[]): LinkStats {
   return { total: entries.length, broken: entries.filter((e) => e.status === 'broken').length };
 }
-

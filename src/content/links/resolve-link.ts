@@ -5,10 +5,7 @@ import type { StoredRef } from './stored-ref.js';
 import { dirOf, joinPath } from '../tree/paths.js';
 
 /** What a link points at once resolved against a revision. */
-export type LinkTargetRef =
-  | { kind: 'page'; page: string; anchor?: string }
-  | { kind: 'file'; file: string }
-  | { kind: 'url'; url: string };
+export type LinkTargetRef = { kind: 'page'; page: string; anchor?: string } | { kind: 'file'; file: string } | { kind: 'url'; url: string };
 
 export interface LinkResolution {
   status: LinkStatus;
@@ -38,7 +35,13 @@ function pageTarget(ctx: ResolveContext, pageId: string, anchor: string | undefi
 const broken = (url: string): LinkResolution => ({ status: 'broken', target: { kind: 'url', url } });
 
 /** A path inside the space (already joined, no leading `/`): a file, a page file or a page path. */
-function resolveSpacePath(ctx: ResolveContext, path: string, anchor: string | undefined, written: string, byApiPath: boolean): LinkResolution {
+function resolveSpacePath(
+  ctx: ResolveContext,
+  path: string,
+  anchor: string | undefined,
+  written: string,
+  byApiPath: boolean,
+): LinkResolution {
   const { index } = ctx;
   if (path.startsWith(ASSETS)) {
     const file = index.fileByName.get(path.slice(ASSETS.length));
@@ -46,7 +49,9 @@ function resolveSpacePath(ctx: ResolveContext, path: string, anchor: string | un
   }
   const page = path.endsWith('.md')
     ? index.pageByGitPath.get(path)
-    : index.pageByGitPath.get(`${path}.md`) ?? index.pageByGitPath.get(`${path}/README.md`) ?? (byApiPath ? index.pageByPath.get(path) : undefined);
+    : (index.pageByGitPath.get(`${path}.md`) ??
+      index.pageByGitPath.get(`${path}/README.md`) ??
+      (byApiPath ? index.pageByPath.get(path) : undefined));
   return page ? pageTarget(ctx, page.id, anchor, written) : broken(written);
 }
 
@@ -101,4 +106,3 @@ export function resolveRef(ref: StoredRef, ctx: ResolveContext): LinkResolution 
   const ok = ctx.anchors(ref.id)?.has(ref.anchor) ?? false;
   return { status: ok ? 'ok' : 'broken', target: { kind: 'page', page: ref.id, anchor: ref.anchor } };
 }
-

@@ -13,8 +13,7 @@
  * written) is what a broken reference renders as, so the writer still sees what was meant.
  */
 export type StoredRef =
-  | { kind: 'page'; id: string; anchor?: string; folder?: true; path: string }
-  | { kind: 'file'; id: string; path: string };
+  { kind: 'page'; id: string; anchor?: string; folder?: true; path: string } | { kind: 'file'; id: string; path: string };
 
 const NUL = '\u0000';
 
@@ -36,7 +35,8 @@ function decodeToken(body: string): StoredRef | undefined {
     const id = decodeURIComponent(match[2]!);
     const path = decodeURIComponent(match[4]!);
     if (match[1] === 'file') return { kind: 'file', id, path };
-    const page: StoredRef = match[3] === undefined ? { kind: 'page', id, path } : { kind: 'page', id, anchor: decodeURIComponent(match[3]), path };
+    const page: StoredRef =
+      match[3] === undefined ? { kind: 'page', id, path } : { kind: 'page', id, anchor: decodeURIComponent(match[3]), path };
     if (match[5] !== undefined) page.folder = true;
     return page;
   } catch {

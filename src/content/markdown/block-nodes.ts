@@ -29,7 +29,11 @@ export const NODE_PREVIEW_LENGTH = 200;
  * Pure: the same markdown gives the same ids on the server and in a working tree.
  */
 export function blockNodes(markdown: string | Root): BlockNode[] {
-  return [...blockIds(typeof markdown === 'string' ? parseMarkdown(markdown) : markdown).entries()].map(([node, { id, text }]) => ({ id, text, line: node.position?.start.line ?? 1 }));
+  return [...blockIds(typeof markdown === 'string' ? parseMarkdown(markdown) : markdown).entries()].map(([node, { id, text }]) => ({
+    id,
+    text,
+    line: node.position?.start.line ?? 1,
+  }));
 }
 
 /** The ids of a parsed document's blocks, keyed by mdast node (the JSON document view uses it). */

@@ -25,7 +25,8 @@ export function readFrontMatter(markdown: string): FrontMatterResult {
     return { ok: false, message: `front matter is not valid YAML: ${reason}` };
   }
   if (data === null || data === undefined) data = {};
-  if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, message: 'front matter must be a YAML mapping (`key: value` lines)' };
+  if (typeof data !== 'object' || Array.isArray(data))
+    return { ok: false, message: 'front matter must be a YAML mapping (`key: value` lines)' };
   return { ok: true, value: { data: data as Record<string, unknown>, body: markdown.slice(match[0].length) } };
 }
 

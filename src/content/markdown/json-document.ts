@@ -16,15 +16,28 @@ export interface JsonDocument {
   nodes: JsonBlock[];
 }
 
-export interface JsonLeaf { object: 'leaf'; text: string; marks: { object: 'mark'; type: MarkType }[] }
-export interface JsonText { object: 'text'; leaves: JsonLeaf[] }
+export interface JsonLeaf {
+  object: 'leaf';
+  text: string;
+  marks: { object: 'mark'; type: MarkType }[];
+}
+export interface JsonText {
+  object: 'text';
+  leaves: JsonLeaf[];
+}
 /** The published ContentRef kinds a link of a page can hold. */
 export type JsonContentRef =
   | { kind: 'url'; url: string }
   | { kind: 'page'; page: string }
   | { kind: 'anchor'; anchor: string; page?: string }
   | { kind: 'file'; file: string };
-export interface JsonLink { object: 'inline'; type: 'link'; isVoid: false; data: { ref: JsonContentRef }; nodes: JsonText[] }
+export interface JsonLink {
+  object: 'inline';
+  type: 'link';
+  isVoid: false;
+  data: { ref: JsonContentRef };
+  nodes: JsonText[];
+}
 export type JsonInline = JsonText | JsonLink;
 export interface JsonBlock {
   object: 'block';
@@ -51,12 +64,24 @@ function inlines(nodes: readonly PhrasingContent[], refOf: RefOf, marks: MarkTyp
   const out: JsonInline[] = [];
   for (const node of nodes) {
     switch (node.type) {
-      case 'text': out.push(text(node.value, marks)); break;
-      case 'inlineCode': out.push(text(node.value, [...marks, 'code'])); break;
-      case 'strong': out.push(...inlines(node.children, refOf, [...marks, 'bold'])); break;
-      case 'emphasis': out.push(...inlines(node.children, refOf, [...marks, 'italic'])); break;
-      case 'delete': out.push(...inlines(node.children, refOf, [...marks, 'strikethrough'])); break;
-      case 'break': out.push(text('\n', marks)); break;
+      case 'text':
+        out.push(text(node.value, marks));
+        break;
+      case 'inlineCode':
+        out.push(text(node.value, [...marks, 'code']));
+        break;
+      case 'strong':
+        out.push(...inlines(node.children, refOf, [...marks, 'bold']));
+        break;
+      case 'emphasis':
+        out.push(...inlines(node.children, refOf, [...marks, 'italic']));
+        break;
+      case 'delete':
+        out.push(...inlines(node.children, refOf, [...marks, 'strikethrough']));
+        break;
+      case 'break':
+        out.push(text('\n', marks));
+        break;
       case 'link': {
         const children = inlines(node.children, refOf, marks).filter((n): n is JsonText => n.object === 'text');
         const ref = refOf(node.url);
@@ -97,7 +122,8 @@ function list(node: List, ctx: Ctx): JsonBlock {
     data: typeof item.checked === 'boolean' ? { checked: item.checked } : {},
     nodes: blocks(item.children, ctx, true),
   }));
-  if (node.ordered) return { object: 'block', type: 'list-ordered', isVoid: false, data: node.start != null ? { start: node.start } : {}, nodes: items };
+  if (node.ordered)
+    return { object: 'block', type: 'list-ordered', isVoid: false, data: node.start != null ? { start: node.start } : {}, nodes: items };
   const tasks = node.children.some((item) => typeof item.checked === 'boolean');
   return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', isVoid: false, data: {}, nodes: items };
 }
@@ -106,25 +132,61 @@ function heading(node: Heading, ctx: Ctx): JsonBlock {
   const anchor = uniqueSlug(slugify(toString(node).trim()), ctx.anchors);
   ctx.anchors.add(anchor);
   const level = Math.min(node.depth, 3);
-  return { object: 'block', type: `heading-${level}`, isVoid: false, data: {}, ...(anchor !== '' ? { meta: { id: anchor } } : {}), nodes: inlines(node.children, ctx.refOf) };
+  return {
+    object: 'block',
+    type: `heading-${level}`,
+    isVoid: false,
+    data: {},
+    ...(anchor !== '' ? { meta: { id: anchor } } : {}),
+    nodes: inlines(node.children, ctx.refOf),
+  };
 }
 
 function blocks(nodes: readonly RootContent[], ctx: Ctx, nested = false): JsonBlock[] {
   const out: JsonBlock[] = [];
   for (const node of nodes) {
     switch (node.type) {
-      case 'yaml': case 'definition': break;
-      case 'paragraph': out.push(keyed(paragraph(inlines(node.children, ctx.refOf)), node, ctx)); break;
+      case 'yaml':
+      case 'definition':
+        break;
+      case 'paragraph':
+        out.push(keyed(paragraph(inlines(node.children, ctx.refOf)), node, ctx));
+        break;
       // Inside list items and quotes only essential blocks are allowed: headings become paragraphs.
-      case 'heading': out.push(keyed(nested ? paragraph(inlines(node.children, ctx.refOf)) : heading(node, ctx), node, ctx)); break;
-      case 'list': out.push(list(node, ctx)); break;
-      case 'blockquote': out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, ctx, true).filter((b) => b.type !== 'code') }); break;
-      case 'thematicBreak': out.push({ object: 'block', type: 'divider', isVoid: true, data: {} }); break;
+      case 'heading':
+        out.push(keyed(nested ? paragraph(inlines(node.children, ctx.refOf)) : heading(node, ctx), node, ctx));
+        break;
+      case 'list':
+        out.push(list(node, ctx));
+        break;
+      case 'blockquote':
+        out.push({
+          object: 'block',
+          type: 'blockquote',
+          isVoid: false,
+          data: {},
+          nodes: blocks(node.children, ctx, true).filter((b) => b.type !== 'code'),
+        });
+        break;
+      case 'thematicBreak':
+        out.push({ object: 'block', type: 'divider', isVoid: true, data: {} });
+        break;
       case 'code':
-        out.push(keyed({
-          object: 'block', type: 'code', isVoid: false, data: node.lang ? { syntax: node.lang } : {},
-          nodes: node.value.split('\n').map((line) => ({ object: 'block', type: 'code-line', isVoid: false, data: {}, nodes: [text(line)] })),
-        }, node, ctx));
+        out.push(
+          keyed(
+            {
+              object: 'block',
+              type: 'code',
+              isVoid: false,
+              data: node.lang ? { syntax: node.lang } : {},
+              nodes: node.value
+                .split('\n')
+                .map((line) => ({ object: 'block', type: 'code-line', isVoid: false, data: {}, nodes: [text(line)] })),
+            },
+            node,
+            ctx,
+          ),
+        );
         break;
       default: {
         const value = toString(node);

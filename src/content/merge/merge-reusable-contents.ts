@@ -66,6 +66,7 @@ export function includeNameClashes(
   if (clashing.size === 0) return;
   const inBase = new Set(base.map((c) => c.id));
   merged.forEach((content, i) => {
-    if (clashing.has(names[i]!) && !inBase.has(content.id)) conflicts.push({ reason: 'duplicate-include-name', id: content.id, title: names[i]! });
+    if (clashing.has(names[i]!) && !inBase.has(content.id))
+      conflicts.push({ reason: 'duplicate-include-name', id: content.id, title: names[i]! });
   });
 }

@@ -7,9 +7,7 @@ export interface TextConflict {
   theirs: string;
 }
 
-export type TextMerge =
-  | { kind: 'clean'; text: string }
-  | { kind: 'conflict'; text: string; conflicts: TextConflict[] };
+export type TextMerge = { kind: 'clean'; text: string } | { kind: 'conflict'; text: string; conflicts: TextConflict[] };
 
 export interface MergeLabels {
   ours: string;

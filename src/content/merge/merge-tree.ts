@@ -1,5 +1,11 @@
 import {
-  PAGE_META_KEYS, type ContentTree, type PageMeta, type TreeFile, type TreePage, type TreeReusableContent, type VariableValue,
+  PAGE_META_KEYS,
+  type ContentTree,
+  type PageMeta,
+  type TreeFile,
+  type TreePage,
+  type TreeReusableContent,
+  type VariableValue,
 } from '../../model/index.js';
 import { indexPages, type PagePlace } from '../tree/page-tree.js';
 import { includeNameClashes, mergeReusableContent } from './merge-reusable-contents.js';
@@ -71,11 +77,17 @@ interface Shape {
 function shapeOf(page: TreePage): Shape {
   const meta: Record<string, unknown> = {};
   for (const key of PAGE_META_KEYS) if (page[key] !== undefined) meta[key] = page[key];
-  return { id: page.id, type: page.type, meta: meta as unknown as PageMeta, document: page.document, createdAt: page.createdAt, updatedAt: page.updatedAt };
+  return {
+    id: page.id,
+    type: page.type,
+    meta: meta as unknown as PageMeta,
+    document: page.document,
+    createdAt: page.createdAt,
+    updatedAt: page.updatedAt,
+  };
 }
 
-const changed = (base: PagePlace, side: PagePlace) =>
-  !same(shapeOf(base.page), shapeOf(side.page)) || base.parentId !== side.parentId;
+const changed = (base: PagePlace, side: PagePlace) => !same(shapeOf(base.page), shapeOf(side.page)) || base.parentId !== side.parentId;
 
 export function mergeTrees(base: ContentTree, ours: ContentTree, theirs: ContentTree, docs: DocumentStore): TreeMerge {
   if (same(base, ours)) return { kind: 'clean', tree: theirs };
@@ -86,7 +98,12 @@ export function mergeTrees(base: ContentTree, ours: ContentTree, theirs: Content
   const files = mergeById(base.files, ours.files, theirs.files, 'file', (f: TreeFile) => f.name, conflicts);
   fileNameClashes(base.files, ours.files, theirs.files, files, conflicts);
   const reusableContents = mergeById(
-    base.reusableContents, ours.reusableContents, theirs.reusableContents, 'reusable-content', (r: TreeReusableContent) => r.title, conflicts,
+    base.reusableContents,
+    ours.reusableContents,
+    theirs.reusableContents,
+    'reusable-content',
+    (r: TreeReusableContent) => r.title,
+    conflicts,
     (b, o, t) => mergeReusableContent(b, o, t, docs, conflicts),
   );
   includeNameClashes(base.reusableContents, ours.reusableContents, theirs.reusableContents, reusableContents, conflicts);
@@ -161,15 +178,11 @@ function mergePages(
 
   // 3. Sibling order: the sequences of both sides merged with diff3 against the base order.
   const childrenIds = (index: ReadonlyMap<string, PagePlace>, roots: readonly TreePage[], parentId: string | null) => {
-    const list = parentId === null ? roots : index.get(parentId)?.page.pages ?? [];
+    const list = parentId === null ? roots : (index.get(parentId)?.page.pages ?? []);
     return list.map((p) => p.id).filter((id) => merged.get(id)?.parentId === parentId);
   };
   const build = (parentId: string | null): TreePage[] => {
-    const order = mergeOrder(
-      childrenIds(B, basePages, parentId),
-      childrenIds(O, ourPages, parentId),
-      childrenIds(T, theirPages, parentId),
-    );
+    const order = mergeOrder(childrenIds(B, basePages, parentId), childrenIds(O, ourPages, parentId), childrenIds(T, theirPages, parentId));
     for (const [id, entry] of merged) if (entry.parentId === parentId && !order.includes(id)) order.push(id);
     const slugs = new Map<string, string>();
     return order.map((id) => {
@@ -207,7 +220,10 @@ function mergeShape(b: Shape, o: Shape, t: Shape, docs: DocumentStore, conflicts
     }
     document = { value: text.text === '' ? undefined : docs.write(text.text) };
   }
-  const updatedAt = [o.updatedAt, t.updatedAt].filter((x): x is string => x !== undefined).sort().pop();
+  const updatedAt = [o.updatedAt, t.updatedAt]
+    .filter((x): x is string => x !== undefined)
+    .sort()
+    .pop();
   return {
     id: o.id,
     type: (type as { value: Shape['type'] }).value,
@@ -313,7 +329,11 @@ function mergeById<T extends { id: string }>(
     }
     if (choice.value !== undefined) result.set(id, choice.value);
   }
-  const order = mergeOrder(base.map((x) => x.id), ours.map((x) => x.id), theirs.map((x) => x.id)).filter((id) => result.has(id));
+  const order = mergeOrder(
+    base.map((x) => x.id),
+    ours.map((x) => x.id),
+    theirs.map((x) => x.id),
+  ).filter((id) => result.has(id));
   for (const id of result.keys()) if (!order.includes(id)) order.push(id);
   return order.map((id) => result.get(id)!);
 }
@@ -343,7 +363,8 @@ function fileNameClashes(
   if (clashing.length === 0) return;
   const inBase = new Set(base.map((f) => f.id));
   for (const file of merged) {
-    if (clashing.includes(file.name) && !inBase.has(file.id)) conflicts.push({ reason: 'duplicate-file-name', id: file.id, title: file.name });
+    if (clashing.includes(file.name) && !inBase.has(file.id))
+      conflicts.push({ reason: 'duplicate-file-name', id: file.id, title: file.name });
   }
 }
 

@@ -35,8 +35,13 @@ const computed = new WeakMap<Shape, ReadonlyMap<string, PagePaths>>();
  */
 export function isPageGitPath(path: string): boolean {
   const parts = path.split('/');
-  return /\.md$/i.test(path) && path.length <= 1024 && parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.includes('\u0000') && !p.includes('\\'))
-    && parts[0] !== '.gitbook' && !/^summary\.md$/i.test(path);
+  return (
+    /\.md$/i.test(path) &&
+    path.length <= 1024 &&
+    parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.includes('\u0000') && !p.includes('\\')) &&
+    parts[0] !== '.gitbook' &&
+    !/^summary\.md$/i.test(path)
+  );
 }
 
 function computePaths(pages: readonly TreePage[]): Map<string, PagePaths> {

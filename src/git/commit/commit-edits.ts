@@ -39,8 +39,11 @@ export async function commitEdits(dir: string, options: CommitEditsOptions): Pro
   const ref = fullRef(options.branch);
   if (!options.branch.startsWith('refs/')) checkBranchName(options.branch);
   const parents = [...(options.parent === null ? [] : [options.parent]), ...(options.mergeParents ?? [])];
-  for (const oid of parents) await notFoundAs(r, `parent commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
-  const base = await notFoundAs(r, `commit ${options.from}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid: options.from, cache: r.cache }));
+  for (const oid of parents)
+    await notFoundAs(r, `parent commit ${oid}`, () => git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
+  const base = await notFoundAs(r, `commit ${options.from}`, () =>
+    git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid: options.from, cache: r.cache }),
+  );
   // Paths are checked before anything is written, so a refused edit set leaves no objects behind.
   const blobs: GitObject[] = [];
   const treeEdits = new Map<string, TreeBlob | null>();

@@ -58,7 +58,11 @@ export async function commitFiles(dir: string, options: CommitFilesOptions): Pro
   const ref = fullRef(options.branch);
   if (!options.branch.startsWith('refs/')) checkBranchName(options.branch);
   if (options.checkout === true) {
-    if (!ref.startsWith('refs/heads/')) throw new GitError('invalid-ref', `cannot check out ${ref} in ${r.dir}: only a branch (refs/heads/...) can be checked out`, { dir: r.dir, branch: options.branch });
+    if (!ref.startsWith('refs/heads/'))
+      throw new GitError('invalid-ref', `cannot check out ${ref} in ${r.dir}: only a branch (refs/heads/...) can be checked out`, {
+        dir: r.dir,
+        branch: options.branch,
+      });
     await assertEmptyWorkingTree(r);
   }
   const expected = options.parent === undefined ? await readRef(r, ref) : options.parent;

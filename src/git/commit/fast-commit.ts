@@ -29,7 +29,10 @@ export interface FastCommitOptions {
   changes?: readonly { path: string }[];
 }
 
-const EMPTY_INDEX: { data: Buffer; parsed: ParsedIndex } = { data: Buffer.from('DIRC\0\0\0\x02\0\0\0\0'), parsed: { version: 2, entries: [], extensions: [] } };
+const EMPTY_INDEX: { data: Buffer; parsed: ParsedIndex } = {
+  data: Buffer.from('DIRC\0\0\0\x02\0\0\0\0'),
+  parsed: { version: 2, entries: [], extensions: [] },
+};
 
 /** What git add -A would stage differently from git, or this index writer does not keep. */
 const unusual = (entry: StoredIndexEntry) => entry.stage !== 0 || entry.mode >>> 12 === 0o16 || entry.assumeValid || entry.skipWorktree;
@@ -64,7 +67,12 @@ async function readIndex(r: Repo): Promise<{ data: Buffer; parsed: ParsedIndex }
  *   or FALLBACK for an unborn branch, an index or working tree the fast status does not take, an
  *   index stage of an unresolved merge, or an index locked by another process.
  */
-export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | null, options: FastCommitOptions): Promise<string | null | typeof FALLBACK> {
+export async function fastCommitWorkingTree(
+  r: Repo,
+  ref: string,
+  tip: string | null,
+  options: FastCommitOptions,
+): Promise<string | null | typeof FALLBACK> {
   if (tip === null || !fastPathsEnabled()) return FALLBACK;
   const config = (path: string) => git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path });
   if ((await config('core.autocrlf')) === 'true') return FALLBACK;
@@ -94,7 +102,10 @@ export async function fastCommitWorkingTree(r: Repo, ref: string, tip: string | 
     const modes = new Map<string, number>();
     for (const entry of entries) if (candidates.has(entry.path)) modes.set(entry.path, entry.mode);
     const working = await workingBlobs(r.dir, candidates, { filemode, indexMode: (path) => modes.get(path) });
-    writeLooseObjects(r, [...working.values()].flatMap((found) => (found === null ? [] : [found.blob])));
+    writeLooseObjects(
+      r,
+      [...working.values()].flatMap((found) => (found === null ? [] : [found.blob])),
+    );
     const treeEdits = new Map<string, TreeBlob | null>();
     const indexEdits = new Map<string, NewIndexEntry | null>();
     for (const [path, found] of working) {

@@ -22,9 +22,18 @@ const FILES_PER_TURN = 200;
  */
 export async function assertEmptyWorkingTree(r: Repo): Promise<void> {
   const paths = (await readdir(r.dir)).filter((name) => name !== '.git').sort();
-  if (await stat(join(r.gitdir, 'index')).then(() => true, () => false)) paths.unshift('.git/index');
+  if (
+    await stat(join(r.gitdir, 'index')).then(
+      () => true,
+      () => false,
+    )
+  )
+    paths.unshift('.git/index');
   if (paths.length > 0) {
-    throw new GitError('dirty-working-tree', `cannot check out into ${r.dir}: the working tree is not empty (${paths.join(', ')})`, { dir: r.dir, paths });
+    throw new GitError('dirty-working-tree', `cannot check out into ${r.dir}: the working tree is not empty (${paths.join(', ')})`, {
+      dir: r.dir,
+      paths,
+    });
   }
 }
 
@@ -50,7 +59,7 @@ export async function populateWorkingTree(r: Repo, files: readonly { path: strin
     if (i > 0 && i % FILES_PER_TURN === 0) await nextTurn();
     const fd = create(r, path);
     try {
-      for (let written = 0; written < content.length; ) written += writeSync(fd, content, written);
+      for (let written = 0; written < content.length;) written += writeSync(fd, content, written);
       // The stat of the open file, before anything else can touch it: what git records too.
       entries.push({ path, oid, stat: fstatSync(fd, { bigint: true }) });
     } finally {
@@ -77,8 +86,16 @@ function create(r: Repo, path: string): number {
 /** Replaces the index as git does: through `index.lock`, created exclusively, renamed over it. */
 async function writeIndex(r: Repo, data: Buffer): Promise<void> {
   const path = join(r.gitdir, 'index');
-  await withLockFile(path, async (lock) => lock.replace(data), (error) => {
-    if (error.code !== 'EEXIST') throw error;
-    throw new GitError('ref-locked', `cannot write the index of ${r.dir}: ${path}.lock exists (another git process is running, or remove it if one crashed)`, { dir: r.dir, path: `${path}.lock` });
-  });
+  await withLockFile(
+    path,
+    async (lock) => lock.replace(data),
+    (error) => {
+      if (error.code !== 'EEXIST') throw error;
+      throw new GitError(
+        'ref-locked',
+        `cannot write the index of ${r.dir}: ${path}.lock exists (another git process is running, or remove it if one crashed)`,
+        { dir: r.dir, path: `${path}.lock` },
+      );
+    },
+  );
 }

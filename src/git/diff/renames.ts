@@ -95,7 +95,13 @@ export async function detectRenames(
     for (const source of sources) {
       const score = similarityScore(await print(source.oid), await print(target.oid), minimum);
       if (score < minimum) continue;
-      best.push({ source, target, score, sameName: basename(source.path) === basename(target.path), order: candidates.length + best.length });
+      best.push({
+        source,
+        target,
+        score,
+        sameName: basename(source.path) === basename(target.path),
+        order: candidates.length + best.length,
+      });
     }
     candidates.push(...best.sort(byScore).slice(0, CANDIDATES_PER_DESTINATION));
   }

@@ -14,7 +14,13 @@ const normalizeMessage = (message: string) => `${message.replace(/\r/g, '').repl
  * A commit object, byte for byte the one isomorphic-git's writeCommit writes for the same fields
  * with `timezoneOffset: 0` (so the oid does not depend on which of the two wrote it). Pure.
  */
-export function commitObject(commit: { tree: string; parents: readonly string[]; author: Signature; committer: Signature; message: string }): GitObject {
+export function commitObject(commit: {
+  tree: string;
+  parents: readonly string[];
+  author: Signature;
+  committer: Signature;
+  message: string;
+}): GitObject {
   const person = (who: Signature) => `${who.name} <${who.email}> ${who.timestamp} +0000`;
   const text = [
     `tree ${commit.tree}`,

@@ -68,6 +68,14 @@ export function editIndex(data: Buffer, index: ParsedIndex, edits: ReadonlyMap<s
 }
 
 const storedFields = (entry: StoredIndexEntry) => [
-  entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds,
-  entry.dev, entry.ino, entry.mode, entry.uid, entry.gid, entry.size,
+  entry.ctimeSeconds,
+  entry.ctimeNanoseconds,
+  entry.mtimeSeconds,
+  entry.mtimeNanoseconds,
+  entry.dev,
+  entry.ino,
+  entry.mode,
+  entry.uid,
+  entry.gid,
+  entry.size,
 ];

@@ -38,9 +38,16 @@ export function renderIndex(entries: readonly IndexEntry[]): Buffer {
   for (const { entry, name } of named) {
     const { stat } = entry;
     const fields = [
-      stat.ctimeNs / 1_000_000_000n, stat.ctimeNs % 1_000_000_000n,
-      stat.mtimeNs / 1_000_000_000n, stat.mtimeNs % 1_000_000_000n,
-      stat.dev, stat.ino, BigInt(MODE_FILE), stat.uid, stat.gid, stat.size,
+      stat.ctimeNs / 1_000_000_000n,
+      stat.ctimeNs % 1_000_000_000n,
+      stat.mtimeNs / 1_000_000_000n,
+      stat.mtimeNs % 1_000_000_000n,
+      stat.dev,
+      stat.ino,
+      BigInt(MODE_FILE),
+      stat.uid,
+      stat.gid,
+      stat.size,
     ];
     fields.forEach((value, i) => out.writeUInt32BE(Number(value & U32), offset + i * 4));
     out.write(entry.oid, offset + 40, 20, 'hex');

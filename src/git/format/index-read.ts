@@ -145,7 +145,7 @@ function readOffsetVarint(data: Buffer, offset: number, end: number): [number, n
   let value = byte & 0x7f;
   while (byte & 0x80 && offset < end) {
     byte = data[offset++]!;
-    value = ((value + 1) * 128) + (byte & 0x7f);
+    value = (value + 1) * 128 + (byte & 0x7f);
   }
   return [value, offset];
 }

@@ -57,7 +57,14 @@ function someAncestor(path: string, test: (folder: string) => boolean | void): b
  * a `.git` segment is allowed: a watcher may report one, and it stands for nothing to commit.
  */
 function checkScopePath(path: string): string {
-  const bad = path === '' || path.includes('\0') || path.startsWith('/') || path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
-  if (bad) throw new GitError('invalid-path', `invalid path ${JSON.stringify(path)}: not a relative, /-separated path inside the working tree`, { path });
+  const bad =
+    path === '' ||
+    path.includes('\0') ||
+    path.startsWith('/') ||
+    path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
+  if (bad)
+    throw new GitError('invalid-path', `invalid path ${JSON.stringify(path)}: not a relative, /-separated path inside the working tree`, {
+      path,
+    });
   return path;
 }

@@ -19,8 +19,10 @@ export type IndexLock = LockFile;
  */
 export async function withIndexLock<T>(r: Repo, work: (lock: IndexLock) => Promise<T>): Promise<T | 'locked'> {
   const path = join(r.gitdir, 'index');
-  return withKeyLock(path, () => withLockFile(path, work, (error) => {
-    if (LOCK_REFUSED.has(error.code ?? '')) return 'locked' as const;
-    throw error;
-  }));
+  return withKeyLock(path, () =>
+    withLockFile(path, work, (error) => {
+      if (LOCK_REFUSED.has(error.code ?? '')) return 'locked' as const;
+      throw error;
+    }),
+  );
 }

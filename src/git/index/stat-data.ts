@@ -65,8 +65,15 @@ export function isRacy(stat: BigIntStats, indexMtimeNs: bigint): boolean {
 /** The stat fields an index entry stores for `stat`, as git writes them (exact nanoseconds). */
 export function storedStat(stat: BigIntStats): number[] {
   return [
-    low32(stat.ctimeNs / NS_PER_S), Number(stat.ctimeNs % NS_PER_S),
-    low32(stat.mtimeNs / NS_PER_S), Number(stat.mtimeNs % NS_PER_S),
-    low32(stat.dev), low32(stat.ino), gitMode(Number(stat.mode)), low32(stat.uid), low32(stat.gid), low32(stat.size),
+    low32(stat.ctimeNs / NS_PER_S),
+    Number(stat.ctimeNs % NS_PER_S),
+    low32(stat.mtimeNs / NS_PER_S),
+    Number(stat.mtimeNs % NS_PER_S),
+    low32(stat.dev),
+    low32(stat.ino),
+    gitMode(Number(stat.mode)),
+    low32(stat.uid),
+    low32(stat.gid),
+    low32(stat.size),
   ];
 }

@@ -82,7 +82,11 @@ export async function readTreeItems(r: Repo, oid: string): Promise<TreeItem[]> {
   for (let at = 0; at < content.length;) {
     const space = content.indexOf(0x20, at);
     const nul = content.indexOf(0, space);
-    items.push({ mode: content.toString('latin1', at, space) as TreeMode, name: content.toString('utf8', space + 1, nul), oid: content.toString('hex', nul + 1, nul + 21) });
+    items.push({
+      mode: content.toString('latin1', at, space) as TreeMode,
+      name: content.toString('utf8', space + 1, nul),
+      oid: content.toString('hex', nul + 1, nul + 21),
+    });
     at = nul + 21;
   }
   return items;

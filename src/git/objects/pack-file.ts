@@ -35,7 +35,8 @@ export function renderPack(objects: readonly GitObject[]): RenderedPack {
     const entryHeader = packEntryHeader(PACK_TYPE[object.type], object.content.length);
     const data = deflateSync(object.content);
     entries.push({ oid: Buffer.from(object.oid, 'hex'), crc: crc32(data, crc32(entryHeader)), offset });
-    if (offset + entryHeader.length + data.length > 0x7fffffff) throw new RangeError('a pack must stay under 2 GiB: write the objects as several packs');
+    if (offset + entryHeader.length + data.length > 0x7fffffff)
+      throw new RangeError('a pack must stay under 2 GiB: write the objects as several packs');
     parts.push(entryHeader, data);
     offset += entryHeader.length + data.length;
   }
@@ -87,8 +88,16 @@ export async function writePack(gitdir: string, objects: readonly GitObject[]): 
   const { name, pack, idx } = renderPack(objects);
   const folder = join(gitdir, 'objects', 'pack');
   await mkdir(folder, { recursive: true });
-  for (const [data, extension] of [[pack, 'pack'], [idx, 'idx']] as const) {
-    await writeThroughTemporary(join(folder, `tmp_${randomBytes(6).toString('hex')}_${extension}`), join(folder, `${name}.${extension}`), data, { mode: 0o444 });
+  for (const [data, extension] of [
+    [pack, 'pack'],
+    [idx, 'idx'],
+  ] as const) {
+    await writeThroughTemporary(
+      join(folder, `tmp_${randomBytes(6).toString('hex')}_${extension}`),
+      join(folder, `${name}.${extension}`),
+      data,
+      { mode: 0o444 },
+    );
   }
 }
 

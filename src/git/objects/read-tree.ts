@@ -18,7 +18,9 @@ const PARALLEL_READS = 32;
 export async function readTreeOids(r: Repo, oid: string): Promise<Map<string, BlobEntry>> {
   const found = new Map<string, BlobEntry>();
   const visit = async (treeOid: string, prefix: string): Promise<void> => {
-    const { tree } = await notFoundAs(r, `tree of ${treeOid}`, () => git.readTree({ fs: r.fs, gitdir: r.gitdir, oid: treeOid, cache: r.cache }));
+    const { tree } = await notFoundAs(r, `tree of ${treeOid}`, () =>
+      git.readTree({ fs: r.fs, gitdir: r.gitdir, oid: treeOid, cache: r.cache }),
+    );
     for (const entry of tree) {
       const path = prefix + entry.path;
       if (entry.type === 'tree') await visit(entry.oid, `${path}/`);
@@ -64,7 +66,12 @@ export async function readFileAt(dir: string, commitOid: string, path: string): 
     return blob;
   } catch (error) {
     if (error instanceof git.Errors.NotFoundError || error instanceof git.Errors.ObjectTypeError) {
-      throw new GitError('not-found', `${path} not found at commit ${commitOid} in ${r.dir}`, { dir: r.dir, path, commit: commitOid }, { cause: error });
+      throw new GitError(
+        'not-found',
+        `${path} not found at commit ${commitOid} in ${r.dir}`,
+        { dir: r.dir, path, commit: commitOid },
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -39,5 +39,6 @@ export async function checkoutBranch(dir: string, branch: string, options: { for
     throw error;
   }
   // HEAD's log records a switch, as `git checkout` writes it (not a re-checkout of the same branch).
-  if (from !== branch) await appendReflog(r, 'HEAD', fromOid, target, { message: `checkout: moving from ${from ?? fromOid ?? 'nothing'} to ${branch}` });
+  if (from !== branch)
+    await appendReflog(r, 'HEAD', fromOid, target, { message: `checkout: moving from ${from ?? fromOid ?? 'nothing'} to ${branch}` });
 }

@@ -16,7 +16,11 @@ async function configuredIdentity(r: Repo): Promise<{ name: string; email: strin
   return { name: (await get('user.name')) ?? 'docsync', email: (await get('user.email')) ?? 'docsync@localhost' };
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Whether git would log an update of `ref` (refs.c, `should_autocreate_reflog`): with

@@ -39,16 +39,29 @@ export async function updateRef(r: Repo, ref: string, expected: string | null, n
   const refPath = join(r.gitdir, ref);
   await withKeyLock(refPath, async () => {
     await mkdir(dirname(refPath), { recursive: true });
-    await withLockFile(refPath, async (lock) => {
-      const actual = await readRef(r, ref);
-      if (actual !== expected) {
-        throw new GitError('ref-moved', `${ref} in ${r.dir} points at ${actual ?? 'nothing'}, expected ${expected ?? 'nothing'}`, { dir: r.dir, ref, expected, actual });
-      }
-      lock.replace(`${next}\n`);
-    }, (error) => {
-      if (error.code !== 'EEXIST') throw error;
-      throw new GitError('ref-locked', `cannot update ${ref} in ${r.dir}: ${refPath}.lock exists (another git process is running, or remove it if one crashed)`, { dir: r.dir, ref });
-    });
+    await withLockFile(
+      refPath,
+      async (lock) => {
+        const actual = await readRef(r, ref);
+        if (actual !== expected) {
+          throw new GitError('ref-moved', `${ref} in ${r.dir} points at ${actual ?? 'nothing'}, expected ${expected ?? 'nothing'}`, {
+            dir: r.dir,
+            ref,
+            expected,
+            actual,
+          });
+        }
+        lock.replace(`${next}\n`);
+      },
+      (error) => {
+        if (error.code !== 'EEXIST') throw error;
+        throw new GitError(
+          'ref-locked',
+          `cannot update ${ref} in ${r.dir}: ${refPath}.lock exists (another git process is running, or remove it if one crashed)`,
+          { dir: r.dir, ref },
+        );
+      },
+    );
     await appendReflog(r, ref, expected, next, note);
   });
 }

@@ -46,11 +46,18 @@ export async function fastStatusRows(r: Repo): Promise<StatusRow[] | null> {
   const staged = new Map(entries.map((entry) => [entry.path, entry]));
   const folders = new Set<string>();
   for (const path of [...head.keys(), ...staged.keys()]) {
-    for (let end = path.lastIndexOf('/'); end > 0 && !folders.has(path.slice(0, end)); end = path.lastIndexOf('/', end - 1)) folders.add(path.slice(0, end));
+    for (let end = path.lastIndexOf('/'); end > 0 && !folders.has(path.slice(0, end)); end = path.lastIndexOf('/', end - 1))
+      folders.add(path.slice(0, end));
   }
   // statusMatrix asks .gitignore only about paths neither HEAD nor the index knows, folders included.
-  const files = await walkWorkingTree(r.dir, (path) =>
-    head.has(path) || staged.has(path) || folders.has(path) || git.isIgnored({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path }).then((ignored) => !ignored));
+  const files = await walkWorkingTree(
+    r.dir,
+    (path) =>
+      head.has(path) ||
+      staged.has(path) ||
+      folders.has(path) ||
+      git.isIgnored({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path }).then((ignored) => !ignored),
+  );
   const indexMtimeNs = index === 'none' ? null : index.mtimeNs;
   const workdir = await workingTreeOids(r.dir, files, { staged, head, indexMtimeNs }, options);
   if (index !== 'none' && (workdir.racyVerified || workdir.updates.some((update) => 'stat' in update))) {

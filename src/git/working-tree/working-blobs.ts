@@ -34,9 +34,13 @@ export async function workingBlobs(
       continue;
     }
     const indexMode = options.indexMode(path);
-    const mode = stat.isSymbolicLink() ? MODE_LINK
-      : options.filemode ? gitMode(Number(stat.mode))
-      : indexMode !== undefined && indexMode >>> 12 === 0o10 ? indexMode : MODE_FILE;
+    const mode = stat.isSymbolicLink()
+      ? MODE_LINK
+      : options.filemode
+        ? gitMode(Number(stat.mode))
+        : indexMode !== undefined && indexMode >>> 12 === 0o10
+          ? indexMode
+          : MODE_FILE;
     found.set(path, { blob: blobObject(content), mode, stat: storedStat(stat) });
   }
   return found;

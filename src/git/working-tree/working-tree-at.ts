@@ -42,9 +42,21 @@ export async function workingTreeChangesAt(dir: string, paths: readonly string[]
   if (head === null) return null;
   const folders = new Set([...head.folders, ...indexNear.folders]);
   // The full walk's rule, asked only near the paths: .gitignore for what neither HEAD nor the index knows.
-  const files = await walkPaths(r.dir, scope.roots, (path) =>
-    head.blobs.has(path) || staged.has(path) || folders.has(path) || git.isIgnored({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path }).then((ignored) => !ignored));
-  const workdir = await workingTreeOids(r.dir, files, { staged, head: head.blobs, indexMtimeNs: index === 'none' ? null : index.mtimeNs }, options);
+  const files = await walkPaths(
+    r.dir,
+    scope.roots,
+    (path) =>
+      head.blobs.has(path) ||
+      staged.has(path) ||
+      folders.has(path) ||
+      git.isIgnored({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path }).then((ignored) => !ignored),
+  );
+  const workdir = await workingTreeOids(
+    r.dir,
+    files,
+    { staged, head: head.blobs, indexMtimeNs: index === 'none' ? null : index.mtimeNs },
+    options,
+  );
   if (index !== 'none' && (workdir.racyVerified || workdir.updates.some((update) => 'stat' in update))) {
     await writeRefreshedIndex(r, index.data, patchStatData(index.data, workdir.updates));
   }

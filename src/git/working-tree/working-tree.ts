@@ -92,17 +92,28 @@ export async function commitWorkingTree(
 ): Promise<string | null> {
   const r = await repo(dir);
   const branch = await git.currentBranch({ fs: r.fs, gitdir: r.gitdir });
-  if (typeof branch !== 'string') throw new GitError('detached-head', `HEAD is detached in ${r.dir}: check out a branch to commit`, { dir: r.dir });
+  if (typeof branch !== 'string')
+    throw new GitError('detached-head', `HEAD is detached in ${r.dir}: check out a branch to commit`, { dir: r.dir });
   const ref = fullRef(branch);
   const tip = await readRef(r, ref);
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const fast = await fastCommitWorkingTree(r, ref, tip, { message: options.message, author: options.author, timestamp, changes: options.changes });
+  const fast = await fastCommitWorkingTree(r, ref, tip, {
+    message: options.message,
+    author: options.author,
+    timestamp,
+    changes: options.changes,
+  });
   if (fast !== FALLBACK) return fast;
   return commitEverything(r, ref, tip, { ...options, timestamp });
 }
 
 /** commitWorkingTree through isomorphic-git's add and commit: a full status, and every tree rebuilt from the index. */
-async function commitEverything(r: Repo, ref: string, tip: string | null, options: { message: string; author: Person; timestamp: number }): Promise<string | null> {
+async function commitEverything(
+  r: Repo,
+  ref: string,
+  tip: string | null,
+  options: { message: string; author: Person; timestamp: number },
+): Promise<string | null> {
   const rows = await statusRows(r);
   const toAdd = rows.filter(([, , workdir, stage]) => workdir !== 0 && workdir !== stage).map(([path]) => path);
   const toRemove = rows.filter(([, , workdir, stage]) => workdir === 0 && stage !== 0).map(([path]) => path);

@@ -26,9 +26,14 @@ export const embed: BlockRenderer = ({ node, children }) => {
 
 /** `{% content-ref url="page.md" %}`: a card to the page, with its title. */
 export const contentRef: BlockRenderer = ({ node }) => [
-  el('a', { className: ['gb-card', 'gb-content-ref', ...(node.data?.broken ? ['gb-broken-link'] : [])], href: node.data?.href ?? attr(node, 'url') ?? '' }, [
-    el('span', { className: ['gb-card-title'] }, [text(node.data?.label ?? attr(node, 'url') ?? '')]),
-  ]),
+  el(
+    'a',
+    {
+      className: ['gb-card', 'gb-content-ref', ...(node.data?.broken ? ['gb-broken-link'] : [])],
+      href: node.data?.href ?? attr(node, 'url') ?? '',
+    },
+    [el('span', { className: ['gb-card-title'] }, [text(node.data?.label ?? attr(node, 'url') ?? '')])],
+  ),
 ];
 
 /** `{% file src=".gitbook/assets/a.pdf" %}` (a caption may follow, up to `{% endfile %}`): a download card. */
@@ -36,9 +41,15 @@ export const file: BlockRenderer = ({ node, children }) => {
   const caption = children();
   return [
     el('div', { className: ['gb-file'] }, [
-      el('a', { className: ['gb-card', 'gb-file-card', ...(node.data?.broken ? ['gb-broken-link'] : [])], href: node.data?.href ?? attr(node, 'src') ?? '', download: '' }, [
-        el('span', { className: ['gb-card-title'] }, [text(node.data?.label ?? attr(node, 'src') ?? '')]),
-      ]),
+      el(
+        'a',
+        {
+          className: ['gb-card', 'gb-file-card', ...(node.data?.broken ? ['gb-broken-link'] : [])],
+          href: node.data?.href ?? attr(node, 'src') ?? '',
+          download: '',
+        },
+        [el('span', { className: ['gb-card-title'] }, [text(node.data?.label ?? attr(node, 'src') ?? '')])],
+      ),
       ...(caption.length > 0 ? [el('div', { className: ['gb-caption'] }, caption)] : []),
     ]),
   ];
@@ -53,7 +64,9 @@ export const openapi: BlockRenderer = ({ node }) => {
   return [
     el('div', { className: ['gb-card', 'gb-openapi'] }, [
       el('span', { className: ['gb-card-title'] }, [text(`OpenAPI: ${what}`)]),
-      el('span', { className: ['gb-card-url'] }, [text(spec === '' ? 'the operation renders once the space has its OpenAPI spec' : `from ${spec}`)]),
+      el('span', { className: ['gb-card-url'] }, [
+        text(spec === '' ? 'the operation renders once the space has its OpenAPI spec' : `from ${spec}`),
+      ]),
     ]),
   ];
 };

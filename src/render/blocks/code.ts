@@ -20,6 +20,8 @@ export const code: BlockRenderer = ({ node, children }) => {
 const isPre = (node: ElementContent): node is Element => node.type === 'element' && node.tagName === 'pre';
 
 function withGutter(pre: Element, lines: number): Element {
-  const gutter = el('span', { className: ['gb-line-numbers'], ariaHidden: 'true' }, [text(Array.from({ length: lines }, (_, i) => String(i + 1)).join('\n'))]);
+  const gutter = el('span', { className: ['gb-line-numbers'], ariaHidden: 'true' }, [
+    text(Array.from({ length: lines }, (_, i) => String(i + 1)).join('\n')),
+  ]);
   return { ...pre, children: [gutter, ...pre.children] };
 }

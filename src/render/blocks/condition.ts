@@ -11,7 +11,10 @@ export const condition: BlockRenderer = ({ node, render, ctx }) => {
   const branches = childBlocks(node, 'if-branch');
   if (ctx.options.mode === 'preview') {
     return branches.map((branch) =>
-      el('div', { className: ['gb-condition'] }, [el('div', { className: ['gb-condition-label'] }, [text(branch.args === '' ? 'Otherwise' : `Shown when ${branch.args}`)]), ...render(branch)]),
+      el('div', { className: ['gb-condition'] }, [
+        el('div', { className: ['gb-condition-label'] }, [text(branch.args === '' ? 'Otherwise' : `Shown when ${branch.args}`)]),
+        ...render(branch),
+      ]),
     );
   }
   for (const branch of branches) {

@@ -9,9 +9,15 @@ import { attr, childBlocks, type BlockRenderer } from './types.js';
 export const tabs: BlockRenderer = ({ node, render }) => {
   const list = childBlocks(node, 'tab');
   const buttons = list.map((tab, i) =>
-    el('button', { type: 'button', role: 'tab', className: ['gb-tab-button'], ariaSelected: i === 0 ? 'true' : 'false', dataTab: String(i) }, [text(attr(tab, 'title') ?? `Tab ${i + 1}`)]),
+    el(
+      'button',
+      { type: 'button', role: 'tab', className: ['gb-tab-button'], ariaSelected: i === 0 ? 'true' : 'false', dataTab: String(i) },
+      [text(attr(tab, 'title') ?? `Tab ${i + 1}`)],
+    ),
   );
-  const panels = list.map((tab, i) => el('div', { role: 'tabpanel', className: ['gb-tab-panel'], dataTab: String(i), hidden: i !== 0 }, render(tab)));
+  const panels = list.map((tab, i) =>
+    el('div', { role: 'tabpanel', className: ['gb-tab-panel'], dataTab: String(i), hidden: i !== 0 }, render(tab)),
+  );
   return [el('div', { className: ['gb-tabs'] }, [el('div', { role: 'tablist', className: ['gb-tab-list'] }, buttons), ...panels])];
 };
 

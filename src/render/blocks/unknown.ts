@@ -7,5 +7,7 @@ export const unknown: BlockRenderer = ({ node, ctx, children }) => {
   const line = node.position?.start.line;
   report(ctx, ctx.file, line, `unknown block \`{% ${node.name} %}\`: GitBook does not render it, and a published page leaves it out`);
   if (ctx.options.mode === 'published') return [];
-  return [el('div', { className: ['gb-unknown'], role: 'note' }, [el('strong', {}, [text(`Unknown block {% ${node.name} %}`)]), ...children()])];
+  return [
+    el('div', { className: ['gb-unknown'], role: 'note' }, [el('strong', {}, [text(`Unknown block {% ${node.name} %}`)]), ...children()]),
+  ];
 };

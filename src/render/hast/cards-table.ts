@@ -3,7 +3,8 @@ import { visit } from 'unist-util-visit';
 import { el } from './el.js';
 import { textOf } from './text-of.js';
 
-const childElements = (node: Element, tagName: string) => node.children.filter((c): c is Element => c.type === 'element' && c.tagName === tagName);
+const childElements = (node: Element, tagName: string) =>
+  node.children.filter((c): c is Element => c.type === 'element' && c.tagName === tagName);
 const firstUrl = (node: Element | undefined): string | undefined => {
   let url: string | undefined;
   if (node === undefined) return undefined;
@@ -27,7 +28,11 @@ export function cardsTables(root: Root): void {
     const headers = head ? childElements(childElements(head, 'tr')[0] ?? el('tr'), 'th') : [];
     const body = childElements(node, 'tbody')[0] ?? node;
     const cards = childElements(body, 'tr').map((row) => card(row, headers));
-    parent.children[index] = el('div', { className: ['gb-cards', ...(node.properties.dataCardSize === 'large' ? ['gb-cards-large'] : [])] }, cards);
+    parent.children[index] = el(
+      'div',
+      { className: ['gb-cards', ...(node.properties.dataCardSize === 'large' ? ['gb-cards-large'] : [])] },
+      cards,
+    );
   });
 }
 
@@ -36,11 +41,14 @@ function card(row: Element, headers: Element[]): Element {
   const cellFor = (flag: string) => cells[headers.findIndex((th) => th.properties[flag] !== undefined && th.properties[flag] !== false)];
   const target = firstUrl(cellFor('dataCardTarget'));
   const cover = firstUrl(cellFor('dataCardCover'));
-  const shown = cells.filter((_, i) => headers[i] === undefined || headers[i]!.properties.dataHidden === undefined || headers[i]!.properties.dataHidden === false);
+  const shown = cells.filter(
+    (_, i) => headers[i] === undefined || headers[i]!.properties.dataHidden === undefined || headers[i]!.properties.dataHidden === false,
+  );
   const children: ElementContent[] = [
     ...(cover ? [el('img', { className: ['gb-card-cover'], src: cover, alt: '' })] : []),
     ...shown.map((cell) => el('div', { className: ['gb-card-text'] }, cell.children)),
   ];
-  if (target) children.push(el('a', { className: ['gb-card-link'], href: target, ariaLabel: textOf(shown[0] ?? el('span')).trim() || target }));
+  if (target)
+    children.push(el('a', { className: ['gb-card-link'], href: target, ariaLabel: textOf(shown[0] ?? el('span')).trim() || target }));
   return el('div', { className: ['gb-card', 'gb-cards-card'] }, children);
 }

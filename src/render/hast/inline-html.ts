@@ -24,10 +24,12 @@ export function inlineHtml(root: Root): void {
       node.properties = classes.length > 0 ? { className: classes } : {};
     } else if (node.tagName === 'i' && parent !== undefined && index !== undefined) {
       const icon = classesOf(node).find((c) => c.startsWith('fa-'));
-      if (icon !== undefined) parent.children[index] = el('span', { className: ['gb-icon'], title: icon.slice(3), role: 'img', ariaLabel: icon.slice(3) });
+      if (icon !== undefined)
+        parent.children[index] = el('span', { className: ['gb-icon'], title: icon.slice(3), role: 'img', ariaLabel: icon.slice(3) });
     } else if (node.tagName === 'a') {
       const classes = classesOf(node);
-      if (classes.includes('button')) node.properties.className = ['gb-button', classes.includes('secondary') ? 'gb-button-secondary' : 'gb-button-primary'];
+      if (classes.includes('button'))
+        node.properties.className = ['gb-button', classes.includes('secondary') ? 'gb-button-secondary' : 'gb-button-primary'];
     }
   });
 }

@@ -35,12 +35,18 @@ export function renderDocument(site: RenderSite, page: SitePage, rendered: Rende
   const layout = { ...DEFAULT_PAGE_LAYOUT, ...page.layout };
   const cover = layout.cover ? coverUrl(site, page) : undefined;
   const { previous, next } = neighbours(site, page);
-  const outline = layout.outline && rendered.outline.length > 0
-    ? `<aside class="ds-outline" aria-label="On this page"><ul>${rendered.outline.map((e) => `<li><a class="ds-depth-${e.depth}" href="#${escapeHtml(e.id)}">${escapeHtml(e.title)}</a></li>`).join('')}</ul></aside>`
-    : '<aside class="ds-outline"></aside>';
+  const outline =
+    layout.outline && rendered.outline.length > 0
+      ? `<aside class="ds-outline" aria-label="On this page"><ul>${rendered.outline.map((e) => `<li><a class="ds-depth-${e.depth}" href="#${escapeHtml(e.id)}">${escapeHtml(e.title)}</a></li>`).join('')}</ul></aside>`
+      : '<aside class="ds-outline"></aside>';
   const pager = (p: SitePage | undefined, rel: 'prev' | 'next') =>
-    p === undefined ? '<span></span>' : `<a class="ds-${rel === 'prev' ? 'previous' : 'next'}" rel="${rel}" href="${escapeHtml(p.url)}"><small>${rel === 'prev' ? 'Previous' : 'Next'}</small>${escapeHtml(p.title)}</a>`;
-  const pagination = layout.pagination && (previous || next) ? `<nav class="ds-pagination" aria-label="Pagination">${pager(previous, 'prev')}${pager(next, 'next')}</nav>` : '';
+    p === undefined
+      ? '<span></span>'
+      : `<a class="ds-${rel === 'prev' ? 'previous' : 'next'}" rel="${rel}" href="${escapeHtml(p.url)}"><small>${rel === 'prev' ? 'Previous' : 'Next'}</small>${escapeHtml(p.title)}</a>`;
+  const pagination =
+    layout.pagination && (previous || next)
+      ? `<nav class="ds-pagination" aria-label="Pagination">${pager(previous, 'prev')}${pager(next, 'next')}</nav>`
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(page.title)} | ${escapeHtml(site.title)}</title>${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">` : ''}

@@ -24,14 +24,17 @@ export function navigationHtml(site: RenderSite, current: SitePage | undefined):
     if (page.hidden) return '';
     const label = escapeHtml(page.linkTitle ?? page.title);
     const emoji = page.emoji ? `${escapeHtml(page.emoji)} ` : '';
-    if (page.kind === 'group') return `<li class="ds-nav-group"><span class="ds-nav-group-title">${label}</span>${list(page.pages, true)}</li>`;
-    if (page.kind === 'link') return `<li><a class="ds-nav-link ds-nav-external" href="${escapeHtml(page.url)}" rel="noopener noreferrer">${emoji}${label}</a></li>`;
+    if (page.kind === 'group')
+      return `<li class="ds-nav-group"><span class="ds-nav-group-title">${label}</span>${list(page.pages, true)}</li>`;
+    if (page.kind === 'link')
+      return `<li><a class="ds-nav-link ds-nav-external" href="${escapeHtml(page.url)}" rel="noopener noreferrer">${emoji}${label}</a></li>`;
     const isCurrent = page === current;
     const children = page.pages.some((p) => !p.hidden) ? (open.has(page) || isCurrent ? list(page.pages) : '') : '';
     const more = page.pages.some((p) => !p.hidden) && children === '' ? ' ds-nav-has-children' : '';
     return `<li><a class="ds-nav-link${isCurrent ? ' ds-nav-current' : ''}${more}" href="${escapeHtml(page.url)}"${isCurrent ? ' aria-current="page"' : ''}>${emoji}${label}</a>${children}</li>`;
   };
-  const list = (pages: readonly SitePage[], top = false): string => `<ul${top ? ' class="ds-nav-top"' : ''}>${pages.map(item).join('')}</ul>`;
+  const list = (pages: readonly SitePage[], top = false): string =>
+    `<ul${top ? ' class="ds-nav-top"' : ''}>${pages.map(item).join('')}</ul>`;
   return `<nav class="ds-nav" aria-label="Pages">${list(site.pages, true)}</nav>`;
 }
 

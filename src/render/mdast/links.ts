@@ -30,24 +30,33 @@ export function resolveLinks(parent: Parent, ctx: RenderContext, file: string): 
         break;
       }
       case 'html':
-        node.value = node.value.replace(HTML_URL, (_whole, name: string, eq: string, _quoted: string, double: string | undefined, single: string | undefined, offset: number) => {
-          const before = node.value.slice(0, offset);
-          const link = resolve((double ?? single ?? '').replace(/&amp;/g, '&'), (line ?? 1) + (before.match(/\n/g)?.length ?? 0));
-          return `${name}${eq}"${link.href.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
-        });
+        node.value = node.value.replace(
+          HTML_URL,
+          (_whole, name: string, eq: string, _quoted: string, double: string | undefined, single: string | undefined, offset: number) => {
+            const before = node.value.slice(0, offset);
+            const link = resolve((double ?? single ?? '').replace(/&amp;/g, '&'), (line ?? 1) + (before.match(/\n/g)?.length ?? 0));
+            return `${name}${eq}"${link.href.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+          },
+        );
         break;
       case 'gitbookBlock': {
         const attr = BLOCK_TARGETS[node.name];
         const url = attr === undefined ? undefined : node.attrs[attr];
         if (typeof url === 'string') {
           const link = resolve(url, line);
-          node.data = { ...node.data, href: link.href, broken: link.kind === 'broken', label: link.kind === 'page' ? link.page.title : (url.split('/').pop() ?? url) };
+          node.data = {
+            ...node.data,
+            href: link.href,
+            broken: link.kind === 'broken',
+            label: link.kind === 'page' ? link.page.title : (url.split('/').pop() ?? url),
+          };
         }
         break;
       }
       default:
         break;
     }
-    if ('children' in node) resolveLinks(node as Parent, ctx, node.type === 'gitbookBlock' && node.data?.file !== undefined ? node.data.file : file);
+    if ('children' in node)
+      resolveLinks(node as Parent, ctx, node.type === 'gitbookBlock' && node.data?.file !== undefined ? node.data.file : file);
   }
 }

@@ -99,7 +99,11 @@ export async function requireCreateUnder(
     requireOrgRole(await memberRole(db, orgId, userId), 'org.createContent', orgId);
     return;
   }
-  const parent = await db.selectFrom('collections').select(['id', 'org_id', 'parent_id', 'default_level']).where('id', '=', parentId).executeTakeFirst();
+  const parent = await db
+    .selectFrom('collections')
+    .select(['id', 'org_id', 'parent_id', 'default_level'])
+    .where('id', '=', parentId)
+    .executeTakeFirst();
   if (!parent || parent.org_id !== orgId) {
     throw new DocsyncError('invalid_request', `${field}: collection ${parentId} not found in organization ${orgId}`);
   }

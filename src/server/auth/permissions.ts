@@ -1,5 +1,11 @@
 import {
-  roleAtLeast, type Role, type CollectionPermissions, type CommentPermissions, type OrganizationPermissions, type SpacePermissions, type SitePermissions,
+  roleAtLeast,
+  type Role,
+  type CollectionPermissions,
+  type CommentPermissions,
+  type OrganizationPermissions,
+  type SpacePermissions,
+  type SitePermissions,
 } from '../../model/index.js';
 
 /** The `permissions` objects, computed from the caller's role (docs/api.md, "Roles"). */

@@ -8,8 +8,14 @@ import { inheritanceChain, type ChainNode } from './effective-role.js';
 
 /** Every live space of the organization in creation order. */
 function liveSpaces(db: Kysely<Database>, orgId: string): Promise<SpaceRow[]> {
-  return db.selectFrom('spaces').selectAll().where('org_id', '=', orgId).where('deleted_at', 'is', null)
-    .orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('spaces')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** The spaces a user can see in an organization, each with the user's effective role there. */

@@ -6,11 +6,13 @@ import { MAX_COMMENT_MARKDOWN, badRequest, type CommentBodyInput } from '../../m
  * without text (`{}`, blank markdown, an empty document) is a 400: a comment says something.
  */
 export function bodyMarkdown(body: CommentBodyInput, field = 'body'): string {
-  if (body.markdown !== undefined && body.document !== undefined) throw badRequest(`${field} must have either markdown or document, not both`);
+  if (body.markdown !== undefined && body.document !== undefined)
+    throw badRequest(`${field} must have either markdown or document, not both`);
   const markdown = body.document !== undefined ? jsonDocumentToMarkdown(body.document) : body.markdown;
   if (markdown === undefined) throw badRequest(`${field} must have markdown (or a document): a comment cannot be empty`);
   if (markdown.trim() === '') throw badRequest(`${field}.${body.document !== undefined ? 'document' : 'markdown'} must not be empty`);
-  if ([...markdown].length > MAX_COMMENT_MARKDOWN) throw badRequest(`${field} must be at most ${MAX_COMMENT_MARKDOWN} characters of markdown`);
+  if ([...markdown].length > MAX_COMMENT_MARKDOWN)
+    throw badRequest(`${field} must be at most ${MAX_COMMENT_MARKDOWN} characters of markdown`);
   return markdown;
 }
 

@@ -31,18 +31,43 @@ async function viewContext(
   for (const r of reactionRows) reactions.set(r.subject_id, [...(reactions.get(r.subject_id) ?? []), r]);
   const ids = new Set([...userIds, ...reactionRows.map((r) => r.user_id)]);
   const users = new Map<string, UserRow>();
-  if (ids.size > 0) for (const u of await db.selectFrom('users').selectAll().where('id', 'in', [...ids]).execute()) users.set(u.id, u);
+  if (ids.size > 0)
+    for (const u of await db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute())
+      users.set(u.id, u);
   // A comment's markdown is parsed as a page's is: on a worker, once, its facts kept by sha.
   const documents = new Map<string, JsonDocument>();
   if (options.format === 'document') for (const [text, facts] of await loadTextFacts(db, bodies)) documents.set(text, facts.document);
   return { base: options.base, callerId: options.caller.id, role: place.role, format: options.format, users, reactions, documents };
 }
 
-export async function renderComments(db: Kysely<Database>, place: CommentPlace, rows: readonly CommentRow[], options: RenderOptions): Promise<Comment[]> {
+export async function renderComments(
+  db: Kysely<Database>,
+  place: CommentPlace,
+  rows: readonly CommentRow[],
+  options: RenderOptions,
+): Promise<Comment[]> {
   if (rows.length === 0) return [];
-  const stats = await replyStats(db, rows.map((r) => r.id));
-  const userIds = rows.flatMap((r) => [r.posted_by, ...(r.resolved_by !== null ? [r.resolved_by] : []), ...(stats.get(r.id)?.repliers.map((x) => x.userId) ?? [])]);
-  const ctx = await viewContext(db, place, rows.map((r) => r.id), userIds, rows.map((r) => r.body), options);
+  const stats = await replyStats(
+    db,
+    rows.map((r) => r.id),
+  );
+  const userIds = rows.flatMap((r) => [
+    r.posted_by,
+    ...(r.resolved_by !== null ? [r.resolved_by] : []),
+    ...(stats.get(r.id)?.repliers.map((x) => x.userId) ?? []),
+  ]);
+  const ctx = await viewContext(
+    db,
+    place,
+    rows.map((r) => r.id),
+    userIds,
+    rows.map((r) => r.body),
+    options,
+  );
   const target = targetRenderer(db, place);
   const out: Comment[] = [];
   for (const row of rows) {
@@ -64,10 +89,23 @@ export async function renderReplies(
   options: RenderOptions,
 ): Promise<CommentReply[]> {
   if (rows.length === 0) return [];
-  const ctx = await viewContext(db, place, rows.map((r) => r.id), rows.map((r) => r.posted_by), rows.map((r) => r.body), options);
+  const ctx = await viewContext(
+    db,
+    place,
+    rows.map((r) => r.id),
+    rows.map((r) => r.posted_by),
+    rows.map((r) => r.body),
+    options,
+  );
   return rows.map((row) => replyView(row, comment, ctx));
 }
 
-export async function renderReply(db: Kysely<Database>, place: CommentPlace, comment: CommentRow, row: ReplyRow, options: RenderOptions): Promise<CommentReply> {
+export async function renderReply(
+  db: Kysely<Database>,
+  place: CommentPlace,
+  comment: CommentRow,
+  row: ReplyRow,
+  options: RenderOptions,
+): Promise<CommentReply> {
   return (await renderReplies(db, place, comment, [row], options))[0]!;
 }

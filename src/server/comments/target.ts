@@ -27,7 +27,7 @@ export async function resolvePostedTarget(
   const stored = { page_id: page.id, page_document: page.document ?? '', node_id: null, node_preview: null };
   if (posted.node === undefined) return stored;
   // Block texts hold no URL, so the facts derived at write time give the ids reads and working trees give.
-  const blocks = page.document === undefined ? [] : (await loadFacts(db, [page.document])).get(page.document)?.blockNodes ?? [];
+  const blocks = page.document === undefined ? [] : ((await loadFacts(db, [page.document])).get(page.document)?.blockNodes ?? []);
   const block = blocks.find((b) => b.id === posted.node);
   if (!block) throw badRequest(`body.node: no block ${posted.node} in page ${page.id} of ${where}`);
   return { ...stored, node_id: block.id, node_preview: nodePreview(block.text) };

@@ -12,7 +12,11 @@ export interface EventHubOptions {
 const BATCH = 500;
 
 /** The events after `after` (up to `upTo`), oldest first, with their spaces' access facts. */
-export function readEvents(db: Kysely<Database>, where: { after: number; upTo?: number; spaceId?: string; orgId?: string }, limit = BATCH): Promise<EventRow[]> {
+export function readEvents(
+  db: Kysely<Database>,
+  where: { after: number; upTo?: number; spaceId?: string; orgId?: string },
+  limit = BATCH,
+): Promise<EventRow[]> {
   let query = db
     .selectFrom('events as e')
     .innerJoin('spaces as s', 's.id', 'e.space_id')
@@ -57,7 +61,10 @@ export class EventHub {
     // Never while a read is under way: its batch must not reach a listener whose cursor is past it.
     while (this.#reading) await this.#reading;
     if (this.#cursor === undefined) {
-      const top = await this.#db.selectFrom('events').select((eb) => eb.fn.max('id').as('n')).executeTakeFirst();
+      const top = await this.#db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('id').as('n'))
+        .executeTakeFirst();
       while (this.#reading) await this.#reading;
       this.#cursor ??= Number(top?.n ?? 0);
     }

@@ -43,7 +43,12 @@ export async function recordEvent(db: Kysely<Database>, event: NewEvent, now: st
 }
 
 /** A change request's `revision` or `change-request` event, read from its row as it now is. */
-export async function recordChangeRequestEvent(db: Kysely<Database>, type: 'revision' | 'change-request', changeRequestId: string, now: string): Promise<void> {
+export async function recordChangeRequestEvent(
+  db: Kysely<Database>,
+  type: 'revision' | 'change-request',
+  changeRequestId: string,
+  now: string,
+): Promise<void> {
   const cr = await db
     .selectFrom('change_requests')
     .select(['space_id', 'number', 'status', 'revision_id'])
@@ -52,7 +57,12 @@ export async function recordChangeRequestEvent(db: Kysely<Database>, type: 'revi
   if (!cr) return;
   await recordEvent(
     db,
-    { spaceId: cr.space_id, type, revision: cr.revision_id, changeRequest: { id: changeRequestId, number: cr.number, ...(type === 'change-request' ? { status: cr.status } : {}) } },
+    {
+      spaceId: cr.space_id,
+      type,
+      revision: cr.revision_id,
+      changeRequest: { id: changeRequestId, number: cr.number, ...(type === 'change-request' ? { status: cr.status } : {}) },
+    },
     now,
   );
 }
@@ -66,6 +76,16 @@ export async function recordCommentEvent(db: Kysely<Database>, commentId: string
     .where('comments.id', '=', commentId)
     .executeTakeFirst();
   if (!comment) return;
-  const changeRequest = comment.change_request_id !== null && comment.number !== null ? { id: comment.change_request_id, number: comment.number } : undefined;
-  await recordEvent(db, { spaceId: comment.space_id, type: 'comment', ...(changeRequest ? { changeRequest } : {}), comment: { id: commentId, ...(reply !== undefined ? { reply } : {}) } }, now);
+  const changeRequest =
+    comment.change_request_id !== null && comment.number !== null ? { id: comment.change_request_id, number: comment.number } : undefined;
+  await recordEvent(
+    db,
+    {
+      spaceId: comment.space_id,
+      type: 'comment',
+      ...(changeRequest ? { changeRequest } : {}),
+      comment: { id: commentId, ...(reply !== undefined ? { reply } : {}) },
+    },
+    now,
+  );
 }

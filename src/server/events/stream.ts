@@ -5,9 +5,10 @@ import type { EventHub, EventRow } from './hub.js';
 
 /** An event as the stream sends it (model/space-event.ts). */
 export function eventView(row: EventRow): SpaceEvent {
-  const changeRequest = row.change_request_id !== null && row.change_request_number !== null
-    ? { id: row.change_request_id, number: row.change_request_number, ...(row.status !== null ? { status: row.status } : {}) }
-    : undefined;
+  const changeRequest =
+    row.change_request_id !== null && row.change_request_number !== null
+      ? { id: row.change_request_id, number: row.change_request_number, ...(row.status !== null ? { status: row.status } : {}) }
+      : undefined;
   return {
     id: String(row.id),
     type: row.type as SpaceEvent['type'],
@@ -58,16 +59,18 @@ export async function serveEventStream(request: FastifyRequest, reply: FastifyRe
     res.end();
   };
   const write = (rows: EventRow[]) => {
-    chain = chain.then(async () => {
-      if (closed || rows.length === 0) return;
-      if (!(await options.allowed())) return end();
-      for (const row of await options.visible(rows)) {
-        const id = Number(row.id);
-        if (id <= sent) continue;
-        sent = id;
-        res.write(`id: ${id}\nevent: ${row.type}\ndata: ${JSON.stringify(eventView(row))}\n\n`);
-      }
-    }).catch(() => end());
+    chain = chain
+      .then(async () => {
+        if (closed || rows.length === 0) return;
+        if (!(await options.allowed())) return end();
+        for (const row of await options.visible(rows)) {
+          const id = Number(row.id);
+          if (id <= sent) continue;
+          sent = id;
+          res.write(`id: ${id}\nevent: ${row.type}\ndata: ${JSON.stringify(eventView(row))}\n\n`);
+        }
+      })
+      .catch(() => end());
   };
 
   const buffered: EventRow[][] = [];
@@ -76,11 +79,13 @@ export async function serveEventStream(request: FastifyRequest, reply: FastifyRe
   request.raw.on('close', end);
   res.on('close', end);
   const heartbeat = setInterval(() => {
-    chain = chain.then(async () => {
-      if (closed) return;
-      if (!(await options.allowed())) return end();
-      res.write(': heartbeat\n\n');
-    }).catch(() => end());
+    chain = chain
+      .then(async () => {
+        if (closed) return;
+        if (!(await options.allowed())) return end();
+        res.write(': heartbeat\n\n');
+      })
+      .catch(() => end());
   }, options.heartbeatMs);
   const listening = await options.hub.listen((rows) => (live ? write(rows) : buffered.push(rows)));
   stopListening = listening.close;

@@ -25,7 +25,8 @@ export class FetchBudget {
       throw new FetchError(`${url}: not fetched, one request may fetch at most ${FETCH_BUDGET.maxFetches} URLs`);
     }
     const left = this.#deadline - Date.now();
-    if (left <= 0) throw new FetchError(`${url}: not fetched, one request's fetches may take at most ${FETCH_BUDGET.totalMs / 1000} s together`);
+    if (left <= 0)
+      throw new FetchError(`${url}: not fetched, one request's fetches may take at most ${FETCH_BUDGET.totalMs / 1000} s together`);
     const room = FETCH_BUDGET.maxBytes - this.#bytes;
     if (room <= 0) throw new FetchError(`${url}: not fetched, one request may fetch at most ${FETCH_BUDGET.maxBytes} bytes together`);
     const fetched = await safeFetch(url, {

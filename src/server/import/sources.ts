@@ -42,7 +42,11 @@ export async function readSource(source: ImportSource, url: string, allowPrivate
       const fetched = await fetchForImport(budget, url, IMPORT_LIMITS.maxPageBytes, allowPrivate);
       const name = lastSegment(fetched.url).replace(/\.(md|markdown)$/i, '');
       const title = name === '' ? 'Untitled' : name;
-      return { pages: [{ source: fetched.url, kind: 'document', title, slug: title, markdown: decodeText(fetched.bytes), pages: [] }], assets: [], total: 1 };
+      return {
+        pages: [{ source: fetched.url, kind: 'document', title, slug: title, markdown: decodeText(fetched.bytes), pages: [] }],
+        assets: [],
+        total: 1,
+      };
     }
     case 'zip': {
       const fetched = await fetchForImport(budget, url, IMPORT_LIMITS.maxZipBytes, allowPrivate);
@@ -55,8 +59,7 @@ export async function readSource(source: ImportSource, url: string, allowPrivate
           const problem = fileNameProblem(name);
           if (problem) throw badRequest(`body.url: zip entry ${JSON.stringify(path)}: the file name ${problem}`);
           assets.push({ name, bytes });
-        }
-        else if (/\.md$/i.test(path)) markdown.set(path, decodeText(bytes));
+        } else if (/\.md$/i.test(path)) markdown.set(path, decodeText(bytes));
       }
       const { result: folder } = await runParse({ kind: 'folder', files: markdown }, url);
       if (!folder.ok) throw badRequest(`body.url: ${url}: ${folder.message}`);

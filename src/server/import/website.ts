@@ -23,7 +23,8 @@ const NOT_A_PAGE = /\.(png|jpe?g|gif|svg|webp|ico|css|js|mjs|json|xml|pdf|zip|gz
  */
 export async function crawlWebsite(budget: FetchBudget, start: string, follow: boolean, allowPrivate: boolean): Promise<CrawledSite> {
   const first = await fetchForImport(budget, start, IMPORT_LIMITS.maxPageBytes, allowPrivate);
-  if (!isHtml(first.contentType)) throw badRequest(`body.url: ${start} is not an HTML page (content type ${first.contentType ?? 'unknown'})`);
+  if (!isHtml(first.contentType))
+    throw badRequest(`body.url: ${start} is not an HTML page (content type ${first.contentType ?? 'unknown'})`);
   const scope = new URL('.', first.url);
   const found = new Set<string>([withoutHash(first.url)]);
   const queue: string[] = [];
@@ -34,7 +35,11 @@ export async function crawlWebsite(budget: FetchBudget, start: string, follow: b
     // HTML is parsed on a worker: a hostile page (deep nesting, pathological markup) holds no request but its own.
     const { result: converted } = await runParse({ kind: 'html', html }, url);
     if (!converted.ok) throw badRequest(`body.url: ${url}: ${converted.message}`);
-    const name = new URL(url).pathname.split('/').filter(Boolean).at(-1)?.replace(/\.[a-z0-9]+$/i, '');
+    const name = new URL(url).pathname
+      .split('/')
+      .filter(Boolean)
+      .at(-1)
+      ?.replace(/\.[a-z0-9]+$/i, '');
     const title = converted.title ?? name ?? 'Untitled';
     const page: ImportedPage = { source: url, kind: 'document', title, markdown: converted.markdown, pages: [] };
     // `index.html` and `/` name a folder, not the page: its slug comes from its title.
@@ -54,7 +59,12 @@ export async function crawlWebsite(budget: FetchBudget, start: string, follow: b
   while (queue.length > 0 && pages.length < IMPORT_LIMITS.maxPages && bytes < IMPORT_LIMITS.maxSiteBytes) {
     const next = queue.shift()!;
     try {
-      const page = await fetchForImport(budget, next, Math.min(IMPORT_LIMITS.maxPageBytes, IMPORT_LIMITS.maxSiteBytes - bytes), allowPrivate);
+      const page = await fetchForImport(
+        budget,
+        next,
+        Math.min(IMPORT_LIMITS.maxPageBytes, IMPORT_LIMITS.maxSiteBytes - bytes),
+        allowPrivate,
+      );
       bytes += page.bytes.length;
       // A redirect may leave the site: such a page is not imported.
       if (isHtml(page.contentType) && inScope(page.url, page.url, scope) !== undefined) await take(page.url, decodeText(page.bytes));

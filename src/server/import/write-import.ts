@@ -36,42 +36,65 @@ export interface WrittenImport {
  * transaction as the revision is stored; if another writer got there first, nothing of the
  * attempt is kept and the pages are appended to the new head instead.
  */
-export async function writeImport(db: Kysely<Database>, target: ImportTarget, content: SourceContent, userId: string, now: () => string): Promise<WrittenImport> {
+export async function writeImport(
+  db: Kysely<Database>,
+  target: ImportTarget,
+  content: SourceContent,
+  userId: string,
+  now: () => string,
+): Promise<WrittenImport> {
   const at = now();
   checkImportedSizes(content);
   const files: TreeFile[] = [];
   // Bytes are stored with the revision, in its transaction: a refused import leaves nothing behind.
   for (const asset of content.assets) {
-    files.push({ id: newId(), name: asset.name, contentType: contentTypeOf(asset.name), size: asset.bytes.length, blob: sha256(asset.bytes) });
-  }
-  return retryOnHeadMoved(ATTEMPTS, async () => {
-    const head = await currentHead(db, target);
-    const revision = await findRevision(db, head);
-    if (!revision) throw new Error(`head revision ${head} is missing`);
-    const { result: appended, facts } = await runParse(
-      { kind: 'append', tree: await revisionTree(db, revision), pages: content.pages, files, includes: content.includes ?? [], now: at },
-      'the imported content',
-    );
-    if (!appended.ok) throw badRequest(`body.url: ${appended.message}`);
-    checkMadeDocuments(appended.value.documents.values(), 'a document of the import');
-    const id = await inTransaction(db, async (trx) => {
-      await currentHead(trx, target);
-      for (const asset of content.assets) await putBlob(trx, asset.bytes);
-      for (const markdown of appended.value.documents.values()) await putBlob(trx, markdown);
-      await putFacts(trx, facts);
-      const written = await createRevision(
-        trx,
-        { spaceId: target.spaceId, type: 'edits', parents: [head], tree: appended.value.tree, changeRequestId: target.changeRequestId ?? null, createdBy: userId },
-        at,
-      );
-      const moved = target.changeRequestId
-        ? await moveChangeRequestHead(trx, target.changeRequestId, head, written.id, at)
-        : await moveSpaceHead(trx, target.spaceId, head, written.id, at);
-      if (!moved) throw new HeadMoved();
-      return written.id;
+    files.push({
+      id: newId(),
+      name: asset.name,
+      contentType: contentTypeOf(asset.name),
+      size: asset.bytes.length,
+      blob: sha256(asset.bytes),
     });
-    return { revision: id, importedResources: appended.value.pages + files.length + appended.value.reusableContents };
-  }, () => new DocsyncError('conflict', `space ${target.spaceId}: the content kept changing during the import; try again`));
+  }
+  return retryOnHeadMoved(
+    ATTEMPTS,
+    async () => {
+      const head = await currentHead(db, target);
+      const revision = await findRevision(db, head);
+      if (!revision) throw new Error(`head revision ${head} is missing`);
+      const { result: appended, facts } = await runParse(
+        { kind: 'append', tree: await revisionTree(db, revision), pages: content.pages, files, includes: content.includes ?? [], now: at },
+        'the imported content',
+      );
+      if (!appended.ok) throw badRequest(`body.url: ${appended.message}`);
+      checkMadeDocuments(appended.value.documents.values(), 'a document of the import');
+      const id = await inTransaction(db, async (trx) => {
+        await currentHead(trx, target);
+        for (const asset of content.assets) await putBlob(trx, asset.bytes);
+        for (const markdown of appended.value.documents.values()) await putBlob(trx, markdown);
+        await putFacts(trx, facts);
+        const written = await createRevision(
+          trx,
+          {
+            spaceId: target.spaceId,
+            type: 'edits',
+            parents: [head],
+            tree: appended.value.tree,
+            changeRequestId: target.changeRequestId ?? null,
+            createdBy: userId,
+          },
+          at,
+        );
+        const moved = target.changeRequestId
+          ? await moveChangeRequestHead(trx, target.changeRequestId, head, written.id, at)
+          : await moveSpaceHead(trx, target.spaceId, head, written.id, at);
+        if (!moved) throw new HeadMoved();
+        return written.id;
+      });
+      return { revision: id, importedResources: appended.value.pages + files.length + appended.value.reusableContents };
+    },
+    () => new DocsyncError('conflict', `space ${target.spaceId}: the content kept changing during the import; try again`),
+  );
 }
 
 /** The head to build on, after checking the target still accepts writes. */
@@ -90,10 +113,11 @@ async function currentHead(db: Kysely<Database>, target: ImportTarget): Promise<
 
 /** 413 when an imported page or include is over the per-document limit, naming its source. */
 function checkImportedSizes(content: SourceContent): void {
-  const visit = (pages: SourceContent['pages']) => pages.forEach((page) => {
-    if (page.markdown !== undefined) checkDocumentSize(page.markdown, page.source);
-    visit(page.pages);
-  });
+  const visit = (pages: SourceContent['pages']) =>
+    pages.forEach((page) => {
+      if (page.markdown !== undefined) checkDocumentSize(page.markdown, page.source);
+      visit(page.pages);
+    });
   visit(content.pages);
   for (const include of content.includes ?? []) checkDocumentSize(include.markdown, include.source);
 }

@@ -31,7 +31,8 @@ async function inflateEntry(bytes: Uint8Array, entry: ZipEntry, used: number, ur
   const where = `${url}: zip entry ${JSON.stringify(entry.name)}`;
   const compressed = bytes.subarray(entry.start, entry.end);
   const over = (produced: number) => {
-    if (used + produced > IMPORT_LIMITS.maxUnzippedBytes) return `${url}: the zip expands to more than ${IMPORT_LIMITS.maxUnzippedBytes} bytes`;
+    if (used + produced > IMPORT_LIMITS.maxUnzippedBytes)
+      return `${url}: the zip expands to more than ${IMPORT_LIMITS.maxUnzippedBytes} bytes`;
     if (produced > entry.size) return `${where} inflates past the ${entry.size} bytes it declares`;
     if (produced > RATIO_FLOOR && produced > entry.compressedSize * IMPORT_LIMITS.maxInflateRatio) {
       return `${where} inflates more than ${IMPORT_LIMITS.maxInflateRatio} times its compressed size (a zip bomb?)`;
@@ -39,7 +40,8 @@ async function inflateEntry(bytes: Uint8Array, entry: ZipEntry, used: number, ur
     return undefined;
   };
   if (entry.method === 0) {
-    if (entry.compressedSize !== entry.size) throw badRequest(`${where} is stored with ${entry.compressedSize} bytes but declares ${entry.size}`);
+    if (entry.compressedSize !== entry.size)
+      throw badRequest(`${where} is stored with ${entry.compressedSize} bytes but declares ${entry.size}`);
     const problem = over(entry.size);
     if (problem) throw badRequest(problem);
     return compressed.slice();
@@ -104,7 +106,12 @@ export async function readZip(bytes: Uint8Array, url: string): Promise<ZipFolder
   }
   const names = [...raw.keys()];
   const top = names[0]?.split('/')[0];
-  const nested = top !== undefined && names.length > 0 && names.every((n) => n.startsWith(`${top}/`)) && !names.includes('SUMMARY.md') && !names.includes('README.md');
+  const nested =
+    top !== undefined &&
+    names.length > 0 &&
+    names.every((n) => n.startsWith(`${top}/`)) &&
+    !names.includes('SUMMARY.md') &&
+    !names.includes('README.md');
   const files = new Map<string, Uint8Array>();
   for (const [name, data] of raw) files.set(nested ? name.slice(top.length + 1) : name, data);
   return { files };

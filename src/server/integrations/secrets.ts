@@ -16,7 +16,11 @@ async function key(db: Kysely<Database>): Promise<Buffer> {
   const fromEnv = process.env[SECRETS_KEY_ENV];
   if (fromEnv !== undefined && /^[0-9a-fA-F]{64}$/.test(fromEnv)) return Buffer.from(fromEnv, 'hex');
   const settings = db.withTables<SettingsTables>();
-  await settings.insertInto('settings').values({ key: KEY_SETTING, value: randomBytes(32).toString('hex') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await settings
+    .insertInto('settings')
+    .values({ key: KEY_SETTING, value: randomBytes(32).toString('hex') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await settings.selectFrom('settings').select('value').where('key', '=', KEY_SETTING).executeTakeFirstOrThrow();
   return Buffer.from(row.value, 'hex');
 }

@@ -13,7 +13,15 @@ export async function enqueueJob(db: Kysely<Database>, job: JobInput, now: strin
   const id = newId();
   await db
     .insertInto('jobs')
-    .values({ id, kind: job.kind, payload: JSON.stringify(job.payload), run_at: job.runAt, locked_until: null, last_error: null, created_at: now })
+    .values({
+      id,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      run_at: job.runAt,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+    })
     .execute();
   return id;
 }

@@ -29,7 +29,9 @@ export async function processSpec(db: Kysely<Database>, payload: ProcessSpecPayl
   await setSpecState(db, spec.id, 'progress');
   let outcome: ProcessingOutcome;
   try {
-    const read = await readSpec(source.url !== null ? { url: source.url } : { text: source.text ?? '' }, { allowPrivate: payload.allowPrivate });
+    const read = await readSpec(source.url !== null ? { url: source.url } : { text: source.text ?? '' }, {
+      allowPrivate: payload.allowPrivate,
+    });
     outcome = versionOf(read, source.url);
   } catch (error) {
     if (!(error instanceof SpecProcessError)) throw error;

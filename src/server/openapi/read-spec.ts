@@ -54,9 +54,14 @@ export async function readSpec(source: { url: string } | { text: string }, optio
     if (texts.size >= OPENAPI_LIMITS.maxFiles) fail('FETCH_ERROR', `${url}: the spec spans more than ${OPENAPI_LIMITS.maxFiles} files`);
     const started = Date.now();
     try {
-      const fetched = await safeFetch(url, { allowPrivate: options.allowPrivate, maxBytes: OPENAPI_LIMITS.maxFileBytes, timeoutMs: OPENAPI_LIMITS.timeoutMs });
+      const fetched = await safeFetch(url, {
+        allowPrivate: options.allowPrivate,
+        maxBytes: OPENAPI_LIMITS.maxFileBytes,
+        timeoutMs: OPENAPI_LIMITS.timeoutMs,
+      });
       total += fetched.bytes.length;
-      if (total > OPENAPI_LIMITS.maxTotalBytes) fail('FETCH_ERROR', `${url}: the spec's files are larger than ${OPENAPI_LIMITS.maxTotalBytes} bytes together`);
+      if (total > OPENAPI_LIMITS.maxTotalBytes)
+        fail('FETCH_ERROR', `${url}: the spec's files are larger than ${OPENAPI_LIMITS.maxTotalBytes} bytes together`);
       const text = new TextDecoder('utf-8').decode(fetched.bytes).replace(/^\uFEFF/, '');
       texts.set(url, text);
       return text;
@@ -91,7 +96,8 @@ export async function readSpec(source: { url: string } | { text: string }, optio
     if (fetchFailure) throw fetchFailure;
     const found = problems(error);
     // An uploaded document has no URL: its problems name "the document".
-    if ('text' in source) for (const p of found) p.message = p.message.replaceAll(`"${TEXT_ENTRY}"`, 'the document').replaceAll(TEXT_ENTRY, 'the document');
+    if ('text' in source)
+      for (const p of found) p.message = p.message.replaceAll(`"${TEXT_ENTRY}"`, 'the document').replaceAll(TEXT_ENTRY, 'the document');
     throw new SpecProcessError('PARSE_ERROR', found);
   }
   const hash = createHash('sha256');
@@ -102,7 +108,11 @@ export async function readSpec(source: { url: string } | { text: string }, optio
 /** swagger-parser's message lists one problem per line after its first line. */
 function problems(error: unknown): OpenAPIErrorObject[] {
   const message = error instanceof Error ? error.message : String(error);
-  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  if (lines.length > 1 && /validation failed/i.test(lines[0]!)) return lines.slice(1).map((l) => ({ message: `${lines[0]!.replace(/\.$/, '')}: ${l}`, code: 'invalid' }));
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (lines.length > 1 && /validation failed/i.test(lines[0]!))
+    return lines.slice(1).map((l) => ({ message: `${lines[0]!.replace(/\.$/, '')}: ${l}`, code: 'invalid' }));
   return [{ message: lines.join(' ') || 'the document could not be parsed', code: 'unparsable' }];
 }

@@ -39,7 +39,12 @@ type ApplyTask = Extract<ParseTask, { kind: 'apply' }>;
 export async function applyBatch(task: ApplyTask, onWorker: boolean): Promise<Extract<ParseResult, { kind: 'apply' }>> {
   if (onWorker) return runParse(task, 'the batch');
   const result = applyChanges(task.tree, task.changes, {
-    newId, now: task.now, hash: sha256, revisions: task.revisions, defaultRevision: task.defaultRevision, files: task.files,
+    newId,
+    now: task.now,
+    hash: sha256,
+    revisions: task.revisions,
+    defaultRevision: task.defaultRevision,
+    files: task.files,
     readDocument: (sha) => task.documents.get(sha),
   });
   return { kind: 'apply', result, facts: result.ok ? factsOf(result.documents) : [] };

@@ -20,7 +20,10 @@ export function checkDocumentSize(markdown: string, where: string): void {
   if (markdown.length * 3 <= PARSE_LIMITS.maxDocumentBytes) return;
   const bytes = Buffer.byteLength(markdown, 'utf8');
   if (bytes > PARSE_LIMITS.maxDocumentBytes) {
-    throw new DocsyncError('payload_too_large', `${where} is ${bytes} bytes of markdown; a document holds at most ${PARSE_LIMITS.maxDocumentBytes} bytes (512 KiB): split it into several pages`);
+    throw new DocsyncError(
+      'payload_too_large',
+      `${where} is ${bytes} bytes of markdown; a document holds at most ${PARSE_LIMITS.maxDocumentBytes} bytes (512 KiB): split it into several pages`,
+    );
   }
 }
 

@@ -28,7 +28,11 @@ function parsePool(): Piscina {
   if (!pool) {
     const { filename, execArgv } = workerEntry();
     pool = new Piscina({
-      filename, execArgv, minThreads: 0, maxThreads: Math.max(2, availableParallelism()), idleTimeout: 60_000,
+      filename,
+      execArgv,
+      minThreads: 0,
+      maxThreads: Math.max(2, availableParallelism()),
+      idleTimeout: 60_000,
       // The queue bounds the work waiting: past it a request is told to come back (429), not held.
       maxQueue: 'auto',
     });
@@ -45,12 +49,17 @@ const RETRY_AFTER_S = 5;
  * refused with 422 `document_too_complex`, so no input holds a thread, let alone the event loop.
  */
 export async function runParse<K extends ParseTask['kind']>(
-  task: Extract<ParseTask, { kind: K }>, what: string, doing = 'parse', advice = 'send fewer or smaller documents per request, or simplify the markdown',
+  task: Extract<ParseTask, { kind: K }>,
+  what: string,
+  doing = 'parse',
+  advice = 'send fewer or smaller documents per request, or simplify the markdown',
 ): Promise<Extract<ParseResult, { kind: K }>> {
   const signal = AbortSignal.timeout(PARSE_LIMITS.budgetMs);
   const workers = parsePool();
   if (workers.queueSize >= workers.options.maxQueue) {
-    throw new DocsyncError('rate_limited', `the server is busy parsing other documents; try again in ${RETRY_AFTER_S} seconds`, { retryAfter: RETRY_AFTER_S });
+    throw new DocsyncError('rate_limited', `the server is busy parsing other documents; try again in ${RETRY_AFTER_S} seconds`, {
+      retryAfter: RETRY_AFTER_S,
+    });
   }
   try {
     return (await workers.run(task, { signal })) as Extract<ParseResult, { kind: K }>;

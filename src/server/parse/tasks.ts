@@ -1,6 +1,18 @@
 import {
-  appendImported, applyChanges, documentFacts, readSubmittedDocument, folderIncludes, folderPages, htmlToMarkdown,
-  type AppendedImport, type ApplyResult, type ConvertedHtml, type DocumentFacts, type ImportedInclude, type ImportedPage, type PreparedFile,
+  appendImported,
+  applyChanges,
+  documentFacts,
+  readSubmittedDocument,
+  folderIncludes,
+  folderPages,
+  htmlToMarkdown,
+  type AppendedImport,
+  type ApplyResult,
+  type ConvertedHtml,
+  type DocumentFacts,
+  type ImportedInclude,
+  type ImportedPage,
+  type PreparedFile,
 } from '../../content/index.js';
 import { assertNever, type ChangeDocument, type ContentChange, type ContentTree, type TreeFile } from '../../model/index.js';
 import { sha256 } from '../store/blobs.js';
@@ -16,9 +28,15 @@ import { renderPage, type RenderOptions, type RenderSite, type RenderedPage, typ
  */
 export type ParseTask =
   | {
-    kind: 'apply'; tree: ContentTree; changes: readonly ContentChange[]; now: string; revisions: Map<string, ContentTree>;
-    defaultRevision: string; files: Map<string, PreparedFile>; documents: Map<string, string>;
-  }
+      kind: 'apply';
+      tree: ContentTree;
+      changes: readonly ContentChange[];
+      now: string;
+      revisions: Map<string, ContentTree>;
+      defaultRevision: string;
+      files: Map<string, PreparedFile>;
+      documents: Map<string, string>;
+    }
   | { kind: 'append'; tree: ContentTree; pages: ImportedPage[]; files: TreeFile[]; includes: ImportedInclude[]; now: string }
   | { kind: 'measure'; documents: ChangeDocument[] }
   | { kind: 'facts'; texts: string[] }
@@ -62,7 +80,12 @@ export async function runParseTask(task: ParseTask): Promise<ParseResult> {
   switch (task.kind) {
     case 'apply': {
       const result = applyChanges(task.tree, task.changes, {
-        newId, now: task.now, hash: sha256, revisions: task.revisions, defaultRevision: task.defaultRevision, files: task.files,
+        newId,
+        now: task.now,
+        hash: sha256,
+        revisions: task.revisions,
+        defaultRevision: task.defaultRevision,
+        files: task.files,
         readDocument: (sha) => task.documents.get(sha),
       });
       if (!result.ok) return { kind: 'apply', result, facts: [] };
@@ -71,7 +94,9 @@ export async function runParseTask(task: ParseTask): Promise<ParseResult> {
       return { kind: 'apply', result, facts };
     }
     case 'append': {
-      const outcome = guarded(() => appendImported(task.tree, task.pages, task.files, { newId, now: task.now, hash: sha256 }, task.includes));
+      const outcome = guarded(() =>
+        appendImported(task.tree, task.pages, task.files, { newId, now: task.now, hash: sha256 }, task.includes),
+      );
       if (!outcome.ok) return { kind: 'append', result: { ok: false, message: outcome.message, status: 400 }, facts: [] };
       const facts = guarded(() => factsOf(outcome.value.documents));
       if (!Array.isArray(facts)) return { kind: 'append', result: facts, facts: [] };

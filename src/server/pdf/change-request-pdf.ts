@@ -25,7 +25,12 @@ export async function changeRequestPdf(db: Kysely<Database>, cr: ChangeRequestRo
   if (!revision) throw new Error(`head revision ${cr.revision_id} of change request ${cr.id} is missing`);
   // A revision never changes, so neither does its PDF: rendered once per revision and scope.
   const key = scope.page === undefined ? 'all' : `${scope.only ? 'only' : 'page'}:${scope.page}`;
-  const cached = await db.selectFrom('pdf_renders').select('blob').where('revision_id', '=', revision.id).where('scope', '=', key).executeTakeFirst();
+  const cached = await db
+    .selectFrom('pdf_renders')
+    .select('blob')
+    .where('revision_id', '=', revision.id)
+    .where('scope', '=', key)
+    .executeTakeFirst();
   if (cached) return cached.blob;
   const tree = await revisionTree(db, revision);
   let pages: TreePage[];
@@ -37,17 +42,28 @@ export async function changeRequestPdf(db: Kysely<Database>, cr: ChangeRequestRo
     pages = [...walkPages(tree.pages)];
   }
   // Text blocks hold no link destination, so the facts derived at write time are what it lays out.
-  const facts = await loadFacts(db, pages.flatMap((p) => (p.document === undefined ? [] : [p.document])));
+  const facts = await loadFacts(
+    db,
+    pages.flatMap((p) => (p.document === undefined ? [] : [p.document])),
+  );
   const rendered: PdfPage[] = pages.map((page) => {
     if (page.type === 'link') return { title: page.title, blocks: [{ kind: 'paragraph', text: page.href ?? '' }] };
     if (page.type === 'computed') return { title: page.title, blocks: [] };
-    return { title: page.title, blocks: page.document === undefined ? [] : facts.get(page.document)?.textBlocks ?? [] };
+    return { title: page.title, blocks: page.document === undefined ? [] : (facts.get(page.document)?.textBlocks ?? []) };
   });
   const title = cr.subject.trim() === '' ? `Change request #${cr.number}` : cr.subject;
   // Dated by the revision, so the same content renders to the same bytes and is stored once.
   // pdfkit is synchronous and slow on long pages: it runs on a worker, within the budget.
-  const { bytes } = await runParse({ kind: 'pdf', title, pages: rendered, createdAt: revision.created_at }, `the PDF of change request #${cr.number}`, 'render');
+  const { bytes } = await runParse(
+    { kind: 'pdf', title, pages: rendered, createdAt: revision.created_at },
+    `the PDF of change request #${cr.number}`,
+    'render',
+  );
   const blob = await putBlob(db, bytes);
-  await db.insertInto('pdf_renders').values({ revision_id: revision.id, scope: key, blob }).onConflict((oc) => oc.columns(['revision_id', 'scope']).doNothing()).execute();
+  await db
+    .insertInto('pdf_renders')
+    .values({ revision_id: revision.id, scope: key, blob })
+    .onConflict((oc) => oc.columns(['revision_id', 'scope']).doNothing())
+    .execute();
   return blob;
 }

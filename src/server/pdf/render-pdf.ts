@@ -10,7 +10,16 @@ export interface PdfPage {
  * Characters the standard PDF fonts (WinAnsi) cannot show become `?`, typographic ones their
  * nearest Latin-1 form; embedding a Unicode font is what lifting this would take.
  */
-const TYPOGRAPHY: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2013': '-', '\u2014': '-', '\u2026': '...', '\u2022': '\u00b7' };
+const TYPOGRAPHY: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2026': '...',
+  '\u2022': '\u00b7',
+};
 export function winAnsi(text: string): string {
   return text.replace(/[^\t\n\u0020-\u007e\u00a0-\u00ff]/gu, (c) => TYPOGRAPHY[c] ?? '?');
 }
@@ -23,7 +32,11 @@ const HEADING_SIZE = [18, 15, 13, 12, 11, 11];
  * `createdAt` is written as the creation date so equal content gives equal bytes.
  */
 export function renderPdf(title: string, pages: readonly PdfPage[], createdAt: Date): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: winAnsi(title), Producer: 'docsync', Creator: 'docsync', CreationDate: createdAt } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: { Title: winAnsi(title), Producer: 'docsync', Creator: 'docsync', CreationDate: createdAt },
+  });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,23 +57,44 @@ function writeBlock(doc: PDFKit.PDFDocument, block: TextBlock): void {
   const left = doc.page.margins.left;
   switch (block.kind) {
     case 'heading':
-      doc.moveDown(0.4).font('Helvetica-Bold').fontSize(HEADING_SIZE[block.depth - 1] ?? 11).text(winAnsi(block.text), left).moveDown(0.2);
+      doc
+        .moveDown(0.4)
+        .font('Helvetica-Bold')
+        .fontSize(HEADING_SIZE[block.depth - 1] ?? 11)
+        .text(winAnsi(block.text), left)
+        .moveDown(0.2);
       return;
     case 'paragraph':
       doc.font('Helvetica').fontSize(11).text(winAnsi(block.text), left).moveDown(0.4);
       return;
     case 'item':
-      doc.font('Helvetica').fontSize(11).text(`${winAnsi(block.marker)} ${winAnsi(block.text)}`, left + 14 * (block.depth + 1)).moveDown(0.15);
+      doc
+        .font('Helvetica')
+        .fontSize(11)
+        .text(`${winAnsi(block.marker)} ${winAnsi(block.text)}`, left + 14 * (block.depth + 1))
+        .moveDown(0.15);
       return;
     case 'code':
-      doc.font('Courier').fontSize(9.5).text(winAnsi(block.text), left + 10).moveDown(0.4);
+      doc
+        .font('Courier')
+        .fontSize(9.5)
+        .text(winAnsi(block.text), left + 10)
+        .moveDown(0.4);
       return;
     case 'quote':
-      doc.font('Helvetica-Oblique').fontSize(11).text(winAnsi(block.text), left + 14).moveDown(0.4);
+      doc
+        .font('Helvetica-Oblique')
+        .fontSize(11)
+        .text(winAnsi(block.text), left + 14)
+        .moveDown(0.4);
       return;
     case 'rule': {
       const y = doc.y + 4;
-      doc.moveTo(left, y).lineTo(doc.page.width - doc.page.margins.right, y).stroke().moveDown(0.6);
+      doc
+        .moveTo(left, y)
+        .lineTo(doc.page.width - doc.page.margins.right, y)
+        .stroke()
+        .moveDown(0.6);
       return;
     }
     default: {

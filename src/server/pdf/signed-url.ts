@@ -16,7 +16,11 @@ export const SIGNED_URL_SECONDS = 3600;
  */
 async function secret(db: Kysely<Database>): Promise<Buffer> {
   const settings = db.withTables<SettingsTables>();
-  await settings.insertInto('settings').values({ key: SECRET_KEY, value: randomBytes(32).toString('hex') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await settings
+    .insertInto('settings')
+    .values({ key: SECRET_KEY, value: randomBytes(32).toString('hex') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await settings.selectFrom('settings').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
   return Buffer.from(row.value, 'hex');
 }
@@ -30,7 +34,13 @@ export async function signBlob(db: Kysely<Database>, blob: string, now: Date): P
 }
 
 /** Why a signed link is refused, or undefined when it is genuine and not expired. */
-export async function signatureProblem(db: Kysely<Database>, blob: string, expires: number, signature: string, now: Date): Promise<string | undefined> {
+export async function signatureProblem(
+  db: Kysely<Database>,
+  blob: string,
+  expires: number,
+  signature: string,
+  now: Date,
+): Promise<string | undefined> {
   const expected = Buffer.from(mac(await secret(db), blob, expires), 'hex');
   const given = Buffer.from(signature, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'the link signature is not valid';

@@ -28,7 +28,8 @@ export function checkFileItems(changes: readonly ContentChange[]): void {
       const where = `changes[${i}].files[${j}]`;
       const nameProblem = fileNameProblem(item.name);
       if (nameProblem) throw badRequest(`${where}.name ${nameProblem}: ${JSON.stringify(item.name)}`);
-      if ((item.url === undefined) === (item.base64 === undefined)) throw badRequest(`${where} must have exactly one of \`url\` or \`base64\``);
+      if ((item.url === undefined) === (item.base64 === undefined))
+        throw badRequest(`${where} must have exactly one of \`url\` or \`base64\``);
       if (item.base64 === undefined) return;
       if (item.contentType === undefined) throw badRequest(`${where}.contentType is required with \`base64\``);
       const compact = item.base64.replace(/\s+/g, '');
@@ -55,7 +56,10 @@ export async function loadFiles(changes: readonly ContentChange[], allowPrivateF
       let bytes: Buffer;
       let contentType = mimeOf(item.contentType);
       if (item.base64 !== undefined) {
-        bytes = Buffer.from(item.base64.replace(/\s+/g, ''), item.base64.includes('-') || item.base64.includes('_') ? 'base64url' : 'base64');
+        bytes = Buffer.from(
+          item.base64.replace(/\s+/g, ''),
+          item.base64.includes('-') || item.base64.includes('_') ? 'base64url' : 'base64',
+        );
       } else {
         try {
           const fetched = await budget.fetch(item.url!, { allowPrivate: allowPrivateFetch, maxBytes: MAX_URL_FILE_BYTES });

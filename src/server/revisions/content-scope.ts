@@ -16,7 +16,12 @@ export interface ScopedSpace {
 }
 
 /** The space, after checking the caller may `action` on it; 404 when it cannot see it. */
-export async function loadReadableSpace(db: Kysely<Database>, caller: UserRow, spaceId: string, action: Action = 'space.view'): Promise<ScopedSpace> {
+export async function loadReadableSpace(
+  db: Kysely<Database>,
+  caller: UserRow,
+  spaceId: string,
+  action: Action = 'space.view',
+): Promise<ScopedSpace> {
   const space = await findSpace(db, spaceId);
   if (!space) throw new DocsyncError('not_found', `space ${spaceId} not found`);
   const role = await contentRole(db, caller.id, space);
@@ -24,7 +29,13 @@ export async function loadReadableSpace(db: Kysely<Database>, caller: UserRow, s
   return { space, role: role as Role };
 }
 
-async function scopeOf(db: Kysely<Database>, space: SpaceRow, revision: RevisionRow | undefined, base: string, appPath: string): Promise<ContentScope> {
+async function scopeOf(
+  db: Kysely<Database>,
+  space: SpaceRow,
+  revision: RevisionRow | undefined,
+  base: string,
+  appPath: string,
+): Promise<ContentScope> {
   // A head always names a stored revision; reaching this is a broken store, not bad input.
   if (!revision) throw new Error(`head revision of ${appPath} is missing`);
   return { space, spaceId: space.id, revision, tree: await revisionTree(db, revision), base, appURL: appUrl(base, appPath) };
@@ -54,7 +65,12 @@ export async function revisionScope(db: Kysely<Database>, space: SpaceRow, revis
 }
 
 /** The change request a `merge` revision merged, as the published Revision's `mergedFrom`. */
-export async function mergedFrom(db: Kysely<Database>, space: SpaceRow, revision: RevisionRow, base: string): Promise<ChangeRequest | undefined> {
+export async function mergedFrom(
+  db: Kysely<Database>,
+  space: SpaceRow,
+  revision: RevisionRow,
+  base: string,
+): Promise<ChangeRequest | undefined> {
   if (revision.merged_from === null) return undefined;
   const cr = await findChangeRequest(db, space.id, revision.merged_from);
   return cr ? renderChangeRequest(db, cr, base) : undefined;

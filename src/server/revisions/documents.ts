@@ -21,7 +21,12 @@ export interface MergeDocuments {
   flush(db: Kysely<Database>): Promise<void>;
 }
 
-export async function prepareDocuments(db: Kysely<Database>, base: ContentTree, ours: ContentTree, theirs: ContentTree): Promise<MergeDocuments> {
+export async function prepareDocuments(
+  db: Kysely<Database>,
+  base: ContentTree,
+  ours: ContentTree,
+  theirs: ContentTree,
+): Promise<MergeDocuments> {
   const B = indexPages(base.pages);
   const O = indexPages(ours.pages);
   const T = indexPages(theirs.pages);

@@ -5,7 +5,13 @@ import { getBlobs, sha256 } from '../store/blobs.js';
 import { getFacts, putFacts } from '../store/document-facts.js';
 import { runParse } from '../parse/pool.js';
 
-const EMPTY: DocumentFacts = { links: [], text: { sections: [] }, textBlocks: [], blockNodes: [], document: { object: 'document', data: {}, nodes: [] } };
+const EMPTY: DocumentFacts = {
+  links: [],
+  text: { sections: [] },
+  textBlocks: [],
+  blockNodes: [],
+  document: { object: 'document', data: {}, nodes: [] },
+};
 
 /**
  * The facts of stored documents, by sha. Documents are given their facts when written; one

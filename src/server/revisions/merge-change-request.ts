@@ -14,7 +14,10 @@ export const MERGE_ATTEMPTS = 5;
 
 export function requireUnlocked(space: SpaceRow, action: string): void {
   if (space.edit_mode === 'locked') {
-    throw new DocsyncError('space_locked', `space ${space.id} is locked (editMode \`locked\`): ${action} is refused until an admin sets editMode to \`live\``);
+    throw new DocsyncError(
+      'space_locked',
+      `space ${space.id} is locked (editMode \`locked\`): ${action} is refused until an admin sets editMode to \`live\``,
+    );
   }
 }
 
@@ -46,32 +49,46 @@ export async function mergeChangeRequest(
   input: { spaceId: string; changeRequestId: string; userId: string },
   now: () => string,
 ): Promise<string> {
-  return retryOnHeadMoved(MERGE_ATTEMPTS, async () => {
-    const { space, cr } = await load(db, input.spaceId, input.changeRequestId);
-    requireUnlocked(space, 'merging a change request');
-    requireMergeable(cr);
-    const merged = await mergeRevisions(
-      db,
-      { base: changeRequestBase(cr), ours: space.revision_id, theirs: cr.revision_id },
-      `change request #${cr.number} cannot be merged into space ${space.id}`,
-    );
-    return withSpaceCounters(db, space.id, async (trx) => {
-      const fresh = await findSpace(trx, space.id);
-      if (!fresh) throw new DocsyncError('not_found', `space ${space.id} not found`);
-      requireUnlocked(fresh, 'merging a change request');
-      await merged.flush(trx);
-      const at = now();
-      const revision = await createRevision(
-        trx,
-        {
-          spaceId: space.id, type: 'merge', parents: [space.revision_id, cr.revision_id], tree: merged.tree,
-          changeRequestId: null, mergedFrom: cr.id, createdBy: input.userId,
-        },
-        at,
+  return retryOnHeadMoved(
+    MERGE_ATTEMPTS,
+    async () => {
+      const { space, cr } = await load(db, input.spaceId, input.changeRequestId);
+      requireUnlocked(space, 'merging a change request');
+      requireMergeable(cr);
+      const merged = await mergeRevisions(
+        db,
+        { base: changeRequestBase(cr), ours: space.revision_id, theirs: cr.revision_id },
+        `change request #${cr.number} cannot be merged into space ${space.id}`,
       );
-      if (!(await moveSpaceHead(trx, space.id, space.revision_id, revision.id, at))) throw new HeadMoved();
-      if (!(await markChangeRequestMerged(trx, { id: cr.id, head: cr.revision_id, revision: revision.id, userId: input.userId }, at))) throw new HeadMoved();
-      return revision.id;
-    });
-  }, () => new DocsyncError('conflict', `change request ${input.changeRequestId}: the space or the change request kept changing during the merge; try again`));
+      return withSpaceCounters(db, space.id, async (trx) => {
+        const fresh = await findSpace(trx, space.id);
+        if (!fresh) throw new DocsyncError('not_found', `space ${space.id} not found`);
+        requireUnlocked(fresh, 'merging a change request');
+        await merged.flush(trx);
+        const at = now();
+        const revision = await createRevision(
+          trx,
+          {
+            spaceId: space.id,
+            type: 'merge',
+            parents: [space.revision_id, cr.revision_id],
+            tree: merged.tree,
+            changeRequestId: null,
+            mergedFrom: cr.id,
+            createdBy: input.userId,
+          },
+          at,
+        );
+        if (!(await moveSpaceHead(trx, space.id, space.revision_id, revision.id, at))) throw new HeadMoved();
+        if (!(await markChangeRequestMerged(trx, { id: cr.id, head: cr.revision_id, revision: revision.id, userId: input.userId }, at)))
+          throw new HeadMoved();
+        return revision.id;
+      });
+    },
+    () =>
+      new DocsyncError(
+        'conflict',
+        `change request ${input.changeRequestId}: the space or the change request kept changing during the merge; try again`,
+      ),
+  );
 }

@@ -51,8 +51,17 @@ const REASONS: Record<TreeConflict['reason'], (c: TreeConflict) => string> = {
 };
 
 const KIND: Record<TreeConflict['reason'], string> = {
-  document: 'page', metadata: 'page', 'edit-delete': 'page', move: 'page', 'deleted-parent': 'page', cycle: 'page',
-  'duplicate-slug': 'page', file: 'file', 'duplicate-file-name': 'file', variable: 'variable', 'reusable-content': 'reusable content',
+  document: 'page',
+  metadata: 'page',
+  'edit-delete': 'page',
+  move: 'page',
+  'deleted-parent': 'page',
+  cycle: 'page',
+  'duplicate-slug': 'page',
+  file: 'file',
+  'duplicate-file-name': 'file',
+  variable: 'variable',
+  'reusable-content': 'reusable content',
   'duplicate-include-name': 'reusable content',
 };
 

@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { includeNames, pagePaths, walkPages, type JsonDocument } from '../../content/index.js';
 import {
-  DocsyncError, type ContentTree, type PageFormat, type RevisionFile, type RevisionPage, type RevisionReusableContent, type TreeFile, type TreePage,
+  DocsyncError,
+  type ContentTree,
+  type PageFormat,
+  type RevisionFile,
+  type RevisionPage,
+  type RevisionReusableContent,
+  type TreeFile,
+  type TreePage,
   type TreeReusableContent,
 } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
@@ -43,7 +50,12 @@ const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] }
  * has its references rendered as paths from the page (docs/api.md, "Links"); so does `git.oid`,
  * which names the file a clone writes.
  */
-export async function renderPages(db: Kysely<Database>, scope: ContentScope, pages: readonly TreePage[], options: RenderOptions): Promise<RevisionPage[]> {
+export async function renderPages(
+  db: Kysely<Database>,
+  scope: ContentScope,
+  pages: readonly TreePage[],
+  options: RenderOptions,
+): Promise<RevisionPage[]> {
   const all = pages.flatMap((root) => [...walkPages([root])]);
   const documents = await loadPageMarkdown(db, scope.tree, all);
   // Documents without references are their own markdown: their oids come from the shared cache.
@@ -54,10 +66,16 @@ export async function renderPages(db: Kysely<Database>, scope: ContentScope, pag
     return documents.renderedOid(page) ?? oids.get(page.document) ?? EMPTY_GIT_OID;
   };
   // The JSON document was derived when the document was written: a read parses nothing.
-  const facts = options.format === 'markdown' ? new Map() : await loadFacts(db, all.flatMap((p) => (p.document === undefined ? [] : [p.document])));
+  const facts =
+    options.format === 'markdown'
+      ? new Map()
+      : await loadFacts(
+          db,
+          all.flatMap((p) => (p.document === undefined ? [] : [p.document])),
+        );
   const body = (page: TreePage): PageBody => {
     if (options.format === 'markdown') return { markdown: documents.markdown(page) };
-    return { document: page.document === undefined ? EMPTY_DOCUMENT : facts.get(page.document)?.document ?? EMPTY_DOCUMENT };
+    return { document: page.document === undefined ? EMPTY_DOCUMENT : (facts.get(page.document)?.document ?? EMPTY_DOCUMENT) };
   };
   const ctx = {
     paths: pagePaths(scope.tree.pages),
@@ -74,9 +92,23 @@ export function downloadURL(scope: ContentScope, file: TreeFile): string {
   return apiUrl(scope.base, `/spaces/${scope.spaceId}/revisions/${scope.revision.id}/files/${file.id}/download`);
 }
 
-export async function renderFiles(db: Kysely<Database>, scope: ContentScope, files: readonly TreeFile[], options: RenderOptions): Promise<RevisionFile[]> {
-  const oids = options.metadata ? await gitOids(db, files.map((f) => f.blob)) : new Map<string, string>();
-  const ctx = { downloadURL: (file: TreeFile) => downloadURL(scope, file), metadata: options.metadata, gitOid: (sha: string) => oids.get(sha) };
+export async function renderFiles(
+  db: Kysely<Database>,
+  scope: ContentScope,
+  files: readonly TreeFile[],
+  options: RenderOptions,
+): Promise<RevisionFile[]> {
+  const oids = options.metadata
+    ? await gitOids(
+        db,
+        files.map((f) => f.blob),
+      )
+    : new Map<string, string>();
+  const ctx = {
+    downloadURL: (file: TreeFile) => downloadURL(scope, file),
+    metadata: options.metadata,
+    gitOid: (sha: string) => oids.get(sha),
+  };
   return files.map((file) => fileView(file, ctx));
 }
 
@@ -95,7 +127,7 @@ export function findReusableContent(scope: ContentScope, id: string): TreeReusab
 /** Reads a reusable content's body: its markdown, '' when it has none. */
 async function includeText(db: Kysely<Database>, content: TreeReusableContent): Promise<{ text: string; bytes: Map<string, Buffer> }> {
   const bytes = content.document === undefined ? new Map<string, Buffer>() : await getBlobs(db, [content.document]);
-  return { text: content.document === undefined ? '' : bytes.get(content.document)?.toString('utf8') ?? '', bytes };
+  return { text: content.document === undefined ? '' : (bytes.get(content.document)?.toString('utf8') ?? ''), bytes };
 }
 
 /** One reusable content as RevisionReusableContent; `markdown` carries its body (docsync's `format=markdown`). */
@@ -106,13 +138,16 @@ export async function renderReusableContent(
   options: { metadata: boolean; markdown: boolean },
 ): Promise<RevisionReusableContent> {
   // Contents written through the batch keep their name; older ones are named by their place.
-  const name = content.name ?? includeNames(scope.tree.reusableContents)[scope.tree.reusableContents.findIndex((c) => c.id === content.id)] ?? '';
-  const { text, bytes } = options.markdown || options.metadata ? await includeText(db, content) : { text: '', bytes: new Map<string, Buffer>() };
-  const oids = options.metadata && content.document !== undefined ? await gitOids(db, [content.document], bytes) : new Map<string, string>();
+  const name =
+    content.name ?? includeNames(scope.tree.reusableContents)[scope.tree.reusableContents.findIndex((c) => c.id === content.id)] ?? '';
+  const { text, bytes } =
+    options.markdown || options.metadata ? await includeText(db, content) : { text: '', bytes: new Map<string, Buffer>() };
+  const oids =
+    options.metadata && content.document !== undefined ? await gitOids(db, [content.document], bytes) : new Map<string, string>();
   return reusableContentView(content, {
     metadata: options.metadata,
     name: () => name,
-    gitOid: (c) => (c.document === undefined ? EMPTY_GIT_OID : oids.get(c.document) ?? EMPTY_GIT_OID),
+    gitOid: (c) => (c.document === undefined ? EMPTY_GIT_OID : (oids.get(c.document) ?? EMPTY_GIT_OID)),
     ...(options.markdown ? { markdown: () => text } : {}),
   });
 }

@@ -29,7 +29,10 @@ export function templateOf(sha: string, text: string): TemplateParts {
  * links, or a section with a hundred such children, costs what reading it without links costs.
  * Weakly held by the paths, so a shape no tree has any more takes its renders with it.
  */
-interface Rendered { markdown: string; oid?: string }
+interface Rendered {
+  markdown: string;
+  oid?: string;
+}
 const RENDERED_PER_SHAPE = 20_000;
 const renders = new WeakMap<RefPaths['pages'], WeakMap<RefPaths['fileGitPath'], Map<string, Rendered>>>();
 
@@ -63,7 +66,7 @@ export class PageMarkdown {
 
   /** The stored text of a page (a template), '' when it has none. */
   stored(page: TreePage): string {
-    return page.document === undefined ? '' : this.#texts.get(page.document)?.toString('utf8') ?? '';
+    return page.document === undefined ? '' : (this.#texts.get(page.document)?.toString('utf8') ?? '');
   }
 
   parts(page: TreePage): TemplateParts {

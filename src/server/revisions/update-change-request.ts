@@ -24,30 +24,42 @@ export async function updateChangeRequest(
   input: { spaceId: string; changeRequestId: string; userId: string },
   now: () => string,
 ): Promise<string> {
-  return retryOnHeadMoved(MERGE_ATTEMPTS, async () => {
-    const space = await findSpace(db, input.spaceId);
-    if (!space) throw new DocsyncError('not_found', `space ${input.spaceId} not found`);
-    const cr = await findChangeRequest(db, input.spaceId, input.changeRequestId);
-    if (!cr) throw new DocsyncError('not_found', `change request ${input.changeRequestId} not found in space ${input.spaceId}`);
-    requireUnlocked(space, 'updating a change request');
-    if (cr.status === 'merged') throw new DocsyncError('conflict', `change request #${cr.number} is merged; it cannot be updated`);
-    const mainHead = space.revision_id;
-    if (changeRequestBase(cr) === mainHead) return cr.revision_id;
-    const merged = await mergeRevisions(
-      db,
-      { base: changeRequestBase(cr), ours: cr.revision_id, theirs: mainHead },
-      `change request #${cr.number} cannot be updated from space ${space.id}`,
-    );
-    return inTransaction(db, async (trx) => {
-      await merged.flush(trx);
-      const at = now();
-      const revision = await createRevision(
-        trx,
-        { spaceId: space.id, type: 'update', parents: [cr.revision_id, mainHead], tree: merged.tree, changeRequestId: cr.id, createdBy: input.userId },
-        at,
+  return retryOnHeadMoved(
+    MERGE_ATTEMPTS,
+    async () => {
+      const space = await findSpace(db, input.spaceId);
+      if (!space) throw new DocsyncError('not_found', `space ${input.spaceId} not found`);
+      const cr = await findChangeRequest(db, input.spaceId, input.changeRequestId);
+      if (!cr) throw new DocsyncError('not_found', `change request ${input.changeRequestId} not found in space ${input.spaceId}`);
+      requireUnlocked(space, 'updating a change request');
+      if (cr.status === 'merged') throw new DocsyncError('conflict', `change request #${cr.number} is merged; it cannot be updated`);
+      const mainHead = space.revision_id;
+      if (changeRequestBase(cr) === mainHead) return cr.revision_id;
+      const merged = await mergeRevisions(
+        db,
+        { base: changeRequestBase(cr), ours: cr.revision_id, theirs: mainHead },
+        `change request #${cr.number} cannot be updated from space ${space.id}`,
       );
-      if (!(await moveUpdatedChangeRequestHead(trx, { id: cr.id, from: cr.revision_id, to: revision.id, mainHead }, at))) throw new HeadMoved();
-      return revision.id;
-    });
-  }, () => new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing during the update; try again`));
+      return inTransaction(db, async (trx) => {
+        await merged.flush(trx);
+        const at = now();
+        const revision = await createRevision(
+          trx,
+          {
+            spaceId: space.id,
+            type: 'update',
+            parents: [cr.revision_id, mainHead],
+            tree: merged.tree,
+            changeRequestId: cr.id,
+            createdBy: input.userId,
+          },
+          at,
+        );
+        if (!(await moveUpdatedChangeRequestHead(trx, { id: cr.id, from: cr.revision_id, to: revision.id, mainHead }, at)))
+          throw new HeadMoved();
+        return revision.id;
+      });
+    },
+    () => new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing during the update; try again`),
+  );
 }

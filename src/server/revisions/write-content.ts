@@ -62,14 +62,19 @@ async function revertTargets(db: Kysely<Database>, spaceId: string, cr: ChangeRe
 }
 
 /** Documents a block-level revert reads: the page's, now and in the revision it goes back to. */
-async function revertDocuments(db: Kysely<Database>, trees: ContentTree[], changes: readonly ContentChange[]): Promise<Map<string, Buffer>> {
+async function revertDocuments(
+  db: Kysely<Database>,
+  trees: ContentTree[],
+  changes: readonly ContentChange[],
+): Promise<Map<string, Buffer>> {
   const pages = new Set(changes.flatMap((c) => (c.operation === 'revert_page' && c.block !== undefined ? [c.page] : [])));
   if (pages.size === 0) return new Map();
   const shas: string[] = [];
-  const visit = (list: ContentTree['pages']) => list.forEach((p) => {
-    if (pages.has(p.id) && p.document !== undefined) shas.push(p.document);
-    visit(p.pages);
-  });
+  const visit = (list: ContentTree['pages']) =>
+    list.forEach((p) => {
+      if (pages.has(p.id) && p.document !== undefined) shas.push(p.document);
+      visit(p.pages);
+    });
   trees.forEach((t) => visit(t.pages));
   return getBlobs(db, shas);
 }
@@ -94,36 +99,56 @@ export async function writeContent(db: Kysely<Database>, input: WriteContentInpu
   checkBatchDocuments(input.changes);
   const files = await loadFiles(input.changes, input.allowPrivateFetch);
   const onWorker = await batchNeedsWorker(input.changes);
-  return retryOnHeadMoved(WRITE_ATTEMPTS, async () => {
-    const { cr } = await load(db, input.spaceId, input.changeRequestId);
-    const head = await findRevision(db, cr.revision_id);
-    if (!head) throw new Error(`head revision ${cr.revision_id} of change request ${cr.id} is missing`);
-    const tree = await revisionTree(db, head);
-    const revisions = await revertTargets(db, input.spaceId, cr, input.changes);
-    const blobs = await revertDocuments(db, [tree, ...revisions.values()], input.changes);
-    const at = now();
-    const documents = new Map([...blobs].map(([sha, bytes]) => [sha, bytes.toString('utf8')]));
-    // Only what the worker needs of the files: their bytes stay here.
-    const prepared = new Map([...files].map(([key, { blob, size, contentType }]) => [key, { blob, size, contentType }]));
-    const { result, facts } = await applyBatch(
-      { kind: 'apply', tree, changes: input.changes, now: at, revisions, defaultRevision: changeRequestBase(cr), files: prepared, documents },
-      onWorker,
-    );
-    if (!result.ok) throw new DocsyncError(result.status === 409 ? 'conflict' : 'invalid_request', result.message);
-    checkMadeDocuments(result.documents.values(), 'a document of the batch');
-    return inTransaction(db, async (trx) => {
-      const fresh = await load(trx, input.spaceId, cr.id);
-      if (fresh.cr.revision_id !== cr.revision_id) throw new HeadMoved();
-      await store(trx, result, facts, files);
-      const revision = await createRevision(
-        trx,
-        { spaceId: input.spaceId, type: 'edits', parents: [cr.revision_id], tree: result.tree, changeRequestId: cr.id, createdBy: input.userId },
-        at,
+  return retryOnHeadMoved(
+    WRITE_ATTEMPTS,
+    async () => {
+      const { cr } = await load(db, input.spaceId, input.changeRequestId);
+      const head = await findRevision(db, cr.revision_id);
+      if (!head) throw new Error(`head revision ${cr.revision_id} of change request ${cr.id} is missing`);
+      const tree = await revisionTree(db, head);
+      const revisions = await revertTargets(db, input.spaceId, cr, input.changes);
+      const blobs = await revertDocuments(db, [tree, ...revisions.values()], input.changes);
+      const at = now();
+      const documents = new Map([...blobs].map(([sha, bytes]) => [sha, bytes.toString('utf8')]));
+      // Only what the worker needs of the files: their bytes stay here.
+      const prepared = new Map([...files].map(([key, { blob, size, contentType }]) => [key, { blob, size, contentType }]));
+      const { result, facts } = await applyBatch(
+        {
+          kind: 'apply',
+          tree,
+          changes: input.changes,
+          now: at,
+          revisions,
+          defaultRevision: changeRequestBase(cr),
+          files: prepared,
+          documents,
+        },
+        onWorker,
       );
-      if (!(await moveChangeRequestHead(trx, cr.id, cr.revision_id, revision.id, at))) throw new HeadMoved();
-      // Re-read under the row lock the move took: a merge or archive that won the race is seen here.
-      const after = await load(trx, input.spaceId, cr.id);
-      return { changeRequest: after.cr, revision, result };
-    });
-  }, () => new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing while the batch was applied; send it again`));
+      if (!result.ok) throw new DocsyncError(result.status === 409 ? 'conflict' : 'invalid_request', result.message);
+      checkMadeDocuments(result.documents.values(), 'a document of the batch');
+      return inTransaction(db, async (trx) => {
+        const fresh = await load(trx, input.spaceId, cr.id);
+        if (fresh.cr.revision_id !== cr.revision_id) throw new HeadMoved();
+        await store(trx, result, facts, files);
+        const revision = await createRevision(
+          trx,
+          {
+            spaceId: input.spaceId,
+            type: 'edits',
+            parents: [cr.revision_id],
+            tree: result.tree,
+            changeRequestId: cr.id,
+            createdBy: input.userId,
+          },
+          at,
+        );
+        if (!(await moveChangeRequestHead(trx, cr.id, cr.revision_id, revision.id, at))) throw new HeadMoved();
+        // Re-read under the row lock the move took: a merge or archive that won the race is seen here.
+        const after = await load(trx, input.spaceId, cr.id);
+        return { changeRequest: after.cr, revision, result };
+      });
+    },
+    () => new DocsyncError('conflict', `change request ${input.changeRequestId} kept changing while the batch was applied; send it again`),
+  );
 }

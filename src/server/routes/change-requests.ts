@@ -1,12 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  ChangeRequest, ChangeRequestListQuery, CreateChangeRequest, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, MergeResult,
-  UpdateChangeRequest, UpdateResult, type Action,
+  ChangeRequest,
+  ChangeRequestListQuery,
+  CreateChangeRequest,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  MergeResult,
+  UpdateChangeRequest,
+  UpdateResult,
+  type Action,
 } from '../../model/index.js';
 import { contentRole, requireRole } from '../auth/access.js';
 import {
-  createChangeRequest, findChangeRequest, listChangeRequests, patchChangeRequest, type ChangeRequestRow,
+  createChangeRequest,
+  findChangeRequest,
+  listChangeRequests,
+  patchChangeRequest,
+  type ChangeRequestRow,
 } from '../store/change-requests.js';
 import { findSpace, type SpaceRow } from '../store/spaces.js';
 import { mergeChangeRequest } from '../revisions/merge-change-request.js';
@@ -68,7 +81,13 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const space = await loadSpace(request.caller.id, request.params.spaceId, 'changeRequest.create');
       const row = await createChangeRequest(
         db,
-        { spaceId: space.id, subject: request.body.subject ?? '', createdBy: request.caller.id, revision: space.revision_id, agentTaskId: request.body.agentTaskId ?? null },
+        {
+          spaceId: space.id,
+          subject: request.body.subject ?? '',
+          createdBy: request.caller.id,
+          revision: space.revision_id,
+          agentTaskId: request.body.agentTaskId ?? null,
+        },
         now(),
       );
       const base = baseUrl(request);
@@ -92,7 +111,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const space = await loadSpace(request.caller.id, request.params.spaceId, 'changeRequest.edit');
       const cr = await loadChangeRequest(space, request.params.changeRequestId);
-      const refuse = () => new DocsyncError('conflict', `change request #${cr.number} is merged; its subject and status can no longer change`);
+      const refuse = () =>
+        new DocsyncError('conflict', `change request #${cr.number} is merged; its subject and status can no longer change`);
       if (cr.status === 'merged') throw refuse();
       const { subject, status } = request.body;
       if (subject === undefined && status === undefined) return renderOne(cr, baseUrl(request));

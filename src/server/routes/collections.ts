@@ -2,12 +2,28 @@ import { inTransaction } from '../store/transaction.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  Collection, CreateCollection, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, MoveContent, Space,
-  UpdateCollection, badRequest, type Action, type Role,
+  Collection,
+  CreateCollection,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  ListQuery,
+  MoveContent,
+  Space,
+  UpdateCollection,
+  badRequest,
+  type Action,
+  type Role,
 } from '../../model/index.js';
 import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver, requireCreateUnder } from '../auth/access.js';
 import {
-  collectionSubtree, createCollection, findCollection, isInSubtree, listCollectionsOfOrganization, updateCollection,
+  collectionSubtree,
+  createCollection,
+  findCollection,
+  isInSubtree,
+  listCollectionsOfOrganization,
+  updateCollection,
   type CollectionRow,
 } from '../store/collections.js';
 import { listSpacesOfCollection } from '../store/spaces.js';
@@ -37,7 +53,6 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!collection) throw new DocsyncError('not_found', `collection ${collectionId} not found`);
     return collectionView(collection, await contentRole(db, userId, collection), base);
   }
-
 
   app.get(
     '/orgs/:organizationId/collections',
@@ -152,8 +167,12 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // visible by inheriting from further up (a hidden collection's spaces stay hidden).
       if (fresh.default_level !== 'inherit') {
         for (const table of ['spaces', 'collections'] as const) {
-          await trx.updateTable(table).set({ default_level: fresh.default_level })
-            .where('parent_id', '=', collection.id).where('default_level', '=', 'inherit').execute();
+          await trx
+            .updateTable(table)
+            .set({ default_level: fresh.default_level })
+            .where('parent_id', '=', collection.id)
+            .where('default_level', '=', 'inherit')
+            .execute();
         }
       }
       for (const child of children) {
@@ -202,9 +221,16 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const fresh = await findCollection(trx, collection.id);
         if (!fresh) throw new DocsyncError('not_found', `collection ${collection.id} not found`);
         if (parentId !== null && (await isInSubtree(trx, fresh.id, parentId))) {
-          throw badRequest(`body.parent: collection ${parentId} is ${parentId === fresh.id ? 'the collection itself' : 'inside the collection being moved'}; a collection cannot become its own ancestor`);
+          throw badRequest(
+            `body.parent: collection ${parentId} is ${parentId === fresh.id ? 'the collection itself' : 'inside the collection being moved'}; a collection cannot become its own ancestor`,
+          );
         }
-        await placeItem(trx, { orgId: fresh.org_id, parentId, previousParentId: fresh.parent_id }, { type: 'collection', id: fresh.id }, body.position);
+        await placeItem(
+          trx,
+          { orgId: fresh.org_id, parentId, previousParentId: fresh.parent_id },
+          { type: 'collection', id: fresh.id },
+          body.position,
+        );
         await trx.updateTable('collections').set({ parent_id: parentId, updated_at: now() }).where('id', '=', fresh.id).execute();
       });
       return respond(request.caller.id, collection.id, baseUrl(request));
@@ -223,7 +249,10 @@ export const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { collection } = await loadCollection(request.caller.id, request.params.collectionId, 'collection.transfer');
       if ((await memberRole(db, collection.org_id, request.caller.id))?.role !== 'admin') {
-        throw new DocsyncError('forbidden', `transferring collection ${collection.id} needs the admin role in its organization ${collection.org_id}`);
+        throw new DocsyncError(
+          'forbidden',
+          `transferring collection ${collection.id} needs the admin role in its organization ${collection.org_id}`,
+        );
       }
       const { organization } = request.body;
       const target = await memberRole(db, organization, request.caller.id);

@@ -1,8 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, Id, InviteUsersAndTeams, ListOf, ListQuery, PermissionsAggregateQuery, TeamContentPermission,
-  UpdateContentPermission, UserContentPermission, badRequest, isRole, type Action, type Role,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  InviteUsersAndTeams,
+  ListOf,
+  ListQuery,
+  PermissionsAggregateQuery,
+  TeamContentPermission,
+  UpdateContentPermission,
+  UserContentPermission,
+  badRequest,
+  isRole,
+  type Action,
+  type Role,
 } from '../../model/index.js';
 import { contentRole, memberRole, requireRole, roleResolver, type ContentNode } from '../auth/access.js';
 import { findSpace } from '../store/spaces.js';
@@ -61,7 +73,11 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox = async (app) =>
 
     async function assign(node: ContentNode, principal: PrincipalKind, id: string, role: Role | null): Promise<boolean> {
       if (role === null) return removeGrant(db, node.id, principal, id);
-      await setGrant(db, { orgId: node.org_id, contentId: node.id, contentKind: kind, principalKind: principal, principalId: id, role }, now());
+      await setGrant(
+        db,
+        { orgId: node.org_id, contentId: node.id, contentKind: kind, principalKind: principal, principalId: id, role },
+        now(),
+      );
       return true;
     }
 
@@ -77,35 +93,48 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox = async (app) =>
       return reply.status(204).send();
     });
 
-    app.get(`${base}/users`, { schema: { params: Params, querystring: ListQuery, response: { 200: ListOf(UserContentPermission) } } }, async (request) => {
-      const node = await load(request.caller.id, contentId(request.params), 'list');
-      const url = baseUrl(request);
-      return collectPage({
-        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
-        fetch: (after, n) => listGrants(db, node.id, 'user', after, n),
-        key: (row) => [row.created_at, row.principal_id],
-        accept: async (row) => {
-          const user = await findUserById(db, row.principal_id);
-          return user && isRole(row.role) ? { permission: row.role, user: userView(user, url) } : undefined;
-        },
-      });
-    });
+    app.get(
+      `${base}/users`,
+      { schema: { params: Params, querystring: ListQuery, response: { 200: ListOf(UserContentPermission) } } },
+      async (request) => {
+        const node = await load(request.caller.id, contentId(request.params), 'list');
+        const url = baseUrl(request);
+        return collectPage({
+          request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+          fetch: (after, n) => listGrants(db, node.id, 'user', after, n),
+          key: (row) => [row.created_at, row.principal_id],
+          accept: async (row) => {
+            const user = await findUserById(db, row.principal_id);
+            return user && isRole(row.role) ? { permission: row.role, user: userView(user, url) } : undefined;
+          },
+        });
+      },
+    );
 
-    app.get(`${base}/teams`, { schema: { params: Params, querystring: ListQuery, response: { 200: ListOf(TeamContentPermission) } } }, async (request) => {
-      const node = await load(request.caller.id, contentId(request.params), 'list');
-      const caller = (await memberRole(db, node.org_id, request.caller.id))!;
-      const page = await collectPage({
-        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
-        fetch: (after, n) => listGrants(db, node.id, 'team', after, n),
-        key: (row) => [row.created_at, row.principal_id],
-        accept: async (row) => {
-          const team = await findTeam(db, node.org_id, row.principal_id);
-          return team && isRole(row.role) ? { team, permission: row.role } : undefined;
-        },
-      });
-      const views = await teamViews(db, node.org_id, page.items.map((i) => i.team), caller);
-      return { ...page, items: page.items.map((item, i) => ({ permission: item.permission, team: views[i]! })) };
-    });
+    app.get(
+      `${base}/teams`,
+      { schema: { params: Params, querystring: ListQuery, response: { 200: ListOf(TeamContentPermission) } } },
+      async (request) => {
+        const node = await load(request.caller.id, contentId(request.params), 'list');
+        const caller = (await memberRole(db, node.org_id, request.caller.id))!;
+        const page = await collectPage({
+          request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+          fetch: (after, n) => listGrants(db, node.id, 'team', after, n),
+          key: (row) => [row.created_at, row.principal_id],
+          accept: async (row) => {
+            const team = await findTeam(db, node.org_id, row.principal_id);
+            return team && isRole(row.role) ? { team, permission: row.role } : undefined;
+          },
+        });
+        const views = await teamViews(
+          db,
+          node.org_id,
+          page.items.map((i) => i.team),
+          caller,
+        );
+        return { ...page, items: page.items.map((item, i) => ({ permission: item.permission, team: views[i]! })) };
+      },
+    );
 
     app.get(
       `${base}/aggregate`,
@@ -121,7 +150,13 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox = async (app) =>
           accept: async (row) => {
             const role = await roleResolver(db, row.user_id)(node);
             if (role === null || (wanted !== undefined && role !== wanted)) return undefined;
-            const user = { id: row.user_id, email: row.email, display_name: row.display_name, photo_url: row.photo_url, created_at: row.created_at };
+            const user = {
+              id: row.user_id,
+              email: row.email,
+              display_name: row.display_name,
+              photo_url: row.photo_url,
+              created_at: row.created_at,
+            };
             return { permission: role, user: userView(user, url) };
           },
         });
@@ -133,20 +168,24 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox = async (app) =>
       const ParamsOf = principal === 'user' ? UserParams : TeamParams;
       const idOf = (params: Record<string, string>) => params[`${principal}Id`]!;
 
-      app.patch(path, {
-        schema: { params: ParamsOf, body: UpdateContentPermission },
-        preValidation: async (request) => {
-          request.body ??= {};
+      app.patch(
+        path,
+        {
+          schema: { params: ParamsOf, body: UpdateContentPermission },
+          preValidation: async (request) => {
+            request.body ??= {};
+          },
         },
-      }, async (request, reply) => {
-        const params = request.params as Record<string, string>;
-        const node = await load(request.caller.id, contentId(params), 'manage');
-        const id = idOf(params);
-        await requirePrincipal(node, principal, id, `path.${principal}Id`);
-        const { role } = request.body as { role?: Role | null };
-        if (role !== undefined) await assign(node, principal, id, role);
-        return reply.status(204).send();
-      });
+        async (request, reply) => {
+          const params = request.params as Record<string, string>;
+          const node = await load(request.caller.id, contentId(params), 'manage');
+          const id = idOf(params);
+          await requirePrincipal(node, principal, id, `path.${principal}Id`);
+          const { role } = request.body as { role?: Role | null };
+          if (role !== undefined) await assign(node, principal, id, role);
+          return reply.status(204).send();
+        },
+      );
 
       app.delete(path, { schema: { params: ParamsOf } }, async (request, reply) => {
         const params = request.params as Record<string, string>;

@@ -2,17 +2,38 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, Id, JsonDocument, ListOf, ListQuery, PageFormat, PagesResponse, Revision, RevisionFile, RevisionPage,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  JsonDocument,
+  ListOf,
+  ListQuery,
+  PageFormat,
+  PagesResponse,
+  Revision,
+  RevisionFile,
+  RevisionPage,
   RevisionReusableContent,
 } from '../../model/index.js';
 import { findPage, pagePaths } from '../../content/index.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { baseUrl } from '../urls.js';
 import {
-  findFile, findReusableContent, renderFiles, renderPages, renderReusableContent, reusableContentDocument, type ContentScope,
+  findFile,
+  findReusableContent,
+  renderFiles,
+  renderPages,
+  renderReusableContent,
+  reusableContentDocument,
+  type ContentScope,
 } from '../revisions/read-content.js';
 import {
-  changeRequestScope, loadChangeRequest, loadReadableSpace, mergedFrom, revisionScope, spaceScope,
+  changeRequestScope,
+  loadChangeRequest,
+  loadReadableSpace,
+  mergedFrom,
+  revisionScope,
+  spaceScope,
 } from '../revisions/content-scope.js';
 import { revisionJson, revisionView } from '../views/revision.js';
 
@@ -34,7 +55,10 @@ const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 /** `format=markdown` on reusable content reads is docsync's extension (docs/api.md, "Reusable contents"). */
-const ReusableContentQuery = Type.Object({ ...contentFlags, format: Type.Optional(Type.Literal('markdown')) }, { additionalProperties: false });
+const ReusableContentQuery = Type.Object(
+  { ...contentFlags, format: Type.Optional(Type.Literal('markdown')) },
+  { additionalProperties: false },
+);
 /** The published document query; docsync documents have no expressions or references to expand. */
 const DocumentQuery = Type.Object(
   {
@@ -96,36 +120,50 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const params = (request: FastifyRequest) => request.params as ContentParams;
 
   for (const { prefix, params: scopeParams, resolve } of SCOPES) {
-    app.get(prefix, { schema: { params: scopeParams, querystring: ContentQuery, response: { 200: Revision } }, serializerCompiler: revisionSerializer }, async (request) => {
-      const scope = await resolve(request, params(request));
-      // Pages of a revision carry their markdown: the cheapest body the published Document
-      // accepts (a JSON tree would parse every page); docs/api.md, "Content reads".
-      const options = { metadata: request.query.metadata ?? true, format: 'markdown' as const };
-      return revisionView(scope.revision, scope.tree, {
-        pages: await renderPages(db, scope, scope.tree.pages, options),
-        files: await renderFiles(db, scope, scope.tree.files, options),
-        appURL: scope.appURL,
-        mergedFrom: await mergedFrom(db, scope.space, scope.revision, scope.base),
-      });
-    });
+    app.get(
+      prefix,
+      { schema: { params: scopeParams, querystring: ContentQuery, response: { 200: Revision } }, serializerCompiler: revisionSerializer },
+      async (request) => {
+        const scope = await resolve(request, params(request));
+        // Pages of a revision carry their markdown: the cheapest body the published Document
+        // accepts (a JSON tree would parse every page); docs/api.md, "Content reads".
+        const options = { metadata: request.query.metadata ?? true, format: 'markdown' as const };
+        return revisionView(scope.revision, scope.tree, {
+          pages: await renderPages(db, scope, scope.tree.pages, options),
+          files: await renderFiles(db, scope, scope.tree.files, options),
+          appURL: scope.appURL,
+          mergedFrom: await mergedFrom(db, scope.space, scope.revision, scope.base),
+        });
+      },
+    );
 
-    app.get(`${prefix}/pages`, { schema: { params: scopeParams, querystring: PagesQuery, response: { 200: PagesResponse } } }, async (request) => {
-      const scope = await resolve(request, params(request));
-      return { pages: await renderPages(db, scope, scope.tree.pages, { metadata: request.query.metadata ?? true, format: request.query.format }) };
-    });
+    app.get(
+      `${prefix}/pages`,
+      { schema: { params: scopeParams, querystring: PagesQuery, response: { 200: PagesResponse } } },
+      async (request) => {
+        const scope = await resolve(request, params(request));
+        return {
+          pages: await renderPages(db, scope, scope.tree.pages, { metadata: request.query.metadata ?? true, format: request.query.format }),
+        };
+      },
+    );
 
-    app.get(`${prefix}/files`, { schema: { params: scopeParams, querystring: FilesQuery, response: { 200: ListOf(RevisionFile) } } }, async (request) => {
-      const scope = await resolve(request, params(request));
-      // Files are listed by id: a cursor stays valid across revisions (keyset on the id).
-      const files = [...scope.tree.files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const page = await collectPage({
-        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
-        fetch: (after, n) => Promise.resolve(files.filter((f) => after === undefined || f.id > after[1]).slice(0, n)),
-        key: (file) => ['', file.id],
-        accept: (file) => file,
-      });
-      return { ...page, items: await renderFiles(db, scope, page.items, { metadata: request.query.metadata ?? true }) };
-    });
+    app.get(
+      `${prefix}/files`,
+      { schema: { params: scopeParams, querystring: FilesQuery, response: { 200: ListOf(RevisionFile) } } },
+      async (request) => {
+        const scope = await resolve(request, params(request));
+        // Files are listed by id: a cursor stays valid across revisions (keyset on the id).
+        const files = [...scope.tree.files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        const page = await collectPage({
+          request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+          fetch: (after, n) => Promise.resolve(files.filter((f) => after === undefined || f.id > after[1]).slice(0, n)),
+          key: (file) => ['', file.id],
+          accept: (file) => file,
+        });
+        return { ...page, items: await renderFiles(db, scope, page.items, { metadata: request.query.metadata ?? true }) };
+      },
+    );
 
     app.get(
       `${prefix}/files/:fileId`,
@@ -153,11 +191,20 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(
       `${prefix}/reusable-contents/:reusableContentId`,
-      { schema: { params: withParams(scopeParams, { reusableContentId: Id }), querystring: ReusableContentQuery, response: { 200: RevisionReusableContent } } },
+      {
+        schema: {
+          params: withParams(scopeParams, { reusableContentId: Id }),
+          querystring: ReusableContentQuery,
+          response: { 200: RevisionReusableContent },
+        },
+      },
       async (request) => {
         const scope = await resolve(request, params(request));
         const content = findReusableContent(scope, params(request).reusableContentId ?? '');
-        return renderReusableContent(db, scope, content, { metadata: request.query.metadata ?? true, markdown: request.query.format === 'markdown' });
+        return renderReusableContent(db, scope, content, {
+          metadata: request.query.metadata ?? true,
+          markdown: request.query.format === 'markdown',
+        });
       },
     );
 
@@ -165,7 +212,13 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (prefix.includes('/revisions/')) {
       app.get(
         `${prefix}/reusable-contents/:reusableContentId/document`,
-        { schema: { params: withParams(scopeParams, { reusableContentId: Id }), querystring: DocumentQuery, response: { 200: JsonDocument } } },
+        {
+          schema: {
+            params: withParams(scopeParams, { reusableContentId: Id }),
+            querystring: DocumentQuery,
+            response: { 200: JsonDocument },
+          },
+        },
         async (request) => {
           const scope = await resolve(request, params(request));
           return reusableContentDocument(db, findReusableContent(scope, params(request).reusableContentId ?? ''));
@@ -175,7 +228,13 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(
       `${prefix}/path/*`,
-      { schema: { params: Type.Object({ ...scopeParams.properties, '*': Type.String({ maxLength: 2048 }) }), querystring: PageQuery, response: { 200: RevisionPage } } },
+      {
+        schema: {
+          params: Type.Object({ ...scopeParams.properties, '*': Type.String({ maxLength: 2048 }) }),
+          querystring: PageQuery,
+          response: { 200: RevisionPage },
+        },
+      },
       async (request) => {
         const scope = await resolve(request, params(request));
         const wanted = (params(request)['*'] ?? '').replace(/^\/+|\/+$/g, '');
@@ -184,7 +243,8 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         for (const [id, p] of paths) if (p.path === wanted) found ??= id;
         const page = found === undefined ? undefined : findPage(scope.tree.pages, found);
         // The published answer is a document or group page: a link page has no content at a path.
-        if (!page || page.type === 'link' || page.type === 'computed') throw new DocsyncError('not_found', `no page at path "${wanted}" in revision ${scope.revision.id}`);
+        if (!page || page.type === 'link' || page.type === 'computed')
+          throw new DocsyncError('not_found', `no page at path "${wanted}" in revision ${scope.revision.id}`);
         const [view] = await renderPages(db, scope, [page], { metadata: request.query.metadata ?? true, format: request.query.format });
         return view;
       },

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  ChangeRequest, ContentChangeBatch, ContentChangeUpdate, ContentWriteQuery, Id, type ContentChangeOutcome,
+  ChangeRequest,
+  ContentChangeBatch,
+  ContentChangeUpdate,
+  ContentWriteQuery,
+  Id,
+  type ContentChangeOutcome,
 } from '../../model/index.js';
 import type { PageOutcome } from '../../content/index.js';
 import { loadReadableSpace } from '../revisions/content-scope.js';
@@ -18,13 +23,26 @@ export const contentWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/spaces/:spaceId/change-requests/:changeRequestId/content',
-    { schema: { params: Params, querystring: ContentWriteQuery, body: ContentChangeBatch, response: { 200: Type.Union([ChangeRequest, ContentChangeUpdate]) } } },
+    {
+      schema: {
+        params: Params,
+        querystring: ContentWriteQuery,
+        body: ContentChangeBatch,
+        response: { 200: Type.Union([ChangeRequest, ContentChangeUpdate]) },
+      },
+    },
     async (request) => {
       const { spaceId, changeRequestId } = request.params;
       const { space } = await loadReadableSpace(db, request.caller, spaceId, 'space.edit');
       const written = await writeContent(
         db,
-        { spaceId, changeRequestId, userId: request.caller.id, changes: request.body.changes, allowPrivateFetch: app.ctx.allowPrivateFetch },
+        {
+          spaceId,
+          changeRequestId,
+          userId: request.caller.id,
+          changes: request.body.changes,
+          allowPrivateFetch: app.ctx.allowPrivateFetch,
+        },
         () => clock.now().toISOString(),
       );
       const base = baseUrl(request);
@@ -35,16 +53,23 @@ export const contentWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const pageRef = (id: string) => ({ object: 'page' as const, id, urls: { location: location(id) } });
       const changes = written.result.outcomes.map((o: PageOutcome): ContentChangeOutcome => {
         switch (o.object) {
-          case 'created_page': return { object: 'created_page', ...(o.ref !== undefined ? { ref: o.ref } : {}), page: pageRef(o.page) };
-          case 'updated_page': return { object: 'updated_page', page: pageRef(o.page) };
-          case 'deleted_page': return { object: 'deleted_page', page: o.page };
+          case 'created_page':
+            return { object: 'created_page', ...(o.ref !== undefined ? { ref: o.ref } : {}), page: pageRef(o.page) };
+          case 'updated_page':
+            return { object: 'updated_page', page: pageRef(o.page) };
+          case 'deleted_page':
+            return { object: 'deleted_page', page: o.page };
         }
       });
       const inserted = written.result.insertedFiles;
       const insertedContents = written.result.insertedReusableContents;
       if (inserted.length === 0 && insertedContents.length === 0) return { changeRequest, changes };
       const scope = {
-        space, spaceId, revision: written.revision, tree: written.result.tree, base,
+        space,
+        spaceId,
+        revision: written.revision,
+        tree: written.result.tree,
+        base,
         appURL: appUrl(base, `/spaces/${spaceId}/change-requests/${cr.number}`),
       };
       return {
@@ -52,7 +77,11 @@ export const contentWriteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         changes,
         ...(inserted.length > 0 ? { insertedFiles: await renderFiles(db, scope, inserted, { metadata: true }) } : {}),
         ...(insertedContents.length > 0
-          ? { insertedReusableContents: await Promise.all(insertedContents.map((c) => renderReusableContent(db, scope, c, { metadata: true, markdown: false }))) }
+          ? {
+              insertedReusableContents: await Promise.all(
+                insertedContents.map((c) => renderReusableContent(db, scope, c, { metadata: true, markdown: false })),
+              ),
+            }
           : {}),
       };
     },

@@ -56,7 +56,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRouteOptions> = async (
   async function missed(after: number | undefined, upTo: number, where: { spaceId?: string; orgId?: string }): Promise<EventRow[]> {
     if (after === undefined) return [];
     const all: EventRow[] = [];
-    for (let from = after; ; ) {
+    for (let from = after; ;) {
       const rows = await readEvents(db, { ...where, after: from, upTo });
       all.push(...rows);
       if (rows.length === 0 || Number(rows.at(-1)!.id) >= upTo) return all;
@@ -103,7 +103,11 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRouteOptions> = async (
       const roles = new Map<string, Promise<Role | null>>();
       return (row: EventRow) => {
         let role = roles.get(row.space_id);
-        if (!role) roles.set(row.space_id, (role = resolve({ id: row.space_id, org_id: row.org_id, parent_id: row.parent_id, default_level: row.default_level })));
+        if (!role)
+          roles.set(
+            row.space_id,
+            (role = resolve({ id: row.space_id, org_id: row.org_id, parent_id: row.parent_id, default_level: row.default_level })),
+          );
         return role;
       };
     });

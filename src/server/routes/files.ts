@@ -30,20 +30,24 @@ const disposition = (name: string, type: string) =>
  */
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
-  app.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId/download', { schema: { params: DownloadParams } }, async (request, reply) => {
-    const { spaceId, revisionId, fileId } = request.params;
-    const { space } = await loadReadableSpace(db, request.caller, spaceId);
-    const scope = await revisionScope(db, space, revisionId, baseUrl(request));
-    const file = findFile(scope, fileId);
-    const bytes = await getBlob(db, file.blob);
-    // The tree names a blob the store must hold; a missing one is a broken store, not bad input.
-    if (!bytes) throw new Error(`blob ${file.blob} of file ${file.id} is missing`);
-    const type = SAFE_HEADER.test(file.contentType) ? file.contentType : 'application/octet-stream';
-    return reply
-      .header('content-type', type)
-      .header('content-disposition', disposition(file.name, type))
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, max-age=31536000, immutable')
-      .send(bytes);
-  });
+  app.get(
+    '/spaces/:spaceId/revisions/:revisionId/files/:fileId/download',
+    { schema: { params: DownloadParams } },
+    async (request, reply) => {
+      const { spaceId, revisionId, fileId } = request.params;
+      const { space } = await loadReadableSpace(db, request.caller, spaceId);
+      const scope = await revisionScope(db, space, revisionId, baseUrl(request));
+      const file = findFile(scope, fileId);
+      const bytes = await getBlob(db, file.blob);
+      // The tree names a blob the store must hold; a missing one is a broken store, not bad input.
+      if (!bytes) throw new Error(`blob ${file.blob} of file ${file.id} is missing`);
+      const type = SAFE_HEADER.test(file.contentType) ? file.contentType : 'application/octet-stream';
+      return reply
+        .header('content-type', type)
+        .header('content-disposition', disposition(file.name, type))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .send(bytes);
+    },
+  );
 };

@@ -2,11 +2,28 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, InstallIntegration, InstallationListQuery, InstallationParams, IntegrationInstallation, IntegrationParams,
-  ListOf, conflict, isRole, roleAtLeast,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  InstallIntegration,
+  InstallationListQuery,
+  InstallationParams,
+  IntegrationInstallation,
+  IntegrationParams,
+  ListOf,
+  conflict,
+  isRole,
+  roleAtLeast,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
-import { deleteInstallation, findInstallation, findInstallationOf, findIntegration, insertInstallation, listInstallations, type InstallationRow } from '../store/integrations.js';
+import {
+  deleteInstallation,
+  findInstallation,
+  findInstallationOf,
+  findIntegration,
+  insertInstallation,
+  listInstallations,
+  type InstallationRow,
+} from '../store/integrations.js';
 import { loadVisible, organizationByRef } from '../integrations/access.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { apiUrl, appUrl, baseUrl } from '../urls.js';
@@ -29,7 +46,12 @@ function installationView(row: InstallationRow, base: string): Static<typeof Int
     target: { organization: row.org_id },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    urls: { location, app: appUrl(base, `/orgs/${row.org_id}/integrations/${row.integration}`), publicEndpoint: script, publicContentEndpoint: script },
+    urls: {
+      location,
+      app: appUrl(base, `/orgs/${row.org_id}/integrations/${row.integration}`),
+      publicEndpoint: script,
+      publicContentEndpoint: script,
+    },
   };
 }
 
@@ -55,9 +77,13 @@ export const integrationInstallationRoutes: FastifyPluginAsyncTypebox = async (a
       const org = await organizationByRef(db, request.body.organization, 'body.organization');
       requireOrgRole(await memberRole(db, org.id, request.caller.id), 'integration.install', org.id);
       if (integration.visibility === 'private' && integration.owner_org !== org.id) {
-        throw new DocsyncError('forbidden', `integration ${integrationName} is private to its organization and cannot be installed in ${org.id}`);
+        throw new DocsyncError(
+          'forbidden',
+          `integration ${integrationName} is private to its organization and cannot be installed in ${org.id}`,
+        );
       }
-      if (await findInstallationOf(db, integrationName, org.id)) throw conflict(`integration ${integrationName} is already installed in organization ${org.id}`);
+      if (await findInstallationOf(db, integrationName, org.id))
+        throw conflict(`integration ${integrationName} is already installed in organization ${org.id}`);
       const row = await insertInstallation(db, integrationName, org.id, clock.now().toISOString());
       const view = installationView(row, baseUrl(request));
       void reply.status(201).header('location', view.urls.location);
@@ -78,7 +104,10 @@ export const integrationInstallationRoutes: FastifyPluginAsyncTypebox = async (a
         request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
         fetch: (after, n) => listInstallations(db, integrationName, after, n),
         key: (row) => [row.created_at, row.id],
-        accept: (row) => (externalId === undefined || (JSON.parse(row.external_ids) as string[]).includes(externalId) ? installationView(row, base) : undefined),
+        accept: (row) =>
+          externalId === undefined || (JSON.parse(row.external_ids) as string[]).includes(externalId)
+            ? installationView(row, base)
+            : undefined,
       });
     },
   );
@@ -86,19 +115,25 @@ export const integrationInstallationRoutes: FastifyPluginAsyncTypebox = async (a
   async function load(request: FastifyRequest, name: string, id: string): Promise<InstallationRow> {
     const integration = await loadVisible(db, await findIntegration(db, name), name, request.caller.id);
     const row = await findInstallation(db, name, id);
-    if (!row || !(await mayManage(request, integration.owner_org, row.org_id))) throw new DocsyncError('not_found', `installation ${id} of integration ${name} not found`);
+    if (!row || !(await mayManage(request, integration.owner_org, row.org_id)))
+      throw new DocsyncError('not_found', `installation ${id} of integration ${name} not found`);
     return row;
   }
 
   app.get(
     '/integrations/:integrationName/installations/:installationId',
     { schema: { params: InstallationParams, response: { 200: IntegrationInstallation } } },
-    async (request) => installationView(await load(request, request.params.integrationName, request.params.installationId), baseUrl(request)),
+    async (request) =>
+      installationView(await load(request, request.params.integrationName, request.params.installationId), baseUrl(request)),
   );
 
-  app.delete('/integrations/:integrationName/installations/:installationId', { schema: { params: InstallationParams } }, async (request, reply) => {
-    const row = await load(request, request.params.integrationName, request.params.installationId);
-    await deleteInstallation(db, row.id);
-    return reply.status(205).send();
-  });
+  app.delete(
+    '/integrations/:integrationName/installations/:installationId',
+    { schema: { params: InstallationParams } },
+    async (request, reply) => {
+      const row = await load(request, request.params.integrationName, request.params.installationId);
+      await deleteInstallation(db, row.id);
+      return reply.status(205).send();
+    },
+  );
 };

@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_LIST_LIMIT, DocsyncError, Integration, IntegrationListQuery, IntegrationParams, ListOf, PublishIntegration, conflict } from '../../model/index.js';
+import {
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Integration,
+  IntegrationListQuery,
+  IntegrationParams,
+  ListOf,
+  PublishIntegration,
+  conflict,
+} from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import { findOrganization } from '../store/organizations.js';
 import { getBlob, putBlob } from '../store/blobs.js';
@@ -23,7 +32,12 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function view(request: FastifyRequest, row: IntegrationRow, canInstall?: boolean): Promise<Integration> {
     const owner = await findOrganization(db, row.owner_org);
     const ownerMember = await memberRole(db, row.owner_org, request.caller.id);
-    return integrationView(row, owner!, { ownerMember, canInstall: canInstall ?? (await administersAny(db, request.caller.id)) }, baseUrl(request));
+    return integrationView(
+      row,
+      owner!,
+      { ownerMember, canInstall: canInstall ?? (await administersAny(db, request.caller.id)) },
+      baseUrl(request),
+    );
   }
 
   app.get('/integrations', { schema: { querystring: IntegrationListQuery, response: { 200: ListOf(Integration) } } }, async (request) => {
@@ -38,16 +52,18 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (q.scope !== undefined && !d.scopes.includes(q.scope)) return false;
       if (q.target !== undefined && row.target !== q.target && row.target !== 'all') return false;
       if (q.owner !== undefined && row.owner_org !== q.owner) return false;
-      if (q.blocks !== undefined && (d.blocks.length > 0) !== (q.blocks === 'true')) return false;
-      if (q.contentSources !== undefined && (d.contentSources.length > 0) !== (q.contentSources === 'true')) return false;
-      if (domain !== undefined && !d.blocks.some((b) => (b.urlUnfurl ?? []).some((pattern) => unfurlHost(pattern) === domain))) return false;
+      if (q.blocks !== undefined && d.blocks.length > 0 !== (q.blocks === 'true')) return false;
+      if (q.contentSources !== undefined && d.contentSources.length > 0 !== (q.contentSources === 'true')) return false;
+      if (domain !== undefined && !d.blocks.some((b) => (b.urlUnfurl ?? []).some((pattern) => unfurlHost(pattern) === domain)))
+        return false;
       return true;
     };
     return collectPage({
       request: pageRequest(q, DEFAULT_LIST_LIMIT),
       fetch: (after, n) => listIntegrations(db, after, n),
       key: (row) => [row.name, row.name],
-      accept: async (row) => (matches(row) && (await canSee(db, row, request.caller.id, true)) ? view(request, row, canInstall) : undefined),
+      accept: async (row) =>
+        matches(row) && (await canSee(db, row, request.caller.id, true)) ? view(request, row, canInstall) : undefined,
     });
   });
 
@@ -68,7 +84,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (existing && existing.owner_org !== org.id) throw conflict(`integration name ${integrationName} is taken by another organization`);
       const icon = body.icon === undefined ? null : await putBlob(db, decodeImage(body.icon, 'body.icon'));
       const images: string[] = [];
-      for (const [i, image] of (body.previewImages ?? []).entries()) images.push(await putBlob(db, decodeImage(image, `body.previewImages.${i}`)));
+      for (const [i, image] of (body.previewImages ?? []).entries())
+        images.push(await putBlob(db, decodeImage(image, `body.previewImages.${i}`)));
       const definition: IntegrationDefinition = {
         runtime: body.runtime ?? 'v1',
         description: body.description,
@@ -113,14 +130,25 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/integrations/:integrationName/assets/:asset',
-    { schema: { params: Type.Object({ integrationName: IntegrationParams.properties.integrationName, asset: Type.String({ pattern: '^(icon|preview-[0-2])$' }) }) } },
+    {
+      schema: {
+        params: Type.Object({
+          integrationName: IntegrationParams.properties.integrationName,
+          asset: Type.String({ pattern: '^(icon|preview-[0-2])$' }),
+        }),
+      },
+    },
     async (request, reply) => {
       const { integrationName, asset } = request.params;
       const row = await loadVisible(db, await findIntegration(db, integrationName), integrationName, request.caller.id);
       const sha = asset === 'icon' ? row.icon : (JSON.parse(row.preview_images) as string[])[Number(asset.slice('preview-'.length))];
       const bytes = sha ? await getBlob(db, sha) : undefined;
       if (!bytes) throw new DocsyncError('not_found', `integration ${integrationName} has no ${asset}`);
-      return reply.type(imageType(bytes)).header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; sandbox").send(bytes);
+      return reply
+        .type(imageType(bytes))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(bytes);
     },
   );
 

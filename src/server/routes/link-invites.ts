@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, Id, InviteLink, ListOf, ListQuery, MemberRoleOrGuest, conflict, isRole, roleAtLeast,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  InviteLink,
+  ListOf,
+  ListQuery,
+  MemberRoleOrGuest,
+  conflict,
+  isRole,
+  roleAtLeast,
   type Role,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
@@ -59,19 +68,27 @@ export const linkInviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (org?.invite_links !== 1) {
         throw conflict(`organization ${organizationId} has invite links turned off: PATCH it with "inviteLinks": true first`);
       }
-      const row = await createLinkInvite(db, { orgId: organizationId, role: request.body.role as Role | null, createdBy: request.caller.id }, clock.now().toISOString());
+      const row = await createLinkInvite(
+        db,
+        { orgId: organizationId, role: request.body.role as Role | null, createdBy: request.caller.id },
+        clock.now().toISOString(),
+      );
       void reply.status(201).header('location', apiUrl(baseUrl(request), `/orgs/${organizationId}/link-invites/${row.id}`));
       return inviteView(row, caller);
     },
   );
 
-  app.get('/orgs/:organizationId/link-invites/:inviteId', { schema: { params: InviteParams, response: { 200: InviteLink } } }, async (request) => {
-    const { organizationId, inviteId } = request.params;
-    const caller = await admin(organizationId, request.caller.id);
-    const row = await findLinkInvite(db, organizationId, inviteId);
-    if (!row) throw new DocsyncError('not_found', `invite link ${inviteId} not found in organization ${organizationId}`);
-    return inviteView(row, caller);
-  });
+  app.get(
+    '/orgs/:organizationId/link-invites/:inviteId',
+    { schema: { params: InviteParams, response: { 200: InviteLink } } },
+    async (request) => {
+      const { organizationId, inviteId } = request.params;
+      const caller = await admin(organizationId, request.caller.id);
+      const row = await findLinkInvite(db, organizationId, inviteId);
+      if (!row) throw new DocsyncError('not_found', `invite link ${inviteId} not found in organization ${organizationId}`);
+      return inviteView(row, caller);
+    },
+  );
 
   app.delete('/orgs/:organizationId/link-invites/:inviteId', { schema: { params: InviteParams } }, async (request, reply) => {
     const { organizationId, inviteId } = request.params;
@@ -93,7 +110,11 @@ export const linkInviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!row) throw new DocsyncError('not_found', `invite ${inviteId} not found in organization ${organizationId}`);
       const existing = await findMember(db, organizationId, request.caller.id);
       if (!existing) {
-        await upsertMember(db, { orgId: organizationId, userId: request.caller.id, role: isRole(row.role) ? row.role : null }, clock.now().toISOString());
+        await upsertMember(
+          db,
+          { orgId: organizationId, userId: request.caller.id, role: isRole(row.role) ? row.role : null },
+          clock.now().toISOString(),
+        );
       }
       return {};
     },

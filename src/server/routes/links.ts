@@ -3,8 +3,17 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, Id, LinkListQuery, LinkListing, ListOf, ListQuery, ContentLocation, type ChangeRequest,
-  type TreeFile, type TreePage,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  LinkListQuery,
+  LinkListing,
+  ListOf,
+  ListQuery,
+  ContentLocation,
+  type ChangeRequest,
+  type TreeFile,
+  type TreePage,
 } from '../../model/index.js';
 import { findPage, pagePaths, type LinkEntry } from '../../content/index.js';
 import { collectPage, pageRequest, type SortKey } from '../util/cursor.js';
@@ -19,7 +28,12 @@ import { linkItemView, pageLocation, type LocationContext } from '../views/links
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 
-interface LinkParams { spaceId: string; changeRequestId?: string; pageId?: string; fileId?: string }
+interface LinkParams {
+  spaceId: string;
+  changeRequestId?: string;
+  pageId?: string;
+  fileId?: string;
+}
 interface Scoped {
   scope: ContentScope;
   changeRequest?: ChangeRequest | undefined;
@@ -65,7 +79,12 @@ const hash = (key: string) => createHash('sha256').update(key).digest('base64url
  * a hash of its identity: when the content changed between pages, the item is found again by
  * its identity, so the next page starts after it.
  */
-function pageThrough<T, R>(items: readonly T[], identity: (item: T) => string, query: { page?: string; limit?: number }, accept: (item: T) => R | undefined) {
+function pageThrough<T, R>(
+  items: readonly T[],
+  identity: (item: T) => string,
+  query: { page?: string; limit?: number },
+  accept: (item: T) => R | undefined,
+) {
   const keyed = items.map((item, i) => ({ item, key: [i, hash(identity(item))] as SortKey }));
   return collectPage({
     request: pageRequest(query, DEFAULT_LIST_LIMIT, 'number'),
@@ -91,9 +110,19 @@ function introduced(entries: readonly LinkEntry[], before: readonly LinkEntry[] 
   return entries.filter((e) => e.status === 'broken' && e.sources.some((id) => !was.get(e.key)?.has(id))).length;
 }
 
-function listing(entries: LinkEntry[], before: LinkEntry[] | undefined, query: { page?: string; limit?: number; status?: string }, ctx: LocationContext) {
+function listing(
+  entries: LinkEntry[],
+  before: LinkEntry[] | undefined,
+  query: { page?: string; limit?: number; status?: string },
+  ctx: LocationContext,
+) {
   const broken = entries.filter((e) => e.status === 'broken').length;
-  return pageThrough(entries, (e) => e.key, query, (e) => (query.status === undefined || e.status === query.status ? linkItemView(e, ctx) : undefined)).then((page) => ({
+  return pageThrough(
+    entries,
+    (e) => e.key,
+    query,
+    (e) => (query.status === undefined || e.status === query.status ? linkItemView(e, ctx) : undefined),
+  ).then((page) => ({
     ...page,
     stats: { total: entries.length, broken: { total: broken, changeRequest: introduced(entries, before) } },
   }));
@@ -109,25 +138,57 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const scoped = await resolveScope(request, params(request));
     return listing(await links(scoped.scope, request), await baseLinks(scoped, request), query, await locationContext(db, scoped));
   };
-  app.get('/spaces/:spaceId/links', { schema: { params: SpaceParams, querystring: LinkListQuery, response: { 200: LinkListing } } }, (request) => spaceLinks(request, request.query));
-  app.get('/spaces/:spaceId/change-requests/:changeRequestId/links', { schema: { params: CrParams, querystring: LinkListQuery, response: { 200: LinkListing } } }, (request) => spaceLinks(request, request.query));
+  app.get(
+    '/spaces/:spaceId/links',
+    { schema: { params: SpaceParams, querystring: LinkListQuery, response: { 200: LinkListing } } },
+    (request) => spaceLinks(request, request.query),
+  );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/links',
+    { schema: { params: CrParams, querystring: LinkListQuery, response: { 200: LinkListing } } },
+    (request) => spaceLinks(request, request.query),
+  );
 
-  for (const [prefix, base] of [['/spaces/:spaceId/content', SpaceParams], ['/spaces/:spaceId/change-requests/:changeRequestId/content', CrParams]] as const) {
-    app.get(`${prefix}/page/:pageId/links`, { schema: { params: withId('pageId', base), querystring: LinkListQuery, response: { 200: LinkListing } } }, async (request) => {
-      const scoped = await resolveScope(request, params(request));
-      const pageId = params(request).pageId ?? '';
-      if (!findPage(scoped.scope.tree.pages, pageId)) throw new DocsyncError('not_found', `page ${pageId} not found in revision ${scoped.scope.revision.id}`);
-      const ofPage = (all: LinkEntry[]) => all.filter((e) => e.sources.includes(pageId)).map((e) => ({ ...e, sources: [pageId] }));
-      const before = await baseLinks(scoped, request);
-      return listing(ofPage(await links(scoped.scope, request)), before && ofPage(before), request.query, await locationContext(db, scoped));
-    });
+  for (const [prefix, base] of [
+    ['/spaces/:spaceId/content', SpaceParams],
+    ['/spaces/:spaceId/change-requests/:changeRequestId/content', CrParams],
+  ] as const) {
+    app.get(
+      `${prefix}/page/:pageId/links`,
+      { schema: { params: withId('pageId', base), querystring: LinkListQuery, response: { 200: LinkListing } } },
+      async (request) => {
+        const scoped = await resolveScope(request, params(request));
+        const pageId = params(request).pageId ?? '';
+        if (!findPage(scoped.scope.tree.pages, pageId))
+          throw new DocsyncError('not_found', `page ${pageId} not found in revision ${scoped.scope.revision.id}`);
+        const ofPage = (all: LinkEntry[]) => all.filter((e) => e.sources.includes(pageId)).map((e) => ({ ...e, sources: [pageId] }));
+        const before = await baseLinks(scoped, request);
+        return listing(
+          ofPage(await links(scoped.scope, request)),
+          before && ofPage(before),
+          request.query,
+          await locationContext(db, scoped),
+        );
+      },
+    );
 
-    app.get(`${prefix}/files/:fileId/backlinks`, { schema: { params: withId('fileId', base), querystring: ListQuery, response: { 200: ListOf(ContentLocation) } } }, async (request) => {
-      const scoped = await resolveScope(request, params(request));
-      const file: TreeFile = findFile(scoped.scope, params(request).fileId ?? '');
-      const sources = (await links(scoped.scope, request)).filter((e) => e.target.kind === 'file' && e.target.file === file.id).flatMap((e) => e.sources);
-      const ctx = await locationContext(db, scoped);
-      return pageThrough([...new Set(sources)], (id) => id, request.query, (id) => pageLocation(ctx, id));
-    });
+    app.get(
+      `${prefix}/files/:fileId/backlinks`,
+      { schema: { params: withId('fileId', base), querystring: ListQuery, response: { 200: ListOf(ContentLocation) } } },
+      async (request) => {
+        const scoped = await resolveScope(request, params(request));
+        const file: TreeFile = findFile(scoped.scope, params(request).fileId ?? '');
+        const sources = (await links(scoped.scope, request))
+          .filter((e) => e.target.kind === 'file' && e.target.file === file.id)
+          .flatMap((e) => e.sources);
+        const ctx = await locationContext(db, scoped);
+        return pageThrough(
+          [...new Set(sources)],
+          (id) => id,
+          request.query,
+          (id) => pageLocation(ctx, id),
+        );
+      },
+    );
   }
 };

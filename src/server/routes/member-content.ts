@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, ListOf, MemberContentPermission, MemberParams, MemberSpacesQuery, MemberTeamItem,
-  MemberTeamsQuery, type TeamMemberRole,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  ListOf,
+  MemberContentPermission,
+  MemberParams,
+  MemberSpacesQuery,
+  MemberTeamItem,
+  MemberTeamsQuery,
+  type TeamMemberRole,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import { spacesOfUser } from '../auth/reach.js';
@@ -21,7 +28,8 @@ export const memberContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const caller = await memberRole(db, orgId, callerId);
     if (!caller) throw new DocsyncError('not_found', `organization ${orgId} not found`);
     if (callerId !== userId) requireOrgRole(caller, 'org.listMembers', orgId);
-    if (!(await findMember(db, orgId, userId))) throw new DocsyncError('not_found', `user ${userId} is not a member of organization ${orgId}`);
+    if (!(await findMember(db, orgId, userId)))
+      throw new DocsyncError('not_found', `user ${userId} is not a member of organization ${orgId}`);
     return caller;
   }
 
@@ -62,7 +70,11 @@ export const memberContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         accept: (row) => (title === undefined || row.title.toLowerCase().includes(title) ? row : undefined),
       });
       const teams = await teamViews(db, organizationId, page.items, caller);
-      const roles = await teamRolesOf(db, userId, page.items.map((t) => t.id));
+      const roles = await teamRolesOf(
+        db,
+        userId,
+        page.items.map((t) => t.id),
+      );
       return {
         ...page,
         items: teams.map((team) => ({ team, member: { role: roles.get(team.id) ?? ('member' as TeamMemberRole) } })),

@@ -10,7 +10,11 @@ import { memberView } from '../views/member.js';
  * from the effective role of each member (docs/api.md, "Effective role on content").
  */
 export async function memberViews(db: Kysely<Database>, orgId: string, rows: readonly MemberWithUser[], base: string): Promise<Member[]> {
-  const teams = await teamCounts(db, orgId, rows.map((r) => r.user_id));
+  const teams = await teamCounts(
+    db,
+    orgId,
+    rows.map((r) => r.user_id),
+  );
   const views: Member[] = [];
   for (const row of rows) {
     const spaces = row.disabled === 1 ? 0 : (await spacesOfUser(db, orgId, row.user_id)).length;

@@ -1,11 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, Member, MemberListQuery, MemberParams, UpdateMember, conflict,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  Member,
+  MemberListQuery,
+  MemberParams,
+  UpdateMember,
+  conflict,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import {
-  findMemberWithUser, listMembers, matchesSearch, memberSortValue, removeMember, setMemberRole, setMemberSso,
+  findMemberWithUser,
+  listMembers,
+  matchesSearch,
+  memberSortValue,
+  removeMember,
+  setMemberRole,
+  setMemberSso,
 } from '../store/members.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { baseUrl } from '../urls.js';
@@ -87,12 +101,16 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.status(204).send();
   });
 
-  app.post('/orgs/:organizationId/members/:userId/sso', { schema: { params: MemberParams, response: { 200: Member } } }, async (request) => {
-    const { organizationId, userId } = request.params;
-    requireOrgRole(await memberRole(db, organizationId, request.caller.id), 'org.manageMembers', organizationId);
-    const base = baseUrl(request);
-    await loadMember(organizationId, userId, base);
-    await setMemberSso(db, organizationId, userId);
-    return loadMember(organizationId, userId, base);
-  });
+  app.post(
+    '/orgs/:organizationId/members/:userId/sso',
+    { schema: { params: MemberParams, response: { 200: Member } } },
+    async (request) => {
+      const { organizationId, userId } = request.params;
+      requireOrgRole(await memberRole(db, organizationId, request.caller.id), 'org.manageMembers', organizationId);
+      const base = baseUrl(request);
+      await loadMember(organizationId, userId, base);
+      await setMemberSso(db, organizationId, userId);
+      return loadMember(organizationId, userId, base);
+    },
+  );
 };

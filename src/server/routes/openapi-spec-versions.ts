@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, ListOf, ListQuery, OpenAPISpecContent, OpenAPISpecParams, OpenAPISpecVersion, OpenAPISpecVersionParams,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  ListOf,
+  ListQuery,
+  OpenAPISpecContent,
+  OpenAPISpecParams,
+  OpenAPISpecVersion,
+  OpenAPISpecVersionParams,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import { findSpec, findVersion, listVersions, type OpenApiSpecRow } from '../store/openapi-specs.js';
@@ -23,7 +30,8 @@ export const openApiSpecVersionRoutes: FastifyPluginAsyncTypebox = async (app) =
   async function loadVersion(request: FastifyRequest, params: { organizationId: string; specSlug: string; versionId?: string }) {
     const spec = await loadSpec(request, params.organizationId, params.specSlug);
     const id = params.versionId ?? spec.last_version;
-    if (id === null) throw new DocsyncError('not_found', `OpenAPI spec ${spec.slug} has no version yet (processingState: ${spec.processing_state})`);
+    if (id === null)
+      throw new DocsyncError('not_found', `OpenAPI spec ${spec.slug} has no version yet (processingState: ${spec.processing_state})`);
     const version = await findVersion(db, spec.id, id);
     if (!version) throw new DocsyncError('not_found', `version ${id} of OpenAPI spec ${spec.slug} not found`);
     return { spec, version };
@@ -44,20 +52,32 @@ export const openApiSpecVersionRoutes: FastifyPluginAsyncTypebox = async (app) =
     },
   );
 
-  app.get('/orgs/:organizationId/openapi/:specSlug/versions/latest', { schema: { params: OpenAPISpecParams, response: { 200: OpenAPISpecVersion } } }, async (request) => {
-    const { spec, version } = await loadVersion(request, request.params);
-    return openApiSpecVersionView(spec, version, baseUrl(request));
-  });
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/latest',
+    { schema: { params: OpenAPISpecParams, response: { 200: OpenAPISpecVersion } } },
+    async (request) => {
+      const { spec, version } = await loadVersion(request, request.params);
+      return openApiSpecVersionView(spec, version, baseUrl(request));
+    },
+  );
 
-  app.get('/orgs/:organizationId/openapi/:specSlug/versions/latest/content', { schema: { params: OpenAPISpecParams, response: { 200: OpenAPISpecContent } } }, async (request) => {
-    const { spec, version } = await loadVersion(request, request.params);
-    return openApiSpecContentView(spec, version, baseUrl(request));
-  });
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/latest/content',
+    { schema: { params: OpenAPISpecParams, response: { 200: OpenAPISpecContent } } },
+    async (request) => {
+      const { spec, version } = await loadVersion(request, request.params);
+      return openApiSpecContentView(spec, version, baseUrl(request));
+    },
+  );
 
-  app.get('/orgs/:organizationId/openapi/:specSlug/versions/:versionId', { schema: { params: OpenAPISpecVersionParams, response: { 200: OpenAPISpecVersion } } }, async (request) => {
-    const { spec, version } = await loadVersion(request, request.params);
-    return openApiSpecVersionView(spec, version, baseUrl(request));
-  });
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/:versionId',
+    { schema: { params: OpenAPISpecVersionParams, response: { 200: OpenAPISpecVersion } } },
+    async (request) => {
+      const { spec, version } = await loadVersion(request, request.params);
+      return openApiSpecVersionView(spec, version, baseUrl(request));
+    },
+  );
 
   app.get(
     '/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content',

@@ -2,12 +2,32 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
-  CreateOpenAPISpec, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, OPENAPI_SLUG_PATTERN, OpenAPISpec, OpenAPISpecParams,
-  PutOpenAPISpec, badRequest, conflict, isRole, type OpenAPISpecSource,
+  CreateOpenAPISpec,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  ListQuery,
+  OPENAPI_SLUG_PATTERN,
+  OpenAPISpec,
+  OpenAPISpecParams,
+  PutOpenAPISpec,
+  badRequest,
+  conflict,
+  isRole,
+  type OpenAPISpecSource,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import type { MemberRow } from '../store/organizations.js';
-import { deleteSpec, findSpec, insertSpec, listSpecs, recordProcessing, setSpecSource, type OpenApiSpecRow } from '../store/openapi-specs.js';
+import {
+  deleteSpec,
+  findSpec,
+  insertSpec,
+  listSpecs,
+  recordProcessing,
+  setSpecSource,
+  type OpenApiSpecRow,
+} from '../store/openapi-specs.js';
 import { readSpec, SpecProcessError, type ReadSpec } from '../openapi/read-spec.js';
 import { versionOf } from '../openapi/process-spec.js';
 import { queueSpecProcessing } from '../openapi/queue-processing.js';
@@ -87,7 +107,8 @@ export const openApiSpecRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const member = await memberRole(db, organizationId, request.caller.id);
       requireOrgRole(member, 'openapi.manage', organizationId);
       const { slug, source } = request.body;
-      if (await findSpec(db, organizationId, slug)) throw conflict(`body.slug: organization ${organizationId} already has an OpenAPI spec ${slug}`);
+      if (await findSpec(db, organizationId, slug))
+        throw conflict(`body.slug: organization ${organizationId} already has an OpenAPI spec ${slug}`);
       const read = await readText(source);
       const spec = await insertSpec(db, { orgId: organizationId, slug, source: columns(source) }, clock.now().toISOString());
       await process(spec, source, read);
@@ -96,11 +117,15 @@ export const openApiSpecRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/orgs/:organizationId/openapi/:specSlug', { schema: { params: OpenAPISpecParams, response: { 200: OpenAPISpec } } }, async (request) => {
-    const { organizationId, specSlug } = request.params;
-    const { spec, member } = await loadSpec(request, organizationId, specSlug, 'openapi.view');
-    return openApiSpecView(spec, role(member), baseUrl(request));
-  });
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug',
+    { schema: { params: OpenAPISpecParams, response: { 200: OpenAPISpec } } },
+    async (request) => {
+      const { organizationId, specSlug } = request.params;
+      const { spec, member } = await loadSpec(request, organizationId, specSlug, 'openapi.view');
+      return openApiSpecView(spec, role(member), baseUrl(request));
+    },
+  );
 
   app.put(
     '/orgs/:organizationId/openapi/:specSlug',

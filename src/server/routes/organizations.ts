@@ -1,11 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, badRequest, scriptUrlProblem, Id, ListOf, ListQuery, Organization, UpdateOrganization,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  badRequest,
+  scriptUrlProblem,
+  Id,
+  ListOf,
+  ListQuery,
+  Organization,
+  UpdateOrganization,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import {
-  findOrganization, hostnameTaken, listOrganizationsByEmailDomain, listOrganizationsOfUser, updateOrganization,
+  findOrganization,
+  hostnameTaken,
+  listOrganizationsByEmailDomain,
+  listOrganizationsOfUser,
+  updateOrganization,
   type OrganizationRow,
 } from '../store/organizations.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
@@ -50,13 +62,18 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const changes: Partial<OrganizationRow> = {};
       if (body.title !== undefined) changes.title = body.title;
-      if (body.emailDomains !== undefined) changes.email_domains = JSON.stringify([...new Set(body.emailDomains.map((d) => d.toLowerCase()))]);
+      if (body.emailDomains !== undefined)
+        changes.email_domains = JSON.stringify([...new Set(body.emailDomains.map((d) => d.toLowerCase()))]);
       if (body.hostname !== undefined) changes.hostname = body.hostname;
       if (body.defaultRole !== undefined) changes.default_role = body.defaultRole;
-      if (body.defaultContent !== undefined) changes.default_content = body.defaultContent === null ? null : JSON.stringify(body.defaultContent);
+      if (body.defaultContent !== undefined)
+        changes.default_content = body.defaultContent === null ? null : JSON.stringify(body.defaultContent);
       if (body.logo !== undefined) {
         // A logo is an image shown in pages: only a web URL, never one a browser would run.
-        if (body.logo !== null && !/^https?:\/\//i.test(body.logo)) throw badRequest(`body.logo must be an http or https URL${scriptUrlProblem(body.logo) ? ` (${scriptUrlProblem(body.logo)})` : ''}`);
+        if (body.logo !== null && !/^https?:\/\//i.test(body.logo))
+          throw badRequest(
+            `body.logo must be an http or https URL${scriptUrlProblem(body.logo) ? ` (${scriptUrlProblem(body.logo)})` : ''}`,
+          );
         changes.logo = body.logo;
       }
       if (body.sso !== undefined) changes.sso = body.sso ? 1 : 0;

@@ -57,7 +57,10 @@ export const pdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { signedUrl: true },
       schema: {
         params: Type.Object({ blob: Sha256 }),
-        querystring: Type.Object({ expires: Type.Integer({ minimum: 0, maximum: 1e11 }), signature: Type.String({ pattern: '^[0-9a-f]{64}$' }) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { expires: Type.Integer({ minimum: 0, maximum: 1e11 }), signature: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
+          { additionalProperties: false },
+        ),
       },
     },
     async (request, reply) => {
@@ -66,7 +69,11 @@ export const pdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (problem) throw new DocsyncError('forbidden', problem);
       const bytes = await getBlob(db, blob);
       if (!bytes) throw new DocsyncError('not_found', `PDF ${blob} not found`);
-      return reply.type('application/pdf').header('x-content-type-options', 'nosniff').header('cache-control', 'private, max-age=3600').send(bytes);
+      return reply
+        .type('application/pdf')
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, max-age=3600')
+        .send(bytes);
     },
   );
 };

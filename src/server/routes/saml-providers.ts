@@ -2,13 +2,29 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
-  CreateSAMLProvider, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, SAMLProvider, SAMLProviderParams, SSOProviderLogin,
-  UpdateSAMLProvider, badRequest, isRole,
+  CreateSAMLProvider,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  ListQuery,
+  SAMLProvider,
+  SAMLProviderParams,
+  SSOProviderLogin,
+  UpdateSAMLProvider,
+  badRequest,
+  isRole,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import type { MemberRow } from '../store/organizations.js';
 import {
-  deleteSamlProvider, findSamlProvider, insertSamlProvider, listSamlProviders, updateSamlProvider, type SamlProviderFields, type SamlProviderRow,
+  deleteSamlProvider,
+  findSamlProvider,
+  insertSamlProvider,
+  listSamlProviders,
+  updateSamlProvider,
+  type SamlProviderFields,
+  type SamlProviderRow,
 } from '../store/saml-providers.js';
 import { findTeam } from '../store/teams.js';
 import { checkCertificate } from '../sso/certificate.js';
@@ -57,30 +73,36 @@ export const samlProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const out: Partial<SamlProviderFields> = {};
     if (body.label !== undefined) out.label = body.label;
     if (body.entityID !== undefined) out.entity_id = body.entityID === '' ? null : body.entityID;
-    if (body.certificate !== undefined) out.certificate = body.certificate === '' ? null : checkCertificate(body.certificate, 'body.certificate', clock.now());
+    if (body.certificate !== undefined)
+      out.certificate = body.certificate === '' ? null : checkCertificate(body.certificate, 'body.certificate', clock.now());
     if (body.ssoURL !== undefined) {
       if (!/^https?:\/\//i.test(body.ssoURL)) throw badRequest('body.ssoURL must be an http or https URL');
       out.sso_url = body.ssoURL;
     }
     if (body.defaultTeam !== undefined) {
-      if (!(await findTeam(db, orgId, body.defaultTeam))) throw badRequest(`body.defaultTeam: team ${body.defaultTeam} not found in organization ${orgId}`);
+      if (!(await findTeam(db, orgId, body.defaultTeam)))
+        throw badRequest(`body.defaultTeam: team ${body.defaultTeam} not found in organization ${orgId}`);
       out.default_team = body.defaultTeam;
     }
     if (body.defaultRole !== undefined) out.default_role = body.defaultRole;
     return out;
   }
 
-  app.get('/orgs/:organizationId/saml', { schema: { params: OrgParams, querystring: ListQuery, response: { 200: ListOf(SAMLProvider) } } }, async (request) => {
-    const { organizationId } = request.params;
-    const caller = await admin(request, organizationId);
-    const base = baseUrl(request);
-    return collectPage({
-      request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
-      fetch: (after, n) => listSamlProviders(db, organizationId, after, n),
-      key: (row) => [row.created_at, row.id],
-      accept: (row) => view(row, caller, base),
-    });
-  });
+  app.get(
+    '/orgs/:organizationId/saml',
+    { schema: { params: OrgParams, querystring: ListQuery, response: { 200: ListOf(SAMLProvider) } } },
+    async (request) => {
+      const { organizationId } = request.params;
+      const caller = await admin(request, organizationId);
+      const base = baseUrl(request);
+      return collectPage({
+        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+        fetch: (after, n) => listSamlProviders(db, organizationId, after, n),
+        key: (row) => [row.created_at, row.id],
+        accept: (row) => view(row, caller, base),
+      });
+    },
+  );
 
   app.post(
     '/orgs/:organizationId/saml',
@@ -92,7 +114,15 @@ export const samlProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const row = await insertSamlProvider(
         db,
         organizationId,
-        { label: request.body.label, entity_id: null, certificate: null, sso_url: null, default_team: null, default_role: 'read', ...given },
+        {
+          label: request.body.label,
+          entity_id: null,
+          certificate: null,
+          sso_url: null,
+          default_team: null,
+          default_role: 'read',
+          ...given,
+        },
         clock.now().toISOString(),
       );
       const body = await view(row, caller, baseUrl(request));
@@ -101,11 +131,15 @@ export const samlProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/orgs/:organizationId/saml/:samlProviderId', { schema: { params: SAMLProviderParams, response: { 200: SAMLProvider } } }, async (request) => {
-    const { organizationId, samlProviderId } = request.params;
-    const caller = await admin(request, organizationId);
-    return view(await load(organizationId, samlProviderId), caller, baseUrl(request));
-  });
+  app.get(
+    '/orgs/:organizationId/saml/:samlProviderId',
+    { schema: { params: SAMLProviderParams, response: { 200: SAMLProvider } } },
+    async (request) => {
+      const { organizationId, samlProviderId } = request.params;
+      const caller = await admin(request, organizationId);
+      return view(await load(organizationId, samlProviderId), caller, baseUrl(request));
+    },
+  );
 
   app.patch(
     '/orgs/:organizationId/saml/:samlProviderId',

@@ -33,7 +33,8 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function usable(id: string): Promise<SamlProviderRow> {
     const provider = await findSamlProviderById(db, id);
     if (!provider) throw new DocsyncError('not_found', `SAML provider ${id} not found`);
-    if (!isActive(provider)) throw badRequest(`SAML provider ${id} is pending: it needs ssoURL and certificate before anyone can sign in with it`);
+    if (!isActive(provider))
+      throw badRequest(`SAML provider ${id} is pending: it needs ssoURL and certificate before anyone can sign in with it`);
     return provider;
   }
 
@@ -46,11 +47,18 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/sso/saml/:samlProviderId/start',
-    { schema: { params: Params, querystring: Type.Object({ redirect: Type.Optional(Type.String({ maxLength: 2048 })) }, { additionalProperties: false }) }, config: { signIn: true } },
+    {
+      schema: {
+        params: Params,
+        querystring: Type.Object({ redirect: Type.Optional(Type.String({ maxLength: 2048 })) }, { additionalProperties: false }),
+      },
+      config: { signIn: true },
+    },
     async (request, reply) => {
       const provider = await usable(request.params.samlProviderId);
       const { redirect } = request.query;
-      if (redirect !== undefined && safeRedirect(redirect) === undefined) throw badRequest('query.redirect must be a path on this server, starting with a single /');
+      if (redirect !== undefined && safeRedirect(redirect) === undefined)
+        throw badRequest('query.redirect must be a path on this server, starting with a single /');
       const url = await samlFor(db, provider, baseUrl(request)).getAuthorizeUrlAsync(redirect ?? '', request.host, {});
       return reply.redirect(url, 302);
     },
@@ -61,7 +69,10 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: Params,
-        body: Type.Object({ SAMLResponse: Type.String({ minLength: 1, maxLength: 1024 * 1024 }), RelayState: Type.Optional(Type.String({ maxLength: 2048 })) }),
+        body: Type.Object({
+          SAMLResponse: Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
+          RelayState: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
       },
       config: { signIn: true },
     },
@@ -73,7 +84,9 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       let profile;
       try {
-        ({ profile } = await samlFor(db, provider, baseUrl(request)).validatePostResponseAsync({ SAMLResponse: request.body.SAMLResponse }));
+        ({ profile } = await samlFor(db, provider, baseUrl(request)).validatePostResponseAsync({
+          SAMLResponse: request.body.SAMLResponse,
+        }));
       } catch (error) {
         throw refuse(error instanceof Error ? error.message : String(error));
       }
@@ -85,7 +98,10 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (error instanceof SignInRefused) throw refuse(error.message);
         throw error;
       }
-      request.log.info({ samlProvider: provider.id, organization: provider.org_id, user: session.user.id, created: session.created }, 'SAML sign-in');
+      request.log.info(
+        { samlProvider: provider.id, organization: provider.org_id, user: session.user.id, created: session.created },
+        'SAML sign-in',
+      );
       // The browser gets the web pages' own session (docs/web.md): a random secret in an HttpOnly
       // cookie, stored hashed, ended with the token; never the token itself, in a cookie or a page.
       await startWebSession(request, reply, { userId: session.user.id, tokenId: session.tokenId });
@@ -93,7 +109,11 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (target) return reply.redirect(target, 303);
       // A script that asked for JSON gets the API token, once, in the answer's body.
       if (request.headers.accept?.includes('application/json')) {
-        return reply.send({ user: { id: session.user.id, email: session.user.email }, organization: provider.org_id, token: session.token });
+        return reply.send({
+          user: { id: session.user.id, email: session.user.email },
+          organization: provider.org_id,
+          token: session.token,
+        });
       }
       return reply.redirect('/app', 303);
     },

@@ -32,13 +32,17 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ctx: SearchContext = { db, dialect, base: baseUrl(request) };
       const found = await searchSpacePages(ctx, space, query, { offset: window.offset, limit: window.limit + 1 });
       const items = found.slice(0, window.limit);
-      return found.length > window.limit ? { items, count: items.length, next: nextPage(request.query.query, window) } : { items, count: items.length };
+      return found.length > window.limit
+        ? { items, count: items.length, next: nextPage(request.query.query, window) }
+        : { items, count: items.length };
     },
   );
 
   app.get(
     '/orgs/:organizationId/search',
-    { schema: { params: Type.Object({ organizationId: Id }), querystring: SearchQueryString, response: { 200: ListOf(SearchSpaceResult) } } },
+    {
+      schema: { params: Type.Object({ organizationId: Id }), querystring: SearchQueryString, response: { 200: ListOf(SearchSpaceResult) } },
+    },
     async (request) => {
       const { organizationId } = request.params;
       if (!(await memberRole(db, organizationId, request.caller.id))) {
@@ -50,7 +54,10 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const spaces = await readableSpaces(organizationId, request.caller.id);
       if (spaces.size === 0) return { items: [], count: 0 };
       for (const space of spaces.values()) await ensureIndexed(db, dialect, space);
-      const hits = await searchBackend(dialect).spaces(searchDb(db), [...spaces.keys()], query, { offset: window.offset, limit: window.limit + 1 });
+      const hits = await searchBackend(dialect).spaces(searchDb(db), [...spaces.keys()], query, {
+        offset: window.offset,
+        limit: window.limit + 1,
+      });
       const ctx: SearchContext = { db, dialect, base: baseUrl(request) };
       const items = [];
       for (const hit of hits.slice(0, window.limit)) {
@@ -59,7 +66,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const pages = await searchSpacePages(ctx, space, query, { offset: 0, limit: PAGES_PER_SPACE });
         items.push({ type: 'space' as const, id: space.id, title: space.title, score: hit.score, pages });
       }
-      return hits.length > window.limit ? { items, count: items.length, next: nextPage(request.query.query, window) } : { items, count: items.length };
+      return hits.length > window.limit
+        ? { items, count: items.length, next: nextPage(request.query.query, window) }
+        : { items, count: items.length };
     },
   );
 

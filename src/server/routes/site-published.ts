@@ -20,12 +20,22 @@ export const sitePublishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${base}/adaptive-schema`, { schema: { params: SiteParams, response: { 200: SiteAdaptiveSchema } } }, async (request) => {
     const { organizationId, siteId } = request.params;
     const { site } = await loadSite(db, organizationId, siteId, request.caller.id, 'site.view');
-    return { object: 'site-adaptive-schema' as const, jsonSchema: storedSchema(site), updatedAt: site.adaptive_schema_updated_at ?? site.created_at };
+    return {
+      object: 'site-adaptive-schema' as const,
+      jsonSchema: storedSchema(site),
+      updatedAt: site.adaptive_schema_updated_at ?? site.created_at,
+    };
   });
 
   app.put(
     `${base}/adaptive-schema`,
-    { schema: { params: SiteParams, body: Type.Object({ jsonSchema: Type.Unknown() }, { additionalProperties: false }), response: { 200: SiteAdaptiveSchema } } },
+    {
+      schema: {
+        params: SiteParams,
+        body: Type.Object({ jsonSchema: Type.Unknown() }, { additionalProperties: false }),
+        response: { 200: SiteAdaptiveSchema },
+      },
+    },
     async (request) => {
       const { organizationId, siteId } = request.params;
       await loadSite(db, organizationId, siteId, request.caller.id, 'site.update');
@@ -52,7 +62,10 @@ export const sitePublishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: SiteParams,
-        querystring: Type.Object({ shareKey: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { shareKey: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) },
+          { additionalProperties: false },
+        ),
         response: { 200: PublishedContentSite },
       },
     },

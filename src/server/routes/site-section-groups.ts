@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  CreateSiteSectionGroup, DEFAULT_LIST_LIMIT, DocsyncError, ListOf, ListQuery, MoveSiteSectionGroup, SiteSectionGroup, UpdateSiteSectionGroup, badRequest,
+  CreateSiteSectionGroup,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  ListOf,
+  ListQuery,
+  MoveSiteSectionGroup,
+  SiteSectionGroup,
+  UpdateSiteSectionGroup,
+  badRequest,
 } from '../../model/index.js';
 import type { FastifyRequest } from 'fastify';
 import { inTransaction } from '../store/transaction.js';
@@ -40,48 +48,68 @@ export const siteSectionGroupRoutes: FastifyPluginAsyncTypebox = async (app) => 
     });
   }
 
-  app.get(base, { schema: { params: SiteParams, querystring: ListQuery, response: { 200: ListOf(SiteSectionGroup) } } }, async (request) => {
-    const { organizationId, siteId } = request.params;
-    const { site } = await loadSite(db, organizationId, siteId, request.caller.id, 'site.view');
-    const views = await viewsFor(request, site);
-    return pageInOrder([...views.groups.values()], request.query, DEFAULT_LIST_LIMIT);
-  });
+  app.get(
+    base,
+    { schema: { params: SiteParams, querystring: ListQuery, response: { 200: ListOf(SiteSectionGroup) } } },
+    async (request) => {
+      const { organizationId, siteId } = request.params;
+      const { site } = await loadSite(db, organizationId, siteId, request.caller.id, 'site.view');
+      const views = await viewsFor(request, site);
+      return pageInOrder([...views.groups.values()], request.query, DEFAULT_LIST_LIMIT);
+    },
+  );
 
-  app.post(base, { schema: { params: SiteParams, body: CreateSiteSectionGroup, response: { 201: SiteSectionGroup } } }, async (request, reply) => {
-    const { organizationId, siteId } = request.params;
-    await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
-    const body = request.body;
-    const id = await inTransaction(db, async (trx) => {
-      await lockSite(trx, siteId);
-      let parts = await siteParts(trx, siteId);
-      const sectionIds = [...new Set(body.sections ?? [])];
-      sectionIds.forEach((sectionId, i) => {
-        if (!parts.sections.some((s) => s.id === sectionId)) throw badRequest(`body.sections.${i}: section ${sectionId} not found in site ${siteId}`);
+  app.post(
+    base,
+    { schema: { params: SiteParams, body: CreateSiteSectionGroup, response: { 201: SiteSectionGroup } } },
+    async (request, reply) => {
+      const { organizationId, siteId } = request.params;
+      await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
+      const body = request.body;
+      const id = await inTransaction(db, async (trx) => {
+        await lockSite(trx, siteId);
+        let parts = await siteParts(trx, siteId);
+        const sectionIds = [...new Set(body.sections ?? [])];
+        sectionIds.forEach((sectionId, i) => {
+          if (!parts.sections.some((s) => s.id === sectionId))
+            throw badRequest(`body.sections.${i}: section ${sectionId} not found in site ${siteId}`);
+        });
+        const row: GroupRow = {
+          id: newId(),
+          site_id: siteId,
+          title: body.title,
+          icon: body.icon ?? null,
+          position: rootItems(parts).length,
+          created_at: clock.now().toISOString(),
+        };
+        await trx.insertInto('site_section_groups').values(row).execute();
+        for (const sectionId of sectionIds) {
+          parts = await siteParts(trx, siteId);
+          await moveSectionIntoGroup(trx, parts, sectionId, row.id);
+        }
+        return row.id;
       });
-      const row: GroupRow = { id: newId(), site_id: siteId, title: body.title, icon: body.icon ?? null, position: rootItems(parts).length, created_at: clock.now().toISOString() };
-      await trx.insertInto('site_section_groups').values(row).execute();
-      for (const sectionId of sectionIds) {
-        parts = await siteParts(trx, siteId);
-        await moveSectionIntoGroup(trx, parts, sectionId, row.id);
-      }
-      return row.id;
-    });
-    void reply.status(201).header('location', apiUrl(baseUrl(request), `/orgs/${organizationId}/sites/${siteId}/section-groups/${id}`));
-    return groupOf(request, siteId, id);
-  });
+      void reply.status(201).header('location', apiUrl(baseUrl(request), `/orgs/${organizationId}/sites/${siteId}/section-groups/${id}`));
+      return groupOf(request, siteId, id);
+    },
+  );
 
-  app.patch(`${base}/:siteSectionGroupId`, { schema: { params: GroupParams, body: UpdateSiteSectionGroup, response: { 200: SiteSectionGroup } } }, async (request, reply) => {
-    const { organizationId, siteId, siteSectionGroupId } = request.params;
-    await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
-    const changes: Partial<GroupRow> = {};
-    if (request.body.title !== undefined) changes.title = request.body.title;
-    if (request.body.icon !== undefined) changes.icon = request.body.icon;
-    await withGroup(siteId, siteSectionGroupId, async (trx, group) => {
-      if (Object.keys(changes).length > 0) await trx.updateTable('site_section_groups').set(changes).where('id', '=', group.id).execute();
-    });
-    if (sentMinimal(request, reply)) return reply;
-    return groupOf(request, siteId, siteSectionGroupId);
-  });
+  app.patch(
+    `${base}/:siteSectionGroupId`,
+    { schema: { params: GroupParams, body: UpdateSiteSectionGroup, response: { 200: SiteSectionGroup } } },
+    async (request, reply) => {
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
+      const changes: Partial<GroupRow> = {};
+      if (request.body.title !== undefined) changes.title = request.body.title;
+      if (request.body.icon !== undefined) changes.icon = request.body.icon;
+      await withGroup(siteId, siteSectionGroupId, async (trx, group) => {
+        if (Object.keys(changes).length > 0) await trx.updateTable('site_section_groups').set(changes).where('id', '=', group.id).execute();
+      });
+      if (sentMinimal(request, reply)) return reply;
+      return groupOf(request, siteId, siteSectionGroupId);
+    },
+  );
 
   app.delete(`${base}/:siteSectionGroupId`, { schema: { params: GroupParams } }, async (request, reply) => {
     const { organizationId, siteId, siteSectionGroupId } = request.params;
@@ -105,14 +133,21 @@ export const siteSectionGroupRoutes: FastifyPluginAsyncTypebox = async (app) => 
 
   app.post(
     `${base}/:siteSectionGroupId/sections`,
-    { schema: { params: GroupParams, body: Type.Object({ sectionId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }), response: { 201: SiteSectionGroup } } },
+    {
+      schema: {
+        params: GroupParams,
+        body: Type.Object({ sectionId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+        response: { 201: SiteSectionGroup },
+      },
+    },
     async (request, reply) => {
       const { organizationId, siteId, siteSectionGroupId } = request.params;
       await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
       const { sectionId } = request.body;
       await withGroup(siteId, siteSectionGroupId, async (trx, group) => {
         const parts = await siteParts(trx, siteId);
-        if (!parts.sections.some((s) => s.id === sectionId)) throw badRequest(`body.sectionId: section ${sectionId} not found in site ${siteId}`);
+        if (!parts.sections.some((s) => s.id === sectionId))
+          throw badRequest(`body.sectionId: section ${sectionId} not found in site ${siteId}`);
         await moveSectionIntoGroup(trx, parts, sectionId, group.id);
       });
       void reply.status(201);
@@ -129,18 +164,31 @@ export const siteSectionGroupRoutes: FastifyPluginAsyncTypebox = async (app) => 
         throw new DocsyncError('not_found', `section ${siteSectionId} is not in section group ${group.id}`);
       }
       // Out of the group, right after it at the root.
-      await moveSection(trx, parts, siteSectionId, { target: { table: 'site_section_groups', id: group.id }, side: 'after' }, 'path.siteSectionId');
+      await moveSection(
+        trx,
+        parts,
+        siteSectionId,
+        { target: { table: 'site_section_groups', id: group.id }, side: 'after' },
+        'path.siteSectionId',
+      );
     });
     return reply.status(205).send();
   });
 
-  app.post(`${base}/:siteSectionGroupId/move`, { schema: { params: GroupParams, body: MoveSiteSectionGroup, response: { 200: SiteSectionGroup } } }, async (request) => {
-    const { organizationId, siteId, siteSectionGroupId } = request.params;
-    await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
-    await withGroup(siteId, siteSectionGroupId, async (trx, group) => {
-      const placement = placementOf(request.body.position, (p) => ({ table: p.type === 'site-section' ? 'site_sections' : 'site_section_groups', id: p.id }));
-      await moveGroup(trx, await siteParts(trx, siteId), group.id, placement, `body.position.${placement.side}`);
-    });
-    return groupOf(request, siteId, siteSectionGroupId);
-  });
+  app.post(
+    `${base}/:siteSectionGroupId/move`,
+    { schema: { params: GroupParams, body: MoveSiteSectionGroup, response: { 200: SiteSectionGroup } } },
+    async (request) => {
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
+      await withGroup(siteId, siteSectionGroupId, async (trx, group) => {
+        const placement = placementOf(request.body.position, (p) => ({
+          table: p.type === 'site-section' ? 'site_sections' : 'site_section_groups',
+          id: p.id,
+        }));
+        await moveGroup(trx, await siteParts(trx, siteId), group.id, placement, `body.position.${placement.side}`);
+      });
+      return groupOf(request, siteId, siteSectionGroupId);
+    },
+  );
 };

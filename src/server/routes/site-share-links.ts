@@ -24,7 +24,9 @@ export const siteShareLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: SiteParams,
-        querystring: Type.Composite([ListQuery, Type.Object({ search: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) })], { additionalProperties: false }),
+        querystring: Type.Composite([ListQuery, Type.Object({ search: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) })], {
+          additionalProperties: false,
+        }),
         response: { 200: ListOf(ShareLink) },
       },
     },
@@ -43,7 +45,13 @@ export const siteShareLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     base,
-    { schema: { params: SiteParams, body: Type.Object({ name: ShareLinkName }, { additionalProperties: false }), response: { 201: ShareLink } } },
+    {
+      schema: {
+        params: SiteParams,
+        body: Type.Object({ name: ShareLinkName }, { additionalProperties: false }),
+        response: { 201: ShareLink },
+      },
+    },
     async (request, reply) => {
       const { organizationId, siteId } = request.params;
       const { site } = await loadSite(db, organizationId, siteId, request.caller.id, 'site.update');
@@ -68,7 +76,10 @@ export const siteShareLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: ShareLinkParams,
-        body: Type.Object({ active: Type.Optional(Type.Boolean()), name: Type.Optional(ShareLinkName) }, { additionalProperties: false, minProperties: 1 }),
+        body: Type.Object(
+          { active: Type.Optional(Type.Boolean()), name: Type.Optional(ShareLinkName) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
         response: { 200: ShareLink },
       },
     },

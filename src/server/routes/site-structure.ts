@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { DocsyncError, SiteSection, SiteSectionGroup, SiteSpace, SiteStructure, SortSiteStructure, badRequest, type SiteStructureItemPointer } from '../../model/index.js';
+import {
+  DocsyncError,
+  SiteSection,
+  SiteSectionGroup,
+  SiteSpace,
+  SiteStructure,
+  SortSiteStructure,
+  badRequest,
+  type SiteStructureItemPointer,
+} from '../../model/index.js';
 import { inTransaction } from '../store/transaction.js';
 import { findSite, lockSite } from '../store/sites.js';
 import { siteParts, type SiteParts } from '../store/site-structure.js';
@@ -13,7 +22,8 @@ const TABLES = { 'site-space': 'site_spaces', 'site-section': 'site_sections', '
 
 /** The pointer as a row reference; docsync has no external links, so those point at nothing. */
 function refOf(pointer: SiteStructureItemPointer, field: string): StructureRef {
-  if (pointer.type === 'site-external-link') throw badRequest(`${field}: site external link ${pointer.id} not found (docsync has no external links)`);
+  if (pointer.type === 'site-external-link')
+    throw badRequest(`${field}: site external link ${pointer.id} not found (docsync has no external links)`);
   return { table: TABLES[pointer.type as keyof typeof TABLES], id: pointer.id };
 }
 
@@ -31,7 +41,10 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         params: SiteParams,
-        querystring: Type.Object({ shareKey: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { shareKey: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) },
+          { additionalProperties: false },
+        ),
         response: { 200: SiteStructure },
       },
     },
@@ -49,7 +62,8 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { organizationId, siteId } = request.params;
       await loadSite(db, organizationId, siteId, request.caller.id, 'site.structure');
       const { item, position } = request.body;
-      if (item.type === 'site-external-link') throw new DocsyncError('not_found', `site external link ${item.id} not found (docsync has no external links)`);
+      if (item.type === 'site-external-link')
+        throw new DocsyncError('not_found', `site external link ${item.id} not found (docsync has no external links)`);
       const ref = refOf(item, 'body.item');
       await inTransaction(db, async (trx) => {
         await lockSite(trx, siteId);
@@ -58,7 +72,8 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const side = position?.before !== undefined ? 'before' : 'after';
         const field = `body.position.${side}`;
         const placement = placementOf(position, (p) => refOf(p, field));
-        if (placement.target && !exists(parts, placement.target)) throw badRequest(`${field}: ${placement.target.id} not found in site ${siteId}`);
+        if (placement.target && !exists(parts, placement.target))
+          throw badRequest(`${field}: ${placement.target.id} not found in site ${siteId}`);
         if (ref.table === 'site_spaces') await moveSiteSpace(trx, parts, ref.id, placement, field);
         else if (ref.table === 'site_sections') await moveSection(trx, parts, ref.id, placement, field);
         else await moveGroup(trx, parts, ref.id, placement, field);
@@ -66,7 +81,12 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (sentMinimal(request, reply)) return reply;
       const site = await findSite(db, siteId);
       const views = site && (await viewsFor(request, site));
-      const moved = ref.table === 'site_spaces' ? views?.siteSpaces.get(ref.id) : ref.table === 'site_sections' ? views?.sections.get(ref.id) : views?.groups.get(ref.id);
+      const moved =
+        ref.table === 'site_spaces'
+          ? views?.siteSpaces.get(ref.id)
+          : ref.table === 'site_sections'
+            ? views?.sections.get(ref.id)
+            : views?.groups.get(ref.id);
       if (!moved) throw new DocsyncError('not_found', `${item.type} ${item.id} not found in site ${siteId}`);
       return moved;
     },

@@ -1,10 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  CreateSite, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, Site, UpdateSite, badRequest,
-} from '../../model/index.js';
+import { CreateSite, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, Site, UpdateSite, badRequest } from '../../model/index.js';
 import { inTransaction } from '../store/transaction.js';
-import { countSiteSpaces, deleteSiteRows, findSite, insertSite, listSitesOfOrganization, lockSite, updateSite, type SiteRow } from '../store/sites.js';
+import {
+  countSiteSpaces,
+  deleteSiteRows,
+  findSite,
+  insertSite,
+  listSitesOfOrganization,
+  lockSite,
+  updateSite,
+  type SiteRow,
+} from '../store/sites.js';
 import { siteParts } from '../store/site-structure.js';
 import { addSpace } from '../store/space-tree.js';
 import type { SpaceRow } from '../store/spaces.js';
@@ -86,7 +93,15 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         spaces = [
           await addSpace(
             db,
-            { orgId: organizationId, parentId: null, title: title.slice(0, 50), emoji: '', visibility: 'private', editMode: 'live', empty: body.spaces === 'empty' },
+            {
+              orgId: organizationId,
+              parentId: null,
+              title: title.slice(0, 50),
+              emoji: '',
+              visibility: 'private',
+              editMode: 'live',
+              empty: body.spaces === 'empty',
+            },
             stamp,
           ),
         ];
@@ -166,10 +181,17 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
           // At the root of a site without sections; in the default section otherwise (seed).
           const container = defaultSection?.id ?? null;
           if (!siteSpacesIn(parts, container).some((s) => s.id === body.defaultSiteSpace)) {
-            throw badRequest(`body.defaultSiteSpace: site space ${body.defaultSiteSpace} not found in ${container === null ? `the root of site ${siteId}` : `the default section ${container}`}`);
+            throw badRequest(
+              `body.defaultSiteSpace: site space ${body.defaultSiteSpace} not found in ${container === null ? `the root of site ${siteId}` : `the default section ${container}`}`,
+            );
           }
           if (container === null) changes.default_site_space_id = body.defaultSiteSpace;
-          else await trx.updateTable('site_sections').set({ default_site_space_id: body.defaultSiteSpace }).where('id', '=', container).execute();
+          else
+            await trx
+              .updateTable('site_sections')
+              .set({ default_site_space_id: body.defaultSiteSpace })
+              .where('id', '=', container)
+              .execute();
         }
         await updateSite(trx, siteId, changes);
       });
@@ -184,12 +206,19 @@ export const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.status(205).send();
   });
 
-  for (const [verb, published] of [['publish', 1], ['unpublish', 0]] as const) {
-    app.post(`/orgs/:organizationId/sites/:siteId/${verb}`, { schema: { params: SiteParams, response: { 200: Site } } }, async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { role } = await loadSite(db, organizationId, siteId, request.caller.id, 'site.update');
-      await updateSite(db, siteId, { published });
-      return respond(siteId, role, baseUrl(request));
-    });
+  for (const [verb, published] of [
+    ['publish', 1],
+    ['unpublish', 0],
+  ] as const) {
+    app.post(
+      `/orgs/:organizationId/sites/:siteId/${verb}`,
+      { schema: { params: SiteParams, response: { 200: Site } } },
+      async (request) => {
+        const { organizationId, siteId } = request.params;
+        const { role } = await loadSite(db, organizationId, siteId, request.caller.id, 'site.update');
+        await updateSite(db, siteId, { published });
+        return respond(siteId, role, baseUrl(request));
+      },
+    );
   }
 };

@@ -2,8 +2,19 @@ import { inTransaction } from '../store/transaction.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  CreateSpace, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, MoveContent, Space,
-  TransferContent, UpdateSpace, badRequest, type Action, type Role,
+  CreateSpace,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  ListQuery,
+  MoveContent,
+  Space,
+  TransferContent,
+  UpdateSpace,
+  badRequest,
+  type Action,
+  type Role,
 } from '../../model/index.js';
 import { contentRole, memberRole, requireOrgRole, requireRole, roleResolver, requireCreateUnder } from '../auth/access.js';
 import { findCollection } from '../store/collections.js';
@@ -74,7 +85,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let role: Role | null;
       if (body.parent !== undefined) {
         const parent = await findCollection(db, body.parent);
-        if (!parent || parent.org_id !== organizationId) throw badRequest(`body.parent: collection ${body.parent} not found in organization ${organizationId}`);
+        if (!parent || parent.org_id !== organizationId)
+          throw badRequest(`body.parent: collection ${body.parent} not found in organization ${organizationId}`);
         role = await contentRole(db, request.caller.id, parent);
         requireRole(role, 'collection.create', `collection ${body.parent}`);
       } else {
@@ -120,30 +132,30 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.patch(
-    '/spaces/:spaceId',
-    { schema: { params: SpaceParams, body: UpdateSpace, response: { 200: Space } } },
-    async (request) => {
-      const body = request.body;
-      const settings = body.editMode !== undefined || body.defaultLevel !== undefined || body.visibility !== undefined;
-      const { space } = await loadSpace(request.caller.id, request.params.spaceId, settings ? 'space.updateSettings' : 'space.update');
-      const changes: Partial<SpaceRow> = { updated_at: now() };
-      if (body.title !== undefined) changes.title = body.title;
-      if (body.emoji !== undefined) changes.emoji = body.emoji ?? '';
-      if (body.editMode !== undefined) changes.edit_mode = body.editMode;
-      if (body.defaultLevel !== undefined) changes.default_level = defaultLevelRow(body.defaultLevel);
-      if (body.visibility !== undefined) changes.visibility = body.visibility;
-      await changeSpace(db, space, changes);
-      return respond(request.caller.id, space.id, baseUrl(request));
-    },
-  );
+  app.patch('/spaces/:spaceId', { schema: { params: SpaceParams, body: UpdateSpace, response: { 200: Space } } }, async (request) => {
+    const body = request.body;
+    const settings = body.editMode !== undefined || body.defaultLevel !== undefined || body.visibility !== undefined;
+    const { space } = await loadSpace(request.caller.id, request.params.spaceId, settings ? 'space.updateSettings' : 'space.update');
+    const changes: Partial<SpaceRow> = { updated_at: now() };
+    if (body.title !== undefined) changes.title = body.title;
+    if (body.emoji !== undefined) changes.emoji = body.emoji ?? '';
+    if (body.editMode !== undefined) changes.edit_mode = body.editMode;
+    if (body.defaultLevel !== undefined) changes.default_level = defaultLevelRow(body.defaultLevel);
+    if (body.visibility !== undefined) changes.visibility = body.visibility;
+    await changeSpace(db, space, changes);
+    return respond(request.caller.id, space.id, baseUrl(request));
+  });
 
   app.delete('/spaces/:spaceId', { schema: { params: SpaceParams } }, async (request, reply) => {
     const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.delete');
     const deletedAt = now();
     await inTransaction(db, async (trx) => {
       await updateSpace(trx, space.id, { deleted_at: deletedAt, updated_at: deletedAt });
-      await enqueueJob(trx, { kind: PURGE_SPACE, payload: { spaceId: space.id }, runAt: purgeDeadline(deletedAt).toISOString() }, deletedAt);
+      await enqueueJob(
+        trx,
+        { kind: PURGE_SPACE, payload: { spaceId: space.id }, runAt: purgeDeadline(deletedAt).toISOString() },
+        deletedAt,
+      );
     });
     return reply.status(205).send();
   });
@@ -166,17 +178,13 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return respond(request.caller.id, copy.id, base);
   });
 
-  app.post(
-    '/spaces/:spaceId/move',
-    { schema: { params: SpaceParams, body: MoveContent, response: { 200: Space } } },
-    async (request) => {
-      const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.move');
-      const body = request.body;
-      await requireCreateUnder(db, request.caller.id, space.org_id, body.parent === undefined ? space.parent_id : body.parent, 'body.parent');
-      await moveSpace(db, space, { parentId: body.parent, position: body.position }, now());
-      return respond(request.caller.id, space.id, baseUrl(request));
-    },
-  );
+  app.post('/spaces/:spaceId/move', { schema: { params: SpaceParams, body: MoveContent, response: { 200: Space } } }, async (request) => {
+    const { space } = await loadSpace(request.caller.id, request.params.spaceId, 'space.move');
+    const body = request.body;
+    await requireCreateUnder(db, request.caller.id, space.org_id, body.parent === undefined ? space.parent_id : body.parent, 'body.parent');
+    await moveSpace(db, space, { parentId: body.parent, position: body.position }, now());
+    return respond(request.caller.id, space.id, baseUrl(request));
+  });
 
   app.post(
     '/spaces/:spaceId/transfer',
@@ -199,11 +207,9 @@ export const spaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-
   async function respond(userId: string, spaceId: string, base: string) {
     const space = await findSpace(db, spaceId);
     if (!space) throw new DocsyncError('not_found', `space ${spaceId} not found`);
     return spaceView(space, await contentRole(db, userId, space), base);
   }
 };
-

@@ -1,8 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import {
-  DEFAULT_LIST_LIMIT, DocsyncError, ListOf, ListQuery, PutTeamMember, TeamMemberItem, TeamMemberParams, TeamParams, UpdateTeamMembers,
-  badRequest, type TeamMemberRole, type UpdateTeamMembers as UpdateTeamMembersBody,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  ListOf,
+  ListQuery,
+  PutTeamMember,
+  TeamMemberItem,
+  TeamMemberParams,
+  TeamParams,
+  UpdateTeamMembers,
+  badRequest,
+  type TeamMemberRole,
+  type UpdateTeamMembers as UpdateTeamMembersBody,
 } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import { findMember } from '../store/organizations.js';
@@ -41,7 +51,6 @@ async function planChanges(db: Kysely<Database>, orgId: string, body: UpdateTeam
   const upsert = [...roles].filter(([userId]) => !remove.has(userId)).map(([userId, role]) => ({ userId, role }));
   return { upsert, remove: [...remove] };
 }
-
 
 /** A team's members: listed by whoever may see the team, changed by admins and the team's owners. */
 export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {

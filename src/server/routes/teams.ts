@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  CreateTeam, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, Team, TeamListQuery, TeamParams, UpdateTeam, badRequest,
+  CreateTeam,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  Team,
+  TeamListQuery,
+  TeamParams,
+  UpdateTeam,
+  badRequest,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import { findMember } from '../store/organizations.js';
@@ -70,15 +79,19 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return view!;
   });
 
-  app.patch('/orgs/:organizationId/teams/:teamId', { schema: { params: TeamParams, body: UpdateTeam, response: { 200: Team } } }, async (request) => {
-    const { organizationId, teamId } = request.params;
-    const { caller } = await teamAccess(db, organizationId, teamId, request.caller.id, 'update');
-    await renameTeam(db, teamId, request.body.title);
-    const team = await findTeam(db, organizationId, teamId);
-    if (!team) throw new DocsyncError('not_found', `team ${teamId} not found in organization ${organizationId}`);
-    const [view] = await teamViews(db, organizationId, [team], caller);
-    return view!;
-  });
+  app.patch(
+    '/orgs/:organizationId/teams/:teamId',
+    { schema: { params: TeamParams, body: UpdateTeam, response: { 200: Team } } },
+    async (request) => {
+      const { organizationId, teamId } = request.params;
+      const { caller } = await teamAccess(db, organizationId, teamId, request.caller.id, 'update');
+      await renameTeam(db, teamId, request.body.title);
+      const team = await findTeam(db, organizationId, teamId);
+      if (!team) throw new DocsyncError('not_found', `team ${teamId} not found in organization ${organizationId}`);
+      const [view] = await teamViews(db, organizationId, [team], caller);
+      return view!;
+    },
+  );
 
   app.delete('/orgs/:organizationId/teams/:teamId', { schema: { params: TeamParams } }, async (request, reply) => {
     const { organizationId, teamId } = request.params;

@@ -2,11 +2,28 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
-  CreateTranslationSettings, DEFAULT_LIST_LIMIT, DocsyncError, Id, ListOf, ListQuery, PutTranslationSettings, TranslationParams,
-  TranslationSettings, isRole, roleAtLeast, type Role,
+  CreateTranslationSettings,
+  DEFAULT_LIST_LIMIT,
+  DocsyncError,
+  Id,
+  ListOf,
+  ListQuery,
+  PutTranslationSettings,
+  TranslationParams,
+  TranslationSettings,
+  isRole,
+  roleAtLeast,
+  type Role,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
-import { deleteTranslation, findTranslation, insertTranslation, listTranslations, updateTranslation, type TranslationRow } from '../store/translations.js';
+import {
+  deleteTranslation,
+  findTranslation,
+  insertTranslation,
+  listTranslations,
+  updateTranslation,
+  type TranslationRow,
+} from '../store/translations.js';
 import { checkLanguages } from '../translations/languages.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { apiUrl, baseUrl } from '../urls.js';
@@ -41,17 +58,21 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return row;
   }
 
-  app.get('/orgs/:organizationId/translations', { schema: { params: OrgParams, querystring: ListQuery, response: { 200: ListOf(TranslationSettings) } } }, async (request) => {
-    const { organizationId } = request.params;
-    const role = await caller(request, organizationId, 'translation.view');
-    const base = baseUrl(request);
-    return collectPage({
-      request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
-      fetch: (after, n) => listTranslations(db, organizationId, after, n),
-      key: (row) => [row.created_at, row.id],
-      accept: (row) => translationView(row, role, base),
-    });
-  });
+  app.get(
+    '/orgs/:organizationId/translations',
+    { schema: { params: OrgParams, querystring: ListQuery, response: { 200: ListOf(TranslationSettings) } } },
+    async (request) => {
+      const { organizationId } = request.params;
+      const role = await caller(request, organizationId, 'translation.view');
+      const base = baseUrl(request);
+      return collectPage({
+        request: pageRequest(request.query, DEFAULT_LIST_LIMIT),
+        fetch: (after, n) => listTranslations(db, organizationId, after, n),
+        key: (row) => [row.created_at, row.id],
+        accept: (row) => translationView(row, role, base),
+      });
+    },
+  );
 
   app.post(
     '/orgs/:organizationId/translations',
@@ -67,11 +88,15 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/orgs/:organizationId/translations/:translationSettingsId', { schema: { params: TranslationParams, response: { 200: TranslationSettings } } }, async (request) => {
-    const { organizationId, translationSettingsId } = request.params;
-    const role = await caller(request, organizationId, 'translation.view');
-    return translationView(await load(organizationId, translationSettingsId), role, baseUrl(request));
-  });
+  app.get(
+    '/orgs/:organizationId/translations/:translationSettingsId',
+    { schema: { params: TranslationParams, response: { 200: TranslationSettings } } },
+    async (request) => {
+      const { organizationId, translationSettingsId } = request.params;
+      const role = await caller(request, organizationId, 'translation.view');
+      return translationView(await load(organizationId, translationSettingsId), role, baseUrl(request));
+    },
+  );
 
   app.put(
     '/orgs/:organizationId/translations/:translationSettingsId',
@@ -91,11 +116,15 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/orgs/:organizationId/translations/:translationSettingsId', { schema: { params: TranslationParams } }, async (request, reply) => {
-    const { organizationId, translationSettingsId } = request.params;
-    await caller(request, organizationId, 'translation.manage');
-    await load(organizationId, translationSettingsId);
-    await deleteTranslation(db, translationSettingsId);
-    return reply.status(205).send();
-  });
+  app.delete(
+    '/orgs/:organizationId/translations/:translationSettingsId',
+    { schema: { params: TranslationParams } },
+    async (request, reply) => {
+      const { organizationId, translationSettingsId } = request.params;
+      await caller(request, organizationId, 'translation.manage');
+      await load(organizationId, translationSettingsId);
+      await deleteTranslation(db, translationSettingsId);
+      return reply.status(205).send();
+    },
+  );
 };

@@ -30,7 +30,11 @@ export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, spac
   await inTransaction(db, async (trx) => {
     const tdb = searchDb(trx);
     // Taking the row (insert or lock) first makes concurrent indexers of one space wait here.
-    await tdb.insertInto('search_spaces').values({ space_id: space.id, revision_id: '' }).onConflict((oc) => oc.column('space_id').doNothing()).execute();
+    await tdb
+      .insertInto('search_spaces')
+      .values({ space_id: space.id, revision_id: '' })
+      .onConflict((oc) => oc.column('space_id').doNothing())
+      .execute();
     let current = tdb.selectFrom('search_spaces').select('revision_id').where('space_id', '=', space.id);
     if (dialect === 'postgres') current = current.forUpdate();
     if ((await current.executeTakeFirst())?.revision_id === space.revision_id) return;
@@ -53,13 +57,22 @@ export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, spac
 /** Rows of `pages`, from their documents' sections (facts derived when written: text holds no URL). */
 async function insertPages(trx: Kysely<Database>, spaceId: string, pages: IndexablePage[]): Promise<void> {
   const db = searchDb(trx);
-  const facts = await loadFacts(trx, pages.flatMap((p) => (p.document ? [p.document] : [])));
+  const facts = await loadFacts(
+    trx,
+    pages.flatMap((p) => (p.document ? [p.document] : [])),
+  );
   const text = (page: IndexablePage) => (page.document ? facts.get(page.document)?.text : undefined) ?? { sections: [] };
   const rows: SectionRow[] = pages.flatMap((page) => sectionRows(page, text(page)));
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await db.insertInto('search_sections').values(rows.slice(i, i + CHUNK).map((row) => ({ ...row, space_id: spaceId }))).execute();
+    await db
+      .insertInto('search_sections')
+      .values(rows.slice(i, i + CHUNK).map((row) => ({ ...row, space_id: spaceId })))
+      .execute();
   }
-  await db.insertInto('search_pages').values(pages.map((p) => ({ space_id: spaceId, page_id: p.pageId, digest: p.digest }))).execute();
+  await db
+    .insertInto('search_pages')
+    .values(pages.map((p) => ({ space_id: spaceId, page_id: p.pageId, digest: p.digest })))
+    .execute();
 }
 
 /** Forgets a space's index (the space is purged). */

@@ -45,11 +45,13 @@ export function indexablePages(tree: ContentTree): Map<string, IndexablePage> {
  */
 export function sectionRows(page: IndexablePage, text: PageText): SectionRow[] {
   const sections = [...text.sections];
-  const intro = sections[0]?.anchor === '' ? sections.shift()?.body ?? '' : '';
+  const intro = sections[0]?.anchor === '' ? (sections.shift()?.body ?? '') : '';
   const base = { page_id: page.pageId, page_title: page.title, page_path: page.path };
   const rows: SectionRow[] = [
     { ...base, position: 0, anchor: '', title: page.title, body: [page.description, intro].filter((t) => t !== '').join('\n') },
   ];
-  sections.forEach((section, i) => rows.push({ ...base, position: i + 1, anchor: section.anchor, title: section.title, body: section.body }));
+  sections.forEach((section, i) =>
+    rows.push({ ...base, position: i + 1, anchor: section.anchor, title: section.title, body: section.body }),
+  );
   return rows;
 }

@@ -14,7 +14,12 @@ export const MAX_SEARCH_OFFSET = 100_000;
 export function searchWindow(query: string, page: string | undefined, limit: number): Window {
   if (page === undefined) return { offset: 0, limit };
   const [offset, fingerprint] = decodeCursor(page, 'number');
-  if (fingerprint !== fingerprintOf(query) || !Number.isInteger(offset) || (offset as number) < 0 || (offset as number) > MAX_SEARCH_OFFSET) {
+  if (
+    fingerprint !== fingerprintOf(query) ||
+    !Number.isInteger(offset) ||
+    (offset as number) < 0 ||
+    (offset as number) > MAX_SEARCH_OFFSET
+  ) {
     throw badRequest('query `page` is not a page identifier returned by this search');
   }
   return { offset: offset as number, limit };

@@ -27,7 +27,14 @@ export const postgresFts: SearchBackend = {
       from search_sections s, ${tsquery(toTsquery(query))} q
       where s.space_id = ${spaceId} and s.page_id in (${sql.join(pageIds)}) and s.tsv @@ q
       order by score desc, s.page_id, s.position`.execute(db);
-    return rows.map((r): SectionHit => ({ pageId: r.page_id, position: Number(r.position), anchor: r.anchor, title: r.title, body: r.body, score: Number(r.score) }));
+    return rows.map((r): SectionHit => ({
+      pageId: r.page_id,
+      position: Number(r.position),
+      anchor: r.anchor,
+      title: r.title,
+      body: r.body,
+      score: Number(r.score),
+    }));
   },
 
   async spaces(db, spaceIds, query, window) {

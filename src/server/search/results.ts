@@ -31,13 +31,23 @@ export interface SpaceForSearch {
  * head first. Pages are described from the revision the index holds, so titles and paths agree
  * with the indexed text even when another writer moves the head meanwhile.
  */
-export async function searchSpacePages(ctx: SearchContext, space: SpaceForSearch, query: SearchQuery, window: Window): Promise<SearchPageResult[]> {
+export async function searchSpacePages(
+  ctx: SearchContext,
+  space: SpaceForSearch,
+  query: SearchQuery,
+  window: Window,
+): Promise<SearchPageResult[]> {
   await ensureIndexed(ctx.db, ctx.dialect, space);
   const backend = searchBackend(ctx.dialect);
   const sdb = searchDb(ctx.db);
   const hits = await backend.pages(sdb, [space.id], query, window);
   if (hits.length === 0) return [];
-  const sections = await backend.sections(sdb, space.id, hits.map((h) => h.pageId), query);
+  const sections = await backend.sections(
+    sdb,
+    space.id,
+    hits.map((h) => h.pageId),
+    query,
+  );
   const tree = await indexedTree(ctx.db, space);
   return describePages(ctx, space.id, tree, hits, sections, query, window.offset);
 }

@@ -9,8 +9,7 @@ const RANK = sql.raw('-bm25(search_fts, 10.0, 5.0, 2.0, 1.0)');
  * FTS5 allows bm25() only in the statement that runs the MATCH, not inside an aggregate: the
  * matching rows and their scores are materialised first, then joined and grouped.
  */
-const matches = (match: string) =>
-  sql`select rowid as row_id, max(${RANK}, 0) as score from search_fts where search_fts match ${match}`;
+const matches = (match: string) => sql`select rowid as row_id, max(${RANK}, 0) as score from search_fts where search_fts match ${match}`;
 
 export const sqliteFts: SearchBackend = {
   async pages(db, spaceIds, query, window) {
@@ -33,7 +32,14 @@ export const sqliteFts: SearchBackend = {
       from m join search_sections s on s.id = m.row_id
       where s.space_id = ${spaceId} and s.page_id in (${sql.join(pageIds)})
       order by m.score desc, s.page_id, s.position`.execute(db);
-    return rows.map((r): SectionHit => ({ pageId: r.page_id, position: Number(r.position), anchor: r.anchor, title: r.title, body: r.body, score: Number(r.score) }));
+    return rows.map((r): SectionHit => ({
+      pageId: r.page_id,
+      position: Number(r.position),
+      anchor: r.anchor,
+      title: r.title,
+      body: r.body,
+      score: Number(r.score),
+    }));
   },
 
   async spaces(db, spaceIds, query, window) {

@@ -16,17 +16,25 @@ export async function siteRole(db: Kysely<Database>, orgId: string, userId: stri
   const role = effectiveRole({ member: member ? { role: isRole(member.role) ? member.role : null } : undefined, levels: [], grants: [] });
   if (role === null) throw new DocsyncError('not_found', `organization ${orgId} not found`);
   const needed = REQUIRED_ROLE[action];
-  if (!roleAtLeast(role, needed)) throw new DocsyncError('forbidden', `this needs the ${needed} role in organization ${orgId}; you have ${role}`);
+  if (!roleAtLeast(role, needed))
+    throw new DocsyncError('forbidden', `this needs the ${needed} role in organization ${orgId}; you have ${role}`);
   return role;
 }
 
 /** The site (404 unless it belongs to `orgId`) and the caller's role, after checking `action`. */
-export async function loadSite(db: Kysely<Database>, orgId: string, siteId: string, userId: string, action: Action): Promise<{ site: SiteRow; role: Role }> {
+export async function loadSite(
+  db: Kysely<Database>,
+  orgId: string,
+  siteId: string,
+  userId: string,
+  action: Action,
+): Promise<{ site: SiteRow; role: Role }> {
   const role = await siteRole(db, orgId, userId, 'site.view');
   const site = await findSite(db, siteId);
   // A missing site is a 404 even for callers who could not change it: existence first, then rights.
   if (!site || site.org_id !== orgId) throw new DocsyncError('not_found', `site ${siteId} not found in organization ${orgId}`);
   const needed = REQUIRED_ROLE[action];
-  if (!roleAtLeast(role, needed)) throw new DocsyncError('forbidden', `this needs the ${needed} role in organization ${orgId}; you have ${role}`);
+  if (!roleAtLeast(role, needed))
+    throw new DocsyncError('forbidden', `this needs the ${needed} role in organization ${orgId}; you have ${role}`);
   return { site, role };
 }

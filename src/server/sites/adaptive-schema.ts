@@ -22,7 +22,12 @@ export const EMPTY_ADAPTIVE_SCHEMA = {
 
 const claim = (type: string, properties: Record<string, unknown>, required: string[]) => ({
   if: { properties: { type: { const: type } } },
-  then: { type: 'object', required: ['type', 'description', ...required], properties: { type: {}, description: { type: 'string' }, ...properties }, additionalProperties: false },
+  then: {
+    type: 'object',
+    required: ['type', 'description', ...required],
+    properties: { type: {}, description: { type: 'string' }, ...properties },
+    additionalProperties: false,
+  },
 });
 
 /** The resource's shape as a draft-07 schema; `if`/`then` on `type` so the first error is the right one. */
@@ -43,7 +48,10 @@ const SHAPE = {
         claim('boolean', {}, []),
         claim('string', { enum: { type: 'array', items: { type: 'string' } } }, ['enum']),
         claim('array', { items: { $ref: '#/definitions/primitive' } }, ['items']),
-        claim('object', { properties: { $ref: '#/definitions/claims' }, additionalProperties: { const: false } }, ['properties', 'additionalProperties']),
+        claim('object', { properties: { $ref: '#/definitions/claims' }, additionalProperties: { const: false } }, [
+          'properties',
+          'additionalProperties',
+        ]),
       ],
     },
     claims: { type: 'object', additionalProperties: { $ref: '#/definitions/claim' } },
@@ -92,7 +100,8 @@ const describe = (error: ErrorObject) => {
 export function checkAdaptiveSchema(jsonSchema: unknown): void {
   if (!validateShape(jsonSchema)) throw badRequest(describe(validateShape.errors![0]!));
   // The shape admits only well-formed keywords, but the meta-schema has the last word.
-  if (!ajv.validateSchema(jsonSchema as object)) throw badRequest(`body.jsonSchema is not a draft-07 JSON Schema: ${ajv.errorsText(ajv.errors)}`);
+  if (!ajv.validateSchema(jsonSchema as object))
+    throw badRequest(`body.jsonSchema is not a draft-07 JSON Schema: ${ajv.errorsText(ajv.errors)}`);
 }
 
 interface ClaimSchema {
@@ -106,7 +115,8 @@ export function templateConditions(jsonSchema: unknown): { description: string; 
   const items: { description: string; condition: string }[] = [];
   const walk = (claims: Record<string, ClaimSchema> | undefined, path: string[]) => {
     for (const [name, schema] of Object.entries(claims ?? {})) {
-      if (schema.type === 'boolean') items.push({ description: schema.description ?? name, condition: printCondition({ type: 'path', path: [...path, name] }) });
+      if (schema.type === 'boolean')
+        items.push({ description: schema.description ?? name, condition: printCondition({ type: 'path', path: [...path, name] }) });
       else if (schema.type === 'object') walk(schema.properties, [...path, name]);
     }
   };

@@ -44,7 +44,13 @@ const groupRefs = (parts: SiteParts, groupId: string): StructureRef[] =>
  * A section next to another section (joining that section's group, or the root) or next to a
  * group (at the root); without a target, last at the root of the site, out of any group.
  */
-export async function moveSection(trx: Kysely<Database>, parts: SiteParts, sectionId: string, placement: Placement, field: string): Promise<void> {
+export async function moveSection(
+  trx: Kysely<Database>,
+  parts: SiteParts,
+  sectionId: string,
+  placement: Placement,
+  field: string,
+): Promise<void> {
   const target = placement.target;
   let groupId: string | null = null;
   if (target?.table === 'site_sections') {
@@ -71,7 +77,13 @@ export async function moveSectionIntoGroup(trx: Kysely<Database>, parts: SitePar
 }
 
 /** A group among the root items (sections outside groups and other groups). */
-export async function moveGroup(trx: Kysely<Database>, parts: SiteParts, groupId: string, placement: Placement, field: string): Promise<void> {
+export async function moveGroup(
+  trx: Kysely<Database>,
+  parts: SiteParts,
+  groupId: string,
+  placement: Placement,
+  field: string,
+): Promise<void> {
   const target = placement.target;
   if (target) {
     const atRoot = rootRefs(parts).some((r) => r.table === target.table && r.id === target.id);
@@ -81,7 +93,13 @@ export async function moveGroup(trx: Kysely<Database>, parts: SiteParts, groupId
 }
 
 /** A site space among the site spaces of its own section (or of the root). */
-export async function moveSiteSpace(trx: Kysely<Database>, parts: SiteParts, siteSpaceId: string, placement: Placement, field: string): Promise<void> {
+export async function moveSiteSpace(
+  trx: Kysely<Database>,
+  parts: SiteParts,
+  siteSpaceId: string,
+  placement: Placement,
+  field: string,
+): Promise<void> {
   const siteSpace = parts.siteSpaces.find((s) => s.id === siteSpaceId);
   if (!siteSpace) throw new DocsyncError('not_found', `site space ${siteSpaceId} not found`);
   if (placement.target && placement.target.table !== 'site_spaces') throw badRequest(`${field}: a site space moves next to a site space`);

@@ -5,8 +5,15 @@ import { decodeCursor, encodeCursor, type PageRequest, type PageResult } from '.
  * the last item's index and id: the next page starts after that id where it is now, so moves and
  * inserts elsewhere neither repeat nor skip it; if it was deleted, at its old index.
  */
-export function pageInOrder<T extends { id: string }>(all: readonly T[], query: { page?: string; limit?: number }, defaultLimit: number): PageResult<T> {
-  const request: PageRequest = { limit: query.limit ?? defaultLimit, after: query.page === undefined ? undefined : decodeCursor(query.page, 'number') };
+export function pageInOrder<T extends { id: string }>(
+  all: readonly T[],
+  query: { page?: string; limit?: number },
+  defaultLimit: number,
+): PageResult<T> {
+  const request: PageRequest = {
+    limit: query.limit ?? defaultLimit,
+    after: query.page === undefined ? undefined : decodeCursor(query.page, 'number'),
+  };
   let start = 0;
   if (request.after) {
     const [index, id] = request.after;

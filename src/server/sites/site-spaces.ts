@@ -20,7 +20,12 @@ export function requirePath(path: string, field: string): void {
 }
 
 /** Paths already used by the site spaces of one container (a section, or the root for null). */
-export async function siteSpacePaths(db: Kysely<Database>, siteId: string, sectionId: string | null, except?: string): Promise<Set<string>> {
+export async function siteSpacePaths(
+  db: Kysely<Database>,
+  siteId: string,
+  sectionId: string | null,
+  except?: string,
+): Promise<Set<string>> {
   let query = db.selectFrom('site_spaces').select(['id', 'path']).where('site_id', '=', siteId);
   query = sectionId === null ? query.where('section_id', 'is', null) : query.where('section_id', '=', sectionId);
   const rows = await query.execute();
@@ -28,14 +33,23 @@ export async function siteSpacePaths(db: Kysely<Database>, siteId: string, secti
 }
 
 async function nextPosition(db: Kysely<Database>, siteId: string, sectionId: string | null): Promise<number> {
-  let query = db.selectFrom('site_spaces').select((eb) => eb.fn.max('position').as('p')).where('site_id', '=', siteId);
+  let query = db
+    .selectFrom('site_spaces')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .where('site_id', '=', siteId);
   query = sectionId === null ? query.where('section_id', 'is', null) : query.where('section_id', '=', sectionId);
   const row = await query.executeTakeFirst();
   return row?.p === null || row?.p === undefined ? 0 : Number(row.p) + 1;
 }
 
 /** A new site space last in its container, its path made from the space's title. */
-export async function appendSiteSpace(trx: Kysely<Database>, siteId: string, sectionId: string | null, space: SpaceRow, now: string): Promise<SiteSpaceRow> {
+export async function appendSiteSpace(
+  trx: Kysely<Database>,
+  siteId: string,
+  sectionId: string | null,
+  space: SpaceRow,
+  now: string,
+): Promise<SiteSpaceRow> {
   const taken = await siteSpacePaths(trx, siteId, sectionId);
   const row: SiteSpaceRow = {
     id: newId(),

@@ -94,7 +94,10 @@ export async function siteStructureViews(
   }
   const structure = rootItems(parts).map((item) => {
     if (item.kind === 'section') return sections.get(item.row.id)!;
-    const group = groupView(item.row, parts.sections.filter((s) => s.group_id === item.row.id).map((s) => sections.get(s.id)!));
+    const group = groupView(
+      item.row,
+      parts.sections.filter((s) => s.group_id === item.row.id).map((s) => sections.get(s.id)!),
+    );
     groups.set(item.row.id, group);
     return group;
   });

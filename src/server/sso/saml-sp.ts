@@ -17,11 +17,19 @@ function requestCache(db: Kysely<Database>, providerId: string): CacheProvider {
   return {
     async saveAsync(key, value) {
       const createdAt = Date.now();
-      await db.insertInto('saml_requests').values({ id: key, provider_id: providerId, value, created_at: new Date(createdAt).toISOString() }).execute();
+      await db
+        .insertInto('saml_requests')
+        .values({ id: key, provider_id: providerId, value, created_at: new Date(createdAt).toISOString() })
+        .execute();
       return { value, createdAt };
     },
     async getAsync(key) {
-      const row = await db.selectFrom('saml_requests').select(['value', 'created_at']).where('id', '=', key).where('provider_id', '=', providerId).executeTakeFirst();
+      const row = await db
+        .selectFrom('saml_requests')
+        .select(['value', 'created_at'])
+        .where('id', '=', key)
+        .where('provider_id', '=', providerId)
+        .executeTakeFirst();
       if (!row || Date.parse(row.created_at) + REQUEST_LIFETIME_MS < Date.now()) return null;
       return row.value;
     },

@@ -14,11 +14,17 @@ import { inTransaction } from '../store/transaction.js';
 /** Why a signed, valid response still signs no one in. */
 export class SignInRefused extends Error {}
 
-const EMAIL_ATTRIBUTES = ['email', 'mail', 'urn:oid:0.9.2342.19200300.100.1.3', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'];
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+];
 const NAME_ATTRIBUTES = ['displayName', 'urn:oid:2.16.840.1.113730.3.1.241', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const text = (value: unknown) => (typeof value === 'string' ? value.trim() : Array.isArray(value) && typeof value[0] === 'string' ? value[0].trim() : undefined);
+const text = (value: unknown) =>
+  typeof value === 'string' ? value.trim() : Array.isArray(value) && typeof value[0] === 'string' ? value[0].trim() : undefined;
 
 /** The person's e-mail: an e-mail attribute, or the NameID when it is one. */
 export function emailOf(profile: Profile): string {
@@ -67,7 +73,9 @@ export interface SignedIn {
 export async function signIn(db: Kysely<Database>, provider: SamlProviderRow, profile: Profile, now: Date): Promise<SignedIn> {
   // node-saml checks the issuer of logout messages only; the signed assertion's issuer is ours to check.
   if (provider.entity_id !== null && profile.issuer !== provider.entity_id) {
-    throw new SignInRefused(`the assertion's issuer is ${JSON.stringify(profile.issuer)}, not the provider's entityID ${JSON.stringify(provider.entity_id)}`);
+    throw new SignInRefused(
+      `the assertion's issuer is ${JSON.stringify(profile.issuer)}, not the provider's entityID ${JSON.stringify(provider.entity_id)}`,
+    );
   }
   const email = emailOf(profile);
   const assertion = assertionIdentity(profile, now);

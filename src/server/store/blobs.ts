@@ -28,7 +28,11 @@ export async function getBlobs(db: Kysely<Database>, shas: Iterable<string>): Pr
   const wanted = [...new Set(shas)];
   const found = new Map<string, Buffer>();
   for (let i = 0; i < wanted.length; i += 500) {
-    const rows = await db.selectFrom('blobs').select(['sha256', 'data']).where('sha256', 'in', wanted.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('blobs')
+      .select(['sha256', 'data'])
+      .where('sha256', 'in', wanted.slice(i, i + 500))
+      .execute();
     for (const row of rows) found.set(row.sha256, Buffer.from(row.data));
   }
   return found;

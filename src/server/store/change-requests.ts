@@ -14,7 +14,11 @@ export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
  * space's counters runs under it, so two writers never read the same maximum or stale counts.
  */
 async function lockSpaceRow(trx: Kysely<Database>, spaceId: string): Promise<void> {
-  await trx.updateTable('spaces').set({ change_requests: sql`change_requests` }).where('id', '=', spaceId).execute();
+  await trx
+    .updateTable('spaces')
+    .set({ change_requests: sql`change_requests` })
+    .where('id', '=', spaceId)
+    .execute();
 }
 
 /**
@@ -97,14 +101,16 @@ const MAX_NUMBER = 2 ** 31 - 1;
 export function findChangeRequest(db: Kysely<Database>, spaceId: string, idOrNumber: string): Promise<ChangeRequestRow | undefined> {
   const asNumber = /^[0-9]{1,10}$/.test(idOrNumber) ? Number(idOrNumber) : undefined;
   const byNumber = asNumber !== undefined && asNumber <= MAX_NUMBER ? asNumber : undefined;
-  return db
-    .selectFrom('change_requests')
-    .selectAll()
-    .where('space_id', '=', spaceId)
-    .where((eb) => (byNumber === undefined ? eb('id', '=', idOrNumber) : eb.or([eb('id', '=', idOrNumber), eb('number', '=', byNumber)])))
-    // An id made only of digits wins over another change request's number.
-    .orderBy(sql`case when id = ${idOrNumber} then 0 else 1 end`)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('change_requests')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .where((eb) => (byNumber === undefined ? eb('id', '=', idOrNumber) : eb.or([eb('id', '=', idOrNumber), eb('number', '=', byNumber)])))
+      // An id made only of digits wins over another change request's number.
+      .orderBy(sql`case when id = ${idOrNumber} then 0 else 1 end`)
+      .executeTakeFirst()
+  );
 }
 
 export interface ChangeRequestFilter {
@@ -121,21 +127,31 @@ export function listChangeRequests(
   after: SortKey | undefined,
   n: number,
 ): Promise<ChangeRequestRow[]> {
-  let query = db.selectFrom('change_requests as cr').selectAll('cr').where('cr.space_id', '=', spaceId).where('cr.status', '=', filter.status);
+  let query = db
+    .selectFrom('change_requests as cr')
+    .selectAll('cr')
+    .where('cr.space_id', '=', spaceId)
+    .where('cr.status', '=', filter.status);
   const contributor = filter.contributor;
   if (contributor !== undefined) {
     query = query.where((eb) =>
       eb.or([
         eb('cr.created_by', '=', contributor),
         eb.exists(
-          eb.selectFrom('revisions as r').select('r.id').whereRef('r.change_request_id', '=', 'cr.id').where('r.created_by', '=', contributor),
+          eb
+            .selectFrom('revisions as r')
+            .select('r.id')
+            .whereRef('r.change_request_id', '=', 'cr.id')
+            .where('r.created_by', '=', contributor),
         ),
       ]),
     );
   }
   if (after) {
     const [updatedAt, id] = [String(after[0]), after[1]];
-    query = query.where((eb) => eb.or([eb('cr.updated_at', '<', updatedAt), eb.and([eb('cr.updated_at', '=', updatedAt), eb('cr.id', '<', id)])]));
+    query = query.where((eb) =>
+      eb.or([eb('cr.updated_at', '<', updatedAt), eb.and([eb('cr.updated_at', '=', updatedAt), eb('cr.id', '<', id)])]),
+    );
   }
   return query.orderBy('cr.updated_at', 'desc').orderBy('cr.id', 'desc').limit(n).execute();
 }

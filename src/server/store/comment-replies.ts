@@ -79,6 +79,7 @@ export async function replyStats(
     entry.repliers.push({ userId: row.posted_by, count: Number(row.n), updatedAt: String(row.last) });
     out.set(row.comment_id, entry);
   }
-  for (const entry of out.values()) entry.repliers.sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : a.userId < b.userId ? -1 : 1));
+  for (const entry of out.values())
+    entry.repliers.sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : a.userId < b.userId ? -1 : 1));
   return out;
 }

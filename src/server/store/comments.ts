@@ -20,7 +20,11 @@ export interface CommentScope {
  */
 export function withCommentCounters<T>(db: Kysely<Database>, scope: CommentScope, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return inTransaction(db, async (trx) => {
-    await trx.updateTable('spaces').set({ comments: sql`comments` }).where('id', '=', scope.spaceId).execute();
+    await trx
+      .updateTable('spaces')
+      .set({ comments: sql`comments` })
+      .where('id', '=', scope.spaceId)
+      .execute();
     const result = await fn(trx);
     const open = (eb: Kysely<Database>, crId: string | null) =>
       eb
@@ -32,10 +36,18 @@ export function withCommentCounters<T>(db: Kysely<Database>, scope: CommentScope
         .executeTakeFirstOrThrow();
     if (scope.changeRequestId === null) {
       const { n } = await open(trx, null);
-      await trx.updateTable('spaces').set({ comments: Number(n) }).where('id', '=', scope.spaceId).execute();
+      await trx
+        .updateTable('spaces')
+        .set({ comments: Number(n) })
+        .where('id', '=', scope.spaceId)
+        .execute();
     } else {
       const { n } = await open(trx, scope.changeRequestId);
-      await trx.updateTable('change_requests').set({ comments: Number(n) }).where('id', '=', scope.changeRequestId).execute();
+      await trx
+        .updateTable('change_requests')
+        .set({ comments: Number(n) })
+        .where('id', '=', scope.changeRequestId)
+        .execute();
     }
     return result;
   });
@@ -68,7 +80,13 @@ export interface CommentFilter {
 }
 
 /** One page of a scope's comments in posting order (keyset on posted_at, id). */
-export function listComments(db: Kysely<Database>, scope: CommentScope, filter: CommentFilter, after: SortKey | undefined, n: number): Promise<CommentRow[]> {
+export function listComments(
+  db: Kysely<Database>,
+  scope: CommentScope,
+  filter: CommentFilter,
+  after: SortKey | undefined,
+  n: number,
+): Promise<CommentRow[]> {
   let query = db
     .selectFrom('comments')
     .selectAll()
@@ -105,7 +123,10 @@ export async function updateComment(db: Kysely<Database>, row: CommentRow, chang
 export function deleteComment(db: Kysely<Database>, row: CommentRow): Promise<boolean> {
   return withCommentCounters(db, { spaceId: row.space_id, changeRequestId: row.change_request_id }, async (trx) => {
     const replies = trx.selectFrom('comment_replies').select('id').where('comment_id', '=', row.id);
-    await trx.deleteFrom('comment_reactions').where((eb) => eb.or([eb('subject_id', '=', row.id), eb('subject_id', 'in', replies)])).execute();
+    await trx
+      .deleteFrom('comment_reactions')
+      .where((eb) => eb.or([eb('subject_id', '=', row.id), eb('subject_id', 'in', replies)]))
+      .execute();
     await trx.deleteFrom('comment_replies').where('comment_id', '=', row.id).execute();
     const result = await trx.deleteFrom('comments').where('id', '=', row.id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
@@ -116,7 +137,10 @@ export function deleteComment(db: Kysely<Database>, row: CommentRow): Promise<bo
 export async function deleteSpaceComments(trx: Kysely<Database>, spaceId: string): Promise<void> {
   const comments = trx.selectFrom('comments').select('id').where('space_id', '=', spaceId);
   const replies = trx.selectFrom('comment_replies').select('id').where('comment_id', 'in', comments);
-  await trx.deleteFrom('comment_reactions').where((eb) => eb.or([eb('subject_id', 'in', comments), eb('subject_id', 'in', replies)])).execute();
+  await trx
+    .deleteFrom('comment_reactions')
+    .where((eb) => eb.or([eb('subject_id', 'in', comments), eb('subject_id', 'in', replies)]))
+    .execute();
   await trx.deleteFrom('comment_replies').where('comment_id', 'in', comments).execute();
   await trx.deleteFrom('comments').where('space_id', '=', spaceId).execute();
 }

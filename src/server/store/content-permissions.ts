@@ -25,8 +25,12 @@ export async function grantsOfUser(db: Kysely<Database>, orgId: string, userId: 
           eb(
             'principal_id',
             'in',
-            eb.selectFrom('team_members').innerJoin('teams', 'teams.id', 'team_members.team_id')
-              .select('team_members.team_id').where('team_members.user_id', '=', userId).where('teams.org_id', '=', orgId),
+            eb
+              .selectFrom('team_members')
+              .innerJoin('teams', 'teams.id', 'team_members.team_id')
+              .select('team_members.team_id')
+              .where('team_members.user_id', '=', userId)
+              .where('teams.org_id', '=', orgId),
           ),
         ]),
       ]),
@@ -64,7 +68,12 @@ export async function setGrant(
 }
 
 /** Removes a grant; true when there was one. */
-export async function removeGrant(db: Kysely<Database>, contentId: string, principalKind: PrincipalKind, principalId: string): Promise<boolean> {
+export async function removeGrant(
+  db: Kysely<Database>,
+  contentId: string,
+  principalKind: PrincipalKind,
+  principalId: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('content_permissions')
     .where('content_id', '=', contentId)
@@ -75,7 +84,12 @@ export async function removeGrant(db: Kysely<Database>, contentId: string, princ
 }
 
 /** Every grant to a principal, wherever it is (deleting a team or a member removes them). */
-export async function removeGrantsOf(db: Kysely<Database>, orgId: string, principalKind: PrincipalKind, principalId: string): Promise<void> {
+export async function removeGrantsOf(
+  db: Kysely<Database>,
+  orgId: string,
+  principalKind: PrincipalKind,
+  principalId: string,
+): Promise<void> {
   await db
     .deleteFrom('content_permissions')
     .where('org_id', '=', orgId)

@@ -101,7 +101,12 @@ async function migrate(kysely: Kysely<Database>, schema: string | undefined): Pr
   // tables (another server or test sharing the database) would make it skip creating its own.
   // Migrations are numbered per feature and may land in any order; a database that ran a later one
   // still takes an earlier one added after it.
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider, allowUnorderedMigrations: true, ...(schema !== undefined ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db: kysely,
+    provider: migrationProvider,
+    allowUnorderedMigrations: true,
+    ...(schema !== undefined ? { migrationTableSchema: schema } : {}),
+  });
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;

@@ -37,7 +37,12 @@ export async function getFacts(db: Kysely<Database>, shas: Iterable<string>): Pr
   }
   // In chunks: each is one query and one round of JSON parsing, and the event loop turns between them.
   for (let i = 0; i < wanted.length; i += 500) {
-    const rows = await db.selectFrom('document_facts').select(['sha256', 'facts']).where('sha256', 'in', wanted.slice(i, i + 500)).where('version', '=', FACTS_VERSION).execute();
+    const rows = await db
+      .selectFrom('document_facts')
+      .select(['sha256', 'facts'])
+      .where('sha256', 'in', wanted.slice(i, i + 500))
+      .where('version', '=', FACTS_VERSION)
+      .execute();
     for (const row of rows) {
       const facts = JSON.parse(row.facts) as DocumentFacts;
       found.set(row.sha256, facts);

@@ -50,10 +50,7 @@ export function listMembers(db: Kysely<Database>, orgId: string, filter: MemberL
   if (filter.sort === 'lastSeenAt') query = query.where('members.last_seen_at', 'is not', null);
   if (after) {
     query = query.where((eb) =>
-      eb.or([
-        eb(column, cmp, String(after[0])),
-        eb.and([eb(column, '=', String(after[0])), eb('members.user_id', cmp, after[1])]),
-      ]),
+      eb.or([eb(column, cmp, String(after[0])), eb.and([eb(column, '=', String(after[0])), eb('members.user_id', cmp, after[1])])]),
     );
   }
   return query.orderBy(column, direction).orderBy('members.user_id', direction).limit(n).execute();
@@ -103,10 +100,21 @@ async function otherAdmins(trx: Kysely<Database>, orgId: string, userId: string)
 export type MemberChange = 'changed' | 'not_found' | 'last_admin';
 
 /** Sets a member's role; refuses to leave the organization without an admin. */
-export function setMemberRole(db: Kysely<Database>, dialect: Dialect, orgId: string, userId: string, role: Role | null): Promise<MemberChange> {
+export function setMemberRole(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  orgId: string,
+  userId: string,
+  role: Role | null,
+): Promise<MemberChange> {
   return inTransaction(db, async (trx) => {
     await lockOrganization(trx, orgId, dialect);
-    const member = await trx.selectFrom('members').select('role').where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+    const member = await trx
+      .selectFrom('members')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!member) return 'not_found';
     if (member.role === 'admin' && role !== 'admin' && (await otherAdmins(trx, orgId, userId)) === 0) return 'last_admin';
     await trx.updateTable('members').set({ role }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
@@ -121,7 +129,12 @@ export function setMemberRole(db: Kysely<Database>, dialect: Dialect, orgId: str
 export function removeMember(db: Kysely<Database>, dialect: Dialect, orgId: string, userId: string): Promise<MemberChange> {
   return inTransaction(db, async (trx) => {
     await lockOrganization(trx, orgId, dialect);
-    const member = await trx.selectFrom('members').select('role').where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
+    const member = await trx
+      .selectFrom('members')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!member) return 'not_found';
     if (member.role === 'admin' && (await otherAdmins(trx, orgId, userId)) === 0) return 'last_admin';
     await trx
@@ -148,4 +161,3 @@ export function matchesSearch(row: Pick<MemberWithUser, 'display_name' | 'email'
   const needle = search.toLowerCase();
   return row.display_name.toLowerCase().includes(needle) || row.email.toLowerCase().includes(needle);
 }
-

@@ -15,7 +15,11 @@ export interface SpecSource {
   text: string | null;
 }
 
-export async function insertSpec(db: Kysely<Database>, input: { orgId: string; slug: string; source: SpecSource }, now: string): Promise<OpenApiSpecRow> {
+export async function insertSpec(
+  db: Kysely<Database>,
+  input: { orgId: string; slug: string; source: SpecSource },
+  now: string,
+): Promise<OpenApiSpecRow> {
   const row: OpenApiSpecRow = {
     id: newId(),
     org_id: input.orgId,
@@ -107,20 +111,38 @@ export async function recordProcessing(
       return;
     }
     let lastVersion = spec.last_version;
-    const latest = lastVersion === null ? undefined : await trx.selectFrom('openapi_spec_versions').select('digest').where('id', '=', lastVersion).executeTakeFirst();
+    const latest =
+      lastVersion === null
+        ? undefined
+        : await trx.selectFrom('openapi_spec_versions').select('digest').where('id', '=', lastVersion).executeTakeFirst();
     if (latest?.digest !== outcome.version.digest) {
       lastVersion = newId();
-      await trx.insertInto('openapi_spec_versions').values({ id: lastVersion, spec_id: specId, created_at: now, ...outcome.version }).execute();
+      await trx
+        .insertInto('openapi_spec_versions')
+        .values({ id: lastVersion, spec_id: specId, created_at: now, ...outcome.version })
+        .execute();
     }
     await trx
       .updateTable('openapi_specs')
-      .set({ processing_state: 'complete', last_processed_at: now, last_version: lastVersion, last_error_code: null, last_errors: null, last_error_count: 0 })
+      .set({
+        processing_state: 'complete',
+        last_processed_at: now,
+        last_version: lastVersion,
+        last_error_code: null,
+        last_errors: null,
+        last_error_count: 0,
+      })
       .where('id', '=', specId)
       .execute();
   });
 }
 
-export function listVersions(db: Kysely<Database>, specId: string, after: SortKey | undefined, n: number): Promise<OpenApiSpecVersionRow[]> {
+export function listVersions(
+  db: Kysely<Database>,
+  specId: string,
+  after: SortKey | undefined,
+  n: number,
+): Promise<OpenApiSpecVersionRow[]> {
   let query = db.selectFrom('openapi_spec_versions').selectAll().where('spec_id', '=', specId);
   if (after) query = query.where((eb) => afterKey(eb, 'created_at', 'id', after));
   return query.orderBy('created_at').orderBy('id').limit(n).execute();

@@ -12,7 +12,11 @@ export function findOrgKey(db: Kysely<Database>, orgId: string): Promise<OrgKeyR
  * processes creating a key at once end up signing with the same one.
  */
 export async function insertOrgKey(db: Kysely<Database>, row: OrgKeyRow): Promise<OrgKeyRow> {
-  await db.insertInto('org_keys').values(row).onConflict((oc) => oc.column('org_id').doNothing()).execute();
+  await db
+    .insertInto('org_keys')
+    .values(row)
+    .onConflict((oc) => oc.column('org_id').doNothing())
+    .execute();
   const stored = await findOrgKey(db, row.org_id);
   if (!stored) throw new Error(`organization key of ${row.org_id} vanished after insert`);
   return stored;

@@ -57,7 +57,12 @@ export async function upsertMember(
 ): Promise<void> {
   const existing = await findMember(db, input.orgId, input.userId);
   if (existing) {
-    await db.updateTable('members').set({ role: input.role }).where('org_id', '=', input.orgId).where('user_id', '=', input.userId).execute();
+    await db
+      .updateTable('members')
+      .set({ role: input.role })
+      .where('org_id', '=', input.orgId)
+      .where('user_id', '=', input.userId)
+      .execute();
     return;
   }
   await db
@@ -102,6 +107,11 @@ export async function updateOrganization(
 }
 
 export async function hostnameTaken(db: Kysely<Database>, hostname: string, exceptOrgId: string): Promise<boolean> {
-  const row = await db.selectFrom('organizations').select('id').where('hostname', '=', hostname).where('id', '!=', exceptOrgId).executeTakeFirst();
+  const row = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('hostname', '=', hostname)
+    .where('id', '!=', exceptOrgId)
+    .executeTakeFirst();
   return row !== undefined;
 }

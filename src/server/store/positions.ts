@@ -38,7 +38,11 @@ export async function siblings(db: Kysely<Database>, orgId: string, parentId: st
  * touches the title rather than the key so that no foreign-key check runs.
  */
 export async function lockContentTree(trx: Kysely<Database>, orgId: string): Promise<void> {
-  await trx.updateTable('organizations').set((eb) => ({ title: eb.ref('title') })).where('id', '=', orgId).execute();
+  await trx
+    .updateTable('organizations')
+    .set((eb) => ({ title: eb.ref('title') }))
+    .where('id', '=', orgId)
+    .execute();
 }
 
 export async function nextPosition(db: Kysely<Database>, orgId: string, parentId: string | null): Promise<number> {
@@ -97,7 +101,8 @@ export async function writeOrder(db: Kysely<Database>, order: readonly Pointer[]
 /** The API's `{type: "space", space}` / `{type: "collection", collection}` pointers as Pointers. */
 export function placementOf(position: ContentPosition | undefined): Placement | undefined {
   if (!position) return undefined;
-  const pointer = (p: ContentPointer): Pointer => (p.type === 'space' ? { type: 'space', id: p.space } : { type: 'collection', id: p.collection });
+  const pointer = (p: ContentPointer): Pointer =>
+    p.type === 'space' ? { type: 'space', id: p.space } : { type: 'collection', id: p.collection };
   return {
     ...(position.before ? { before: pointer(position.before) } : {}),
     ...(position.after ? { after: pointer(position.after) } : {}),

@@ -9,7 +9,9 @@ export type RevisionRow = RevisionsTable;
 /** A new space's content: one empty page, or nothing at all for `empty`. */
 export function initialTree(pageId: string, empty: boolean, now: string): ContentTree {
   return {
-    pages: empty ? [] : [{ id: pageId, type: 'document', title: 'Introduction', slug: 'introduction', createdAt: now, updatedAt: now, pages: [] }],
+    pages: empty
+      ? []
+      : [{ id: pageId, type: 'document', title: 'Introduction', slug: 'introduction', createdAt: now, updatedAt: now, pages: [] }],
     files: [],
     variables: {},
     reusableContents: [],

@@ -17,7 +17,12 @@ export interface SamlProviderFields {
   default_role: Role | null;
 }
 
-export async function insertSamlProvider(db: Kysely<Database>, orgId: string, fields: SamlProviderFields, now: string): Promise<SamlProviderRow> {
+export async function insertSamlProvider(
+  db: Kysely<Database>,
+  orgId: string,
+  fields: SamlProviderFields,
+  now: string,
+): Promise<SamlProviderRow> {
   const row: SamlProviderRow = { id: newId(), org_id: orgId, ...fields, created_at: now };
   await db.insertInto('saml_providers').values(row).execute();
   return row;

@@ -1,7 +1,13 @@
 import type { Generated } from 'kysely';
 import type {
-  IntegrationInstallationsTable, IntegrationsTable, OpenApiSpecVersionsTable, OpenApiSpecsTable, SamlAssertionsTable,
-  SamlProvidersTable, SamlRequestsTable, TranslationSettingsTable,
+  IntegrationInstallationsTable,
+  IntegrationsTable,
+  OpenApiSpecVersionsTable,
+  OpenApiSpecsTable,
+  SamlAssertionsTable,
+  SamlProvidersTable,
+  SamlRequestsTable,
+  TranslationSettingsTable,
 } from './part2-tables.js';
 
 /**

@@ -24,7 +24,11 @@ export async function updateSite(db: Kysely<Database>, id: string, changes: Part
  * the row lock on PostgreSQL and the write lock on SQLite (as `lockContentTree` does).
  */
 export async function lockSite(trx: Kysely<Database>, siteId: string): Promise<void> {
-  await trx.updateTable('sites').set({ title: sql<string>`title` }).where('id', '=', siteId).execute();
+  await trx
+    .updateTable('sites')
+    .set({ title: sql<string>`title` })
+    .where('id', '=', siteId)
+    .execute();
 }
 
 export interface SiteFilters {
@@ -43,14 +47,26 @@ export function listSitesOfOrganization(db: Kysely<Database>, orgId: string, fil
   }
   if (filters.space !== undefined) {
     const space = filters.space;
-    query = query.where((eb) => eb.exists(eb.selectFrom('site_spaces').select('site_spaces.id').whereRef('site_spaces.site_id', '=', 'sites.id').where('site_spaces.space_id', '=', space)));
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('site_spaces')
+          .select('site_spaces.id')
+          .whereRef('site_spaces.site_id', '=', 'sites.id')
+          .where('site_spaces.space_id', '=', space),
+      ),
+    );
   }
   if (after) query = query.where((eb) => afterKey(eb, 'created_at', 'id', after));
   return query.orderBy('created_at').orderBy('id').limit(n).execute();
 }
 
 export async function countSiteSpaces(db: Kysely<Database>, siteId: string): Promise<number> {
-  const row = await db.selectFrom('site_spaces').select((eb) => eb.fn.countAll<string | number>().as('n')).where('site_id', '=', siteId).executeTakeFirst();
+  const row = await db
+    .selectFrom('site_spaces')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('site_id', '=', siteId)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

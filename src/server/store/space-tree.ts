@@ -87,7 +87,12 @@ export function moveSpace(
     const parentId = target.parentId === undefined ? fresh.parent_id : target.parentId;
     await requireLiveParent(trx, fresh.org_id, parentId, 'body.parent');
     requireParentForVisibility(fresh.visibility, parentId, 'body.parent');
-    await placeItem(trx, { orgId: fresh.org_id, parentId, previousParentId: fresh.parent_id }, { type: 'space', id: fresh.id }, target.position);
+    await placeItem(
+      trx,
+      { orgId: fresh.org_id, parentId, previousParentId: fresh.parent_id },
+      { type: 'space', id: fresh.id },
+      target.position,
+    );
     await updateSpace(trx, fresh.id, { parent_id: parentId, updated_at: now });
   });
 }

@@ -23,7 +23,11 @@ export interface NewSpace {
 export async function createSpace(db: Kysely<Database>, input: NewSpace, now: string): Promise<SpaceRow> {
   return inTransaction(db, async (trx) => {
     const id = newId();
-    const revision = await createRevision(trx, { spaceId: id, type: 'edits', parents: [], tree: initialTree(newId(), input.empty, now) }, now);
+    const revision = await createRevision(
+      trx,
+      { spaceId: id, type: 'edits', parents: [], tree: initialTree(newId(), input.empty, now) },
+      now,
+    );
     const row: SpaceRow = {
       id,
       org_id: input.orgId,
@@ -68,11 +72,7 @@ export function listSpacesOfCollection(db: Kysely<Database>, collectionId: strin
   return query.orderBy('position').orderBy('id').limit(n).execute();
 }
 
-export async function updateSpace(
-  db: Kysely<Database>,
-  id: string,
-  changes: Partial<Omit<SpaceRow, 'id' | 'created_at'>>,
-): Promise<void> {
+export async function updateSpace(db: Kysely<Database>, id: string, changes: Partial<Omit<SpaceRow, 'id' | 'created_at'>>): Promise<void> {
   await db.updateTable('spaces').set(changes).where('id', '=', id).execute();
 }
 

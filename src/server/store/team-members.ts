@@ -12,7 +12,14 @@ export function listTeamMembers(db: Kysely<Database>, orgId: string, teamId: str
     .innerJoin('members', (j) => j.onRef('members.user_id', '=', 'team_members.user_id').on('members.org_id', '=', orgId))
     .innerJoin('users', 'users.id', 'team_members.user_id')
     .selectAll('members')
-    .select(['users.email', 'users.display_name', 'users.photo_url', 'users.created_at', 'team_members.role as team_role', 'team_members.added_at'])
+    .select([
+      'users.email',
+      'users.display_name',
+      'users.photo_url',
+      'users.created_at',
+      'team_members.role as team_role',
+      'team_members.added_at',
+    ])
     .where('team_members.team_id', '=', teamId);
   if (after) query = query.where((eb) => afterKey(eb, 'team_members.added_at', 'team_members.user_id', after));
   return query.orderBy('team_members.added_at').orderBy('team_members.user_id').limit(n).execute();

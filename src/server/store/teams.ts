@@ -19,7 +19,10 @@ export async function createTeam(
     await trx.insertInto('teams').values(row).execute();
     const unique = [...new Set(input.members)];
     if (unique.length > 0) {
-      await trx.insertInto('team_members').values(unique.map((user_id) => ({ team_id: row.id, user_id, role: 'member', added_at: now }))).execute();
+      await trx
+        .insertInto('team_members')
+        .values(unique.map((user_id) => ({ team_id: row.id, user_id, role: 'member', added_at: now })))
+        .execute();
     }
   });
   return row;
@@ -43,7 +46,9 @@ export function listTeams(db: Kysely<Database>, orgId: string, filter: TeamFilte
   if (userId !== undefined) {
     query = query.where((eb) =>
       eb.exists(
-        eb.selectFrom('team_members').select('team_members.team_id')
+        eb
+          .selectFrom('team_members')
+          .select('team_members.team_id')
           .whereRef('team_members.team_id', '=', 'teams.id')
           .where('team_members.user_id', '=', userId)
           .$if(filter.ownedBy !== undefined, (q) => q.where('team_members.role', '=', 'owner')),
@@ -85,7 +90,12 @@ export async function teamMemberCounts(db: Kysely<Database>, teamIds: readonly s
 export async function teamRolesOf(db: Kysely<Database>, userId: string, teamIds: readonly string[]): Promise<Map<string, TeamMemberRole>> {
   const roles = new Map<string, TeamMemberRole>();
   if (teamIds.length === 0) return roles;
-  const rows = await db.selectFrom('team_members').select(['team_id', 'role']).where('user_id', '=', userId).where('team_id', 'in', teamIds).execute();
+  const rows = await db
+    .selectFrom('team_members')
+    .select(['team_id', 'role'])
+    .where('user_id', '=', userId)
+    .where('team_id', 'in', teamIds)
+    .execute();
   for (const row of rows) roles.set(row.team_id, row.role as TeamMemberRole);
   return roles;
 }

@@ -7,8 +7,19 @@ import { newId } from '../util/ids.js';
 
 export type TranslationRow = TranslationSettingsTable;
 
-export async function insertTranslation(db: Kysely<Database>, input: { orgId: string; title: string; languages: readonly string[] }, now: string): Promise<TranslationRow> {
-  const row: TranslationRow = { id: newId(), org_id: input.orgId, title: input.title, languages: JSON.stringify(input.languages), created_at: now, updated_at: now };
+export async function insertTranslation(
+  db: Kysely<Database>,
+  input: { orgId: string; title: string; languages: readonly string[] },
+  now: string,
+): Promise<TranslationRow> {
+  const row: TranslationRow = {
+    id: newId(),
+    org_id: input.orgId,
+    title: input.title,
+    languages: JSON.stringify(input.languages),
+    created_at: now,
+    updated_at: now,
+  };
   await db.insertInto('translation_settings').values(row).execute();
   return row;
 }
@@ -23,7 +34,12 @@ export function listTranslations(db: Kysely<Database>, orgId: string, after: Sor
   return query.orderBy('created_at').orderBy('id').limit(n).execute();
 }
 
-export async function updateTranslation(db: Kysely<Database>, id: string, set: { title: string; languages?: readonly string[] }, now: string): Promise<void> {
+export async function updateTranslation(
+  db: Kysely<Database>,
+  id: string,
+  set: { title: string; languages?: readonly string[] },
+  now: string,
+): Promise<void> {
   await db
     .updateTable('translation_settings')
     .set({ title: set.title, updated_at: now, ...(set.languages !== undefined ? { languages: JSON.stringify(set.languages) } : {}) })

@@ -56,7 +56,11 @@ async function existing(db: Kysely<Database>, shas: Iterable<string>): Promise<S
   const found = new Set<string>();
   const unique = [...new Set(shas)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await db.selectFrom('blobs').select('sha256').where('sha256', 'in', unique.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('blobs')
+      .select('sha256')
+      .where('sha256', 'in', unique.slice(i, i + 500))
+      .execute();
     for (const row of rows) found.add(row.sha256);
   }
   return found;
@@ -74,9 +78,18 @@ export async function storedSubtrees(db: Kysely<Database>, pages: readonly TreeP
   };
   collect(pages);
   if (candidates.length === 0) return new Set();
-  const roots = await existing(db, candidates.map(([, mark]) => mark.root));
+  const roots = await existing(
+    db,
+    candidates.map(([, mark]) => mark.root),
+  );
   const unproven = candidates.filter(([, mark]) => !roots.has(mark.root));
-  const nodes = unproven.length === 0 ? new Set<string>() : await existing(db, unproven.map(([, mark]) => mark.sha));
+  const nodes =
+    unproven.length === 0
+      ? new Set<string>()
+      : await existing(
+          db,
+          unproven.map(([, mark]) => mark.sha),
+        );
   return new Set(candidates.flatMap(([page, mark]) => (roots.has(mark.root) || nodes.has(mark.sha) ? [page] : [])));
 }
 

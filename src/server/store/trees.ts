@@ -66,7 +66,12 @@ function restBlob(tree: ContentTree): { json: string; sha: string } {
   return lastRest;
 }
 
-async function saveNode(db: Kysely<Database>, page: TreePage, trusted: ReadonlySet<TreePage>, written: Map<TreePage, string>): Promise<string> {
+async function saveNode(
+  db: Kysely<Database>,
+  page: TreePage,
+  trusted: ReadonlySet<TreePage>,
+  written: Map<TreePage, string>,
+): Promise<string> {
   if (trusted.has(page)) return nodeSha(page)!;
   const children: string[] = [];
   for (const child of page.pages) children.push(await saveNode(db, child, trusted, written));

@@ -25,14 +25,27 @@ export async function insertWebSession(db: Kysely<Database>, row: WebSessionRow)
 }
 
 /** A live session and its user: not expired at `now`, its token not revoked. */
-export async function findLiveWebSession(db: Kysely<Database>, id: string, now: string): Promise<{ session: WebSessionRow; user: UsersTable } | undefined> {
+export async function findLiveWebSession(
+  db: Kysely<Database>,
+  id: string,
+  now: string,
+): Promise<{ session: WebSessionRow; user: UsersTable } | undefined> {
   const row = await db
     .selectFrom('web_sessions')
     .innerJoin('tokens', 'tokens.id', 'web_sessions.token_id')
     .innerJoin('users', 'users.id', 'web_sessions.user_id')
     .select([
-      'web_sessions.id as sid', 'web_sessions.user_id', 'web_sessions.token_id', 'web_sessions.csrf', 'web_sessions.created_at as s_created',
-      'web_sessions.expires_at', 'users.id', 'users.email', 'users.display_name', 'users.photo_url', 'users.created_at',
+      'web_sessions.id as sid',
+      'web_sessions.user_id',
+      'web_sessions.token_id',
+      'web_sessions.csrf',
+      'web_sessions.created_at as s_created',
+      'web_sessions.expires_at',
+      'users.id',
+      'users.email',
+      'users.display_name',
+      'users.photo_url',
+      'users.created_at',
     ])
     .where('web_sessions.id', '=', id)
     .where('web_sessions.expires_at', '>', now)
@@ -40,7 +53,14 @@ export async function findLiveWebSession(db: Kysely<Database>, id: string, now: 
     .executeTakeFirst();
   if (!row) return undefined;
   return {
-    session: { id: row.sid, user_id: row.user_id, token_id: row.token_id, csrf: row.csrf, created_at: row.s_created, expires_at: row.expires_at },
+    session: {
+      id: row.sid,
+      user_id: row.user_id,
+      token_id: row.token_id,
+      csrf: row.csrf,
+      created_at: row.s_created,
+      expires_at: row.expires_at,
+    },
     user: { id: row.id, email: row.email, display_name: row.display_name, photo_url: row.photo_url, created_at: row.created_at },
   };
 }

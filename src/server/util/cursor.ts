@@ -90,10 +90,6 @@ function withNext<T>(items: T[], key: SortKey): PageResult<T> {
 }
 
 /** `kind` is the type of the list's sort value: text (a timestamp) unless told otherwise. */
-export function pageRequest(
-  query: { page?: string; limit?: number },
-  defaultLimit: number,
-  kind: SortKeyKind = 'string',
-): PageRequest {
+export function pageRequest(query: { page?: string; limit?: number }, defaultLimit: number, kind: SortKeyKind = 'string'): PageRequest {
   return { limit: query.limit ?? defaultLimit, after: query.page === undefined ? undefined : decodeCursor(query.page, kind) };
 }

@@ -9,7 +9,11 @@ import { changeRequestView } from './change-request.js';
  * Change requests as the API shows them, reading each creator, merger and space head once. Any
  * route answering a ChangeRequest (the batch endpoint's compat answer included) goes through it.
  */
-export async function renderChangeRequests(db: Kysely<Database>, rows: readonly ChangeRequestRow[], base: string): Promise<ChangeRequest[]> {
+export async function renderChangeRequests(
+  db: Kysely<Database>,
+  rows: readonly ChangeRequestRow[],
+  base: string,
+): Promise<ChangeRequest[]> {
   if (rows.length === 0) return [];
   const userIds = [...new Set(rows.flatMap((r) => [r.created_by, ...(r.merged_by !== null ? [r.merged_by] : [])]))];
   const users = new Map<string, UserRow>();
@@ -17,7 +21,8 @@ export async function renderChangeRequests(db: Kysely<Database>, rows: readonly 
   // Read after the rows, so `outdated` is never computed against a head older than the row.
   const spaceIds = [...new Set(rows.map((r) => r.space_id))];
   const heads = new Map<string, string>();
-  for (const s of await db.selectFrom('spaces').select(['id', 'revision_id']).where('id', 'in', spaceIds).execute()) heads.set(s.id, s.revision_id);
+  for (const s of await db.selectFrom('spaces').select(['id', 'revision_id']).where('id', 'in', spaceIds).execute())
+    heads.set(s.id, s.revision_id);
   return rows.map((row) => {
     const creator = users.get(row.created_by);
     if (!creator) throw new Error(`user ${row.created_by} of change request ${row.id} is missing`);

@@ -22,7 +22,8 @@ export interface CommentViewContext {
 
 /** The API path of a comment: under its change request when it has one. */
 export function commentPath(row: Pick<CommentRow, 'id' | 'space_id' | 'change_request_id'>): string {
-  const scope = row.change_request_id === null ? `/spaces/${row.space_id}` : `/spaces/${row.space_id}/change-requests/${row.change_request_id}`;
+  const scope =
+    row.change_request_id === null ? `/spaces/${row.space_id}` : `/spaces/${row.space_id}/change-requests/${row.change_request_id}`;
   return `${scope}/comments/${row.id}`;
 }
 

@@ -38,10 +38,17 @@ export function linkItemView(entry: LinkEntry, ctx: LocationContext): LinkItem {
   const { target } = entry;
   let targetReference: ContentLocation | undefined;
   switch (target.kind) {
-    case 'page': targetReference = pageLocation(ctx, target.page, target.anchor); break;
-    case 'file': targetReference = fileLocation(ctx, target.file); break;
-    case 'url': targetReference = { kind: 'url', url: target.url }; break;
-    default: targetReference = undefined;
+    case 'page':
+      targetReference = pageLocation(ctx, target.page, target.anchor);
+      break;
+    case 'file':
+      targetReference = fileLocation(ctx, target.file);
+      break;
+    case 'url':
+      targetReference = { kind: 'url', url: target.url };
+      break;
+    default:
+      targetReference = undefined;
   }
   const locationReferences = entry.sources.flatMap((id) => pageLocation(ctx, id) ?? []);
   return { status: entry.status, relation: 'reference', ...(targetReference ? { targetReference } : {}), locationReferences };

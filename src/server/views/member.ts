@@ -13,7 +13,10 @@ export function memberView(row: MemberWithUser, counts: MemberCounts, base: stri
     object: 'member',
     id: row.user_id,
     role: isRole(row.role) ? row.role : null,
-    user: userView({ id: row.user_id, email: row.email, display_name: row.display_name, photo_url: row.photo_url, created_at: row.created_at }, base),
+    user: userView(
+      { id: row.user_id, email: row.email, display_name: row.display_name, photo_url: row.photo_url, created_at: row.created_at },
+      base,
+    ),
     disabled: row.disabled === 1,
     joinedAt: row.joined_at,
     ...(row.last_seen_at !== null ? { lastSeenAt: row.last_seen_at } : {}),

@@ -1,4 +1,13 @@
-import { roleAtLeast, type OpenAPIErrorCode, type OpenAPIErrorObject, type OpenAPIProcessingState, type OpenAPISpec, type OpenAPISpecContent, type OpenAPISpecVersion, type Role } from '../../model/index.js';
+import {
+  roleAtLeast,
+  type OpenAPIErrorCode,
+  type OpenAPIErrorObject,
+  type OpenAPIProcessingState,
+  type OpenAPISpec,
+  type OpenAPISpecContent,
+  type OpenAPISpecVersion,
+  type Role,
+} from '../../model/index.js';
 import type { OpenApiSpecRow, OpenApiSpecVersionRow } from '../store/openapi-specs.js';
 import { apiUrl, appUrl } from '../urls.js';
 
@@ -27,7 +36,8 @@ export function openApiSpecView(row: OpenApiSpecRow, role: Role | null, base: st
 const versionPath = (spec: OpenApiSpecRow, id: string) => `${specPath(spec.org_id, spec.slug)}/versions/${id}`;
 
 /** Where a version can be read: its source URL, or (uploaded as text) its content on this API. */
-const versionUrl = (spec: OpenApiSpecRow, row: OpenApiSpecVersionRow, base: string) => row.source_url ?? apiUrl(base, `${versionPath(spec, row.id)}/content`);
+const versionUrl = (spec: OpenApiSpecRow, row: OpenApiSpecVersionRow, base: string) =>
+  row.source_url ?? apiUrl(base, `${versionPath(spec, row.id)}/content`);
 
 export function openApiSpecVersionView(spec: OpenApiSpecRow, row: OpenApiSpecVersionRow, base: string): OpenAPISpecVersion {
   return {

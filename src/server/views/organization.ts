@@ -17,7 +17,9 @@ export function organizationView(row: OrganizationRow, member: Pick<MemberRow, '
     ...(row.use_case !== null ? { useCase: row.use_case as NonNullable<Organization['useCase']> } : {}),
     ...(row.community_type !== null ? { communityType: row.community_type as NonNullable<Organization['communityType']> } : {}),
     defaultRole,
-    ...(row.default_content !== null ? { defaultContent: JSON.parse(row.default_content) as NonNullable<Organization['defaultContent']> } : {}),
+    ...(row.default_content !== null
+      ? { defaultContent: JSON.parse(row.default_content) as NonNullable<Organization['defaultContent']> }
+      : {}),
     sso: row.sso === 1,
     ai: row.ai === 1,
     inviteLinks: row.invite_links === 1,

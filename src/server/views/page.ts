@@ -1,6 +1,4 @@
-import {
-  assertNever, DEFAULT_PAGE_LAYOUT, type PageCover, type RevisionPage, type TreePage,
-} from '../../model/index.js';
+import { assertNever, DEFAULT_PAGE_LAYOUT, type PageCover, type RevisionPage, type TreePage } from '../../model/index.js';
 import type { JsonDocument, PagePaths } from '../../content/index.js';
 
 /** The content fields of a document page: its markdown or its JSON document. */
@@ -72,7 +70,9 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
       view.pages = ctx.shallow ? [] : pagesView(page.pages, ctx);
       if (ctx.metadata && gitPath !== undefined) view.git = { oid: ctx.gitOid(page), path: gitPath };
       view.layout = page.layout ? { ...DEFAULT_PAGE_LAYOUT, ...page.layout } : { ...DEFAULT_PAGE_LAYOUT };
-      const explicit = Object.entries(page.layout ?? {}).filter(([key, value]) => DEFAULT_PAGE_LAYOUT[key as keyof typeof DEFAULT_PAGE_LAYOUT] === value).map(([key]) => key);
+      const explicit = Object.entries(page.layout ?? {})
+        .filter(([key, value]) => DEFAULT_PAGE_LAYOUT[key as keyof typeof DEFAULT_PAGE_LAYOUT] === value)
+        .map(([key]) => key);
       if (explicit.length > 0) view.explicitLayout = explicit;
       if (page.cover) view.cover = coverView(page.cover);
       if (page.variables && Object.keys(page.variables).length > 0) view.variables = page.variables;
@@ -85,14 +85,33 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
       return view as RevisionPage;
     }
     case 'group':
-      return { ...common(page), type: 'group', kind: 'group', slug: page.slug, path, pages: ctx.shallow ? [] : pagesView(page.pages, ctx), ...flags(page) } as RevisionPage;
+      return {
+        ...common(page),
+        type: 'group',
+        kind: 'group',
+        slug: page.slug,
+        path,
+        pages: ctx.shallow ? [] : pagesView(page.pages, ctx),
+        ...flags(page),
+      } as RevisionPage;
     case 'link': {
       const url = page.href ?? '';
-      return { ...common(page), type: 'link', kind: 'link', target: { kind: 'url', url }, href: url, hidden: page.hidden ?? false } as RevisionPage;
+      return {
+        ...common(page),
+        type: 'link',
+        kind: 'link',
+        target: { kind: 'url', url },
+        href: url,
+        hidden: page.hidden ?? false,
+      } as RevisionPage;
     }
     case 'computed':
       // The published RevisionPageComputed: its generated pages come from the source (not stored).
-      return { ...common(page), type: 'computed', computed: JSON.parse(page.computed ?? '{"type":""}') as { type: string } } as RevisionPage;
+      return {
+        ...common(page),
+        type: 'computed',
+        computed: JSON.parse(page.computed ?? '{"type":""}') as { type: string },
+      } as RevisionPage;
     default:
       return assertNever(page.type, 'page type');
   }
@@ -101,4 +120,3 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
 export function pagesView(pages: readonly TreePage[], ctx: PageViewContext): RevisionPage[] {
   return pages.map((page) => pageView(page, ctx));
 }
-

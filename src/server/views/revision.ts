@@ -22,7 +22,11 @@ export function revisionView(row: RevisionRow, tree: ContentTree, parts: Revisio
     parents: JSON.parse(row.parents) as string[],
     pages: parts.pages,
     files: parts.files,
-    reusableContents: tree.reusableContents.map((r) => ({ id: r.id, title: r.title, ...(r.document !== undefined ? { document: r.document } : {}) })),
+    reusableContents: tree.reusableContents.map((r) => ({
+      id: r.id,
+      title: r.title,
+      ...(r.document !== undefined ? { document: r.document } : {}),
+    })),
     tags: [],
     variables: { ...tree.variables },
     createdAt: row.created_at,

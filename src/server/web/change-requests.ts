@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { CHANGE_REQUEST_STATUSES, DocsyncError, REQUIRED_ROLE, roleAtLeast, type ChangeRequestStatus, type Role, type TreePage } from '../../model/index.js';
+import {
+  CHANGE_REQUEST_STATUSES,
+  DocsyncError,
+  REQUIRED_ROLE,
+  roleAtLeast,
+  type ChangeRequestStatus,
+  type Role,
+  type TreePage,
+} from '../../model/index.js';
 import { loadChangeRequest, loadReadableSpace } from '../revisions/content-scope.js';
 import { changeRequestBase } from '../revisions/change-request-base.js';
 import { loadPageMarkdown } from '../revisions/stored-documents.js';
@@ -21,7 +29,11 @@ import type { WebSession } from './session.js';
 
 const SpaceParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }) });
 const CrParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), cr: Type.String({ maxLength: 64 }) });
-const ActionParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), cr: Type.String({ maxLength: 64 }), action: Type.Union([Type.Literal('merge'), Type.Literal('update'), Type.Literal('archive')]) });
+const ActionParams = Type.Object({
+  spaceId: Type.String({ maxLength: 64 }),
+  cr: Type.String({ maxLength: 64 }),
+  action: Type.Union([Type.Literal('merge'), Type.Literal('update'), Type.Literal('archive')]),
+});
 const Form = Type.Object({ csrf: Type.String({ maxLength: 128 }) });
 
 const ACTIONS = { merge: 'space.merge', update: 'changeRequest.update', archive: 'changeRequest.edit' } as const;
@@ -32,28 +44,57 @@ export const changeRequestPages: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app.ctx;
   const now = () => clock.now().toISOString();
   const names = async (ids: string[]) => {
-    const rows = ids.length === 0 ? [] : await db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', [...new Set(ids)]).execute();
+    const rows =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('users')
+            .select(['id', 'display_name'])
+            .where('id', 'in', [...new Set(ids)])
+            .execute();
     return new Map(rows.map((r) => [r.id, r.display_name]));
   };
 
-  app.get('/spaces/:spaceId/change-requests', { schema: { params: SpaceParams, querystring: Type.Object({ status: Type.Optional(Type.Union(CHANGE_REQUEST_STATUSES.map((s) => Type.Literal(s)))) }) } }, async (request, reply) => {
-    const session = await requireWebCaller(request);
-    const { space } = await loadReadableSpace(db, session.user, request.params.spaceId, 'changeRequest.view');
-    const status: ChangeRequestStatus = request.query.status ?? 'open';
-    const rows = await listChangeRequests(db, space.id, { status }, undefined, 200);
-    const authors = await names(rows.map((r) => r.created_by));
-    const tabs = CHANGE_REQUEST_STATUSES.map((s) => `<li><a href="?status=${s}"${s === status ? ' aria-current="page"' : ''}>${s}</a></li>`).join('');
-    const items = rows.map((r) => `<li><a href="/app/spaces/${esc(space.id)}/change-requests/${r.number}">#${r.number} ${esc(r.subject || 'Untitled')}</a> <small>by ${esc(authors.get(r.created_by) ?? 'someone')}, ${esc(r.updated_at.slice(0, 10))}</small></li>`);
-    const body = `<h1>Change requests</h1><ul class="app-tabs">${tabs}</ul>${items.length ? `<ul class="app-list">${items.join('')}</ul>` : `<p>No ${status} change request.</p>`}`;
-    return sendHtml(reply, 200, appPage(`Change requests of ${space.title}`, body, spaceChrome(session, space)));
-  });
+  app.get(
+    '/spaces/:spaceId/change-requests',
+    {
+      schema: {
+        params: SpaceParams,
+        querystring: Type.Object({ status: Type.Optional(Type.Union(CHANGE_REQUEST_STATUSES.map((s) => Type.Literal(s)))) }),
+      },
+    },
+    async (request, reply) => {
+      const session = await requireWebCaller(request);
+      const { space } = await loadReadableSpace(db, session.user, request.params.spaceId, 'changeRequest.view');
+      const status: ChangeRequestStatus = request.query.status ?? 'open';
+      const rows = await listChangeRequests(db, space.id, { status }, undefined, 200);
+      const authors = await names(rows.map((r) => r.created_by));
+      const tabs = CHANGE_REQUEST_STATUSES.map(
+        (s) => `<li><a href="?status=${s}"${s === status ? ' aria-current="page"' : ''}>${s}</a></li>`,
+      ).join('');
+      const items = rows.map(
+        (r) =>
+          `<li><a href="/app/spaces/${esc(space.id)}/change-requests/${r.number}">#${r.number} ${esc(r.subject || 'Untitled')}</a> <small>by ${esc(authors.get(r.created_by) ?? 'someone')}, ${esc(r.updated_at.slice(0, 10))}</small></li>`,
+      );
+      const body = `<h1>Change requests</h1><ul class="app-tabs">${tabs}</ul>${items.length ? `<ul class="app-list">${items.join('')}</ul>` : `<p>No ${status} change request.</p>`}`;
+      return sendHtml(reply, 200, appPage(`Change requests of ${space.title}`, body, spaceChrome(session, space)));
+    },
+  );
 
   app.get('/spaces/:spaceId/change-requests/:cr', { schema: { params: CrParams } }, async (request, reply) => {
     const session = await requireWebCaller(request);
     const { space, role } = await loadReadableSpace(db, session.user, request.params.spaceId, 'changeRequest.view');
     const cr = await loadChangeRequest(db, space, request.params.cr);
     const body = await changeRequestBody(session, space.id, space.title, role, cr);
-    return sendHtml(reply, 200, appPage(`#${cr.number} ${cr.subject}`, body, spaceChrome(session, space, [[`#${cr.number}`, `/app/spaces/${space.id}/change-requests/${cr.number}`]])));
+    return sendHtml(
+      reply,
+      200,
+      appPage(
+        `#${cr.number} ${cr.subject}`,
+        body,
+        spaceChrome(session, space, [[`#${cr.number}`, `/app/spaces/${space.id}/change-requests/${cr.number}`]]),
+      ),
+    );
   });
 
   app.post('/spaces/:spaceId/change-requests/:cr/:action', { schema: { params: ActionParams, body: Form } }, async (request, reply) => {
@@ -67,13 +108,21 @@ export const changeRequestPages: FastifyPluginAsyncTypebox = async (app) => {
     if (action === 'merge') await mergeChangeRequest(db, input, now);
     else if (action === 'update') await updateChangeRequest(db, input, now);
     else {
-      if (cr.status === 'merged') throw new DocsyncError('conflict', `change request #${cr.number} is merged; it can no longer be archived`);
-      if (!(await patchChangeRequest(db, cr, { status: 'archived' }, now()))) throw new DocsyncError('conflict', `change request #${cr.number} was merged meanwhile`);
+      if (cr.status === 'merged')
+        throw new DocsyncError('conflict', `change request #${cr.number} is merged; it can no longer be archived`);
+      if (!(await patchChangeRequest(db, cr, { status: 'archived' }, now())))
+        throw new DocsyncError('conflict', `change request #${cr.number} was merged meanwhile`);
     }
     return reply.redirect(`/app/spaces/${space.id}/change-requests/${cr.number}`, 303);
   });
 
-  async function changeRequestBody(session: WebSession, spaceId: string, spaceTitle: string, role: Role, cr: ChangeRequestRow): Promise<string> {
+  async function changeRequestBody(
+    session: WebSession,
+    spaceId: string,
+    spaceTitle: string,
+    role: Role,
+    cr: ChangeRequestRow,
+  ): Promise<string> {
     const baseRow = await findRevision(db, changeRequestBase(cr));
     const headRow = await findRevision(db, cr.revision_id);
     if (!baseRow || !headRow) throw new Error(`a revision of change request ${cr.id} is missing`);
@@ -81,10 +130,16 @@ export const changeRequestPages: FastifyPluginAsyncTypebox = async (app) => {
     const changes = pageChanges(base, head);
     const author = (await names([cr.created_by])).get(cr.created_by) ?? 'someone';
     const prefix = `/app/spaces/${spaceId}/change-requests/${cr.number}`;
-    const actions = cr.status === 'merged' ? '' : (['merge', 'update', 'archive'] as const)
-      .filter((a) => may(role, a) && !(a === 'archive' && cr.status === 'archived'))
-      .map((a) => `<form method="post" action="${prefix}/${a}"><input type="hidden" name="csrf" value="${esc(session.session.csrf)}"><button type="submit"${a === 'merge' ? ' class="app-primary"' : ''}>${{ merge: 'Merge', update: 'Update from main', archive: 'Archive' }[a]}</button></form>`)
-      .join('');
+    const actions =
+      cr.status === 'merged'
+        ? ''
+        : (['merge', 'update', 'archive'] as const)
+            .filter((a) => may(role, a) && !(a === 'archive' && cr.status === 'archived'))
+            .map(
+              (a) =>
+                `<form method="post" action="${prefix}/${a}"><input type="hidden" name="csrf" value="${esc(session.session.csrf)}"><button type="submit"${a === 'merge' ? ' class="app-primary"' : ''}>${{ merge: 'Merge', update: 'Update from main', archive: 'Archive' }[a]}</button></form>`,
+            )
+            .join('');
     const diffs = await diffSections(spaceId, spaceTitle, cr, base, head, baseRow.id, headRow.id, changes);
     const comments = await commentsHtml(cr.id);
     return `<h1>#${cr.number} ${esc(cr.subject || 'Untitled')}</h1>
@@ -95,39 +150,76 @@ ${diffs}<h2>Comments</h2>${comments}`;
   }
 
   /** Each changed page: its markdown as a line diff, and rendered before and after, side by side. */
-  async function diffSections(spaceId: string, title: string, cr: ChangeRequestRow, base: Parameters<typeof pageChanges>[0], head: Parameters<typeof pageChanges>[1], baseId: string, headId: string, changes: PageChange[]): Promise<string> {
-    const before = await loadPageMarkdown(db, base, changes.flatMap((c) => (c.kind === 'changed' ? [c.before] : c.kind === 'deleted' ? [c.page] : [])));
-    const after = await loadPageMarkdown(db, head, changes.flatMap((c) => (c.kind === 'deleted' ? [] : [c.page])));
-    const siteOf = (tree: typeof base, revision: string, prefix: string) => spaceSite(db, `app|${revision}|${prefix}`, tree, { title, pageUrl: (p) => `${prefix}/pages/${p.id}`, assetBase: `/app/spaces/${spaceId}/revisions/${revision}/` });
+  async function diffSections(
+    spaceId: string,
+    title: string,
+    cr: ChangeRequestRow,
+    base: Parameters<typeof pageChanges>[0],
+    head: Parameters<typeof pageChanges>[1],
+    baseId: string,
+    headId: string,
+    changes: PageChange[],
+  ): Promise<string> {
+    const before = await loadPageMarkdown(
+      db,
+      base,
+      changes.flatMap((c) => (c.kind === 'changed' ? [c.before] : c.kind === 'deleted' ? [c.page] : [])),
+    );
+    const after = await loadPageMarkdown(
+      db,
+      head,
+      changes.flatMap((c) => (c.kind === 'deleted' ? [] : [c.page])),
+    );
+    const siteOf = (tree: typeof base, revision: string, prefix: string) =>
+      spaceSite(db, `app|${revision}|${prefix}`, tree, {
+        title,
+        pageUrl: (p) => `${prefix}/pages/${p.id}`,
+        assetBase: `/app/spaces/${spaceId}/revisions/${revision}/`,
+      });
     const basePrefix = `/app/spaces/${spaceId}/revisions/${baseId}`;
     const headPrefix = `/app/spaces/${spaceId}/change-requests/${cr.number}`;
     const baseSite = await siteOf(base, baseId, basePrefix);
     const headSite = await siteOf(head, headId, headPrefix);
     // Rendered on the parse pool within its budget and kept, as the space's pages (render-cache.ts).
     const rendered = async (side: 'base' | 'head', page: TreePage) => {
-      const [key, tree, site] = side === 'base' ? [`app|${baseId}|${basePrefix}`, base, baseSite] : [`app|${headId}|${headPrefix}`, head, headSite];
+      const [key, tree, site] =
+        side === 'base' ? [`app|${baseId}|${basePrefix}`, base, baseSite] : [`app|${headId}|${headPrefix}`, head, headSite];
       return site.byId.has(page.id) ? (await renderedPage(db, key, tree, site, page, { mode: 'preview' })).html : '';
     };
-    const sections = await Promise.all(changes.map(async (c) => {
-      if (c.kind !== 'changed' || c.edited) {
-        const then = c.kind === 'added' ? '' : before.markdown(c.kind === 'changed' ? c.before : c.page);
-        const now = c.kind === 'deleted' ? '' : after.markdown(c.page);
-        if (then === now) return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3></section>`;
-        const left = c.kind === 'added' ? '' : await rendered('base', c.kind === 'changed' ? c.before : c.page);
-        const right = c.kind === 'deleted' ? '' : await rendered('head', c.page);
-        const sides = `<div class="diff-sides"><section><h4>Before</h4>${left}</section><section><h4>After</h4>${right}</section></div>`;
-        return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3>${textDiffHtml(then, now)}${sides}</section>`;
-      }
-      return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3></section>`;
-    }));
+    const sections = await Promise.all(
+      changes.map(async (c) => {
+        if (c.kind !== 'changed' || c.edited) {
+          const then = c.kind === 'added' ? '' : before.markdown(c.kind === 'changed' ? c.before : c.page);
+          const now = c.kind === 'deleted' ? '' : after.markdown(c.page);
+          if (then === now)
+            return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3></section>`;
+          const left = c.kind === 'added' ? '' : await rendered('base', c.kind === 'changed' ? c.before : c.page);
+          const right = c.kind === 'deleted' ? '' : await rendered('head', c.page);
+          const sides = `<div class="diff-sides"><section><h4>Before</h4>${left}</section><section><h4>After</h4>${right}</section></div>`;
+          return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3>${textDiffHtml(then, now)}${sides}</section>`;
+        }
+        return `<section class="diff-page" id="diff-${esc(c.page.id)}"><h3>${changeLabel(c)} ${esc(c.page.title)}</h3></section>`;
+      }),
+    );
     return sections.join('');
   }
 
   async function commentsHtml(crId: string): Promise<string> {
-    const rows = await db.selectFrom('comments').selectAll().where('change_request_id', '=', crId).orderBy('posted_at').limit(500).execute();
+    const rows = await db
+      .selectFrom('comments')
+      .selectAll()
+      .where('change_request_id', '=', crId)
+      .orderBy('posted_at')
+      .limit(500)
+      .execute();
     if (rows.length === 0) return '<p>No comment.</p>';
     const who = await names(rows.map((r) => r.posted_by));
-    return rows.map((r) => `<div class="app-comment"><small>${esc(who.get(r.posted_by) ?? 'someone')}, ${esc(r.posted_at.slice(0, 16).replace('T', ' '))}${r.status === 'resolved' ? ', resolved' : ''}</small><div>${esc(r.body).replace(/\n/g, '<br>')}</div></div>`).join('');
+    return rows
+      .map(
+        (r) =>
+          `<div class="app-comment"><small>${esc(who.get(r.posted_by) ?? 'someone')}, ${esc(r.posted_at.slice(0, 16).replace('T', ' '))}${r.status === 'resolved' ? ', resolved' : ''}</small><div>${esc(r.body).replace(/\n/g, '<br>')}</div></div>`,
+      )
+      .join('');
   }
 };
 

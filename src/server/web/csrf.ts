@@ -40,7 +40,8 @@ const formField = (request: FastifyRequest): string => {
 export function checkSignedOutForm(request: FastifyRequest): void {
   checkOrigin(request);
   const cookie = request.cookies[CSRF_COOKIE];
-  if (!cookie || !same(cookie, formField(request))) throw new DocsyncError('forbidden', 'the form expired or was not sent from this site; reload the page and try again');
+  if (!cookie || !same(cookie, formField(request)))
+    throw new DocsyncError('forbidden', 'the form expired or was not sent from this site; reload the page and try again');
 }
 
 /** Checks a signed-in form's token against the session's (403 otherwise). */

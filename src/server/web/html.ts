@@ -38,5 +38,9 @@ export function appPage(title: string, body: string, chrome: AppChrome): string 
 /** The page of an error: the status and what was wrong, and a way home. */
 export function errorPage(status: number, message: string, chrome: AppChrome): string {
   const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status >= 500 ? 'Server error' : 'Cannot do that';
-  return appPage(title, `<div class="app-error"><h1>${esc(title)}</h1><p>${esc(message)}</p><p><a href="/app">Your spaces</a></p></div>`, chrome);
+  return appPage(
+    title,
+    `<div class="app-error"><h1>${esc(title)}</h1><p>${esc(message)}</p><p><a href="/app">Your spaces</a></p></div>`,
+    chrome,
+  );
 }

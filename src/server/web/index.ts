@@ -29,12 +29,14 @@ export async function webScope(app: FastifyInstance): Promise<void> {
 
   app.setErrorHandler(async (error: FastifyError | DocsyncError | SignInNeeded, request, reply) => {
     if (error instanceof SignInNeeded) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return sendHtml(reply, 401, errorPage(401, 'Sign in first.', { session: undefined }));
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return sendHtml(reply, 401, errorPage(401, 'Sign in first.', { session: undefined }));
       return reply.redirect(`/app/sign-in?next=${encodeURIComponent(request.url)}`, 303);
     }
     if (error instanceof DocsyncError) {
       if (error.status >= 500) request.log.error({ err: error }, 'internal error');
-      if (error.code === 'rate_limited' && typeof error.data?.retryAfter === 'number') void reply.header('retry-after', String(error.data.retryAfter));
+      if (error.code === 'rate_limited' && typeof error.data?.retryAfter === 'number')
+        void reply.header('retry-after', String(error.data.retryAfter));
       return sendHtml(reply, error.status, errorPage(error.status, error.message, await chromeOf(request)));
     }
     const status = (error as FastifyError).statusCode;

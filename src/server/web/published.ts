@@ -26,8 +26,9 @@ const visible = (condition: string | null | undefined, claims: Record<string, un
 
 async function findPublishedSite(request: FastifyRequest, name: string): Promise<SiteRow> {
   const { db } = request.server.ctx;
-  const site = (await db.selectFrom('sites').selectAll().where('basename', '=', name).executeTakeFirst())
-    ?? (await db.selectFrom('sites').selectAll().where('id', '=', name).executeTakeFirst());
+  const site =
+    (await db.selectFrom('sites').selectAll().where('basename', '=', name).executeTakeFirst()) ??
+    (await db.selectFrom('sites').selectAll().where('id', '=', name).executeTakeFirst());
   if (!site || site.published !== 1) throw new DocsyncError('not_found', `no published site at /sites/${name}`);
   return site;
 }
@@ -41,9 +42,15 @@ export const publishedSites: FastifyPluginAsync = async (app) => {
   await webScope(app);
   const { db } = app.ctx;
 
-  const serve = async (request: FastifyRequest<{ Params: { name: string; '*'?: string }; Querystring: Record<string, string> }>, reply: FastifyReply) => {
+  const serve = async (
+    request: FastifyRequest<{ Params: { name: string; '*'?: string }; Querystring: Record<string, string> }>,
+    reply: FastifyReply,
+  ) => {
     const site = await findPublishedSite(request, request.params.name);
-    let rest = (request.params['*'] ?? '').split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+    let rest = (request.params['*'] ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
     let root = `/sites/${encodeURIComponent(request.params.name)}`;
     // Share links: the key is a path segment (as urls.published writes it), checked on every visit.
     if (rest[0] === '~share') {
@@ -62,14 +69,21 @@ export const publishedSites: FastifyPluginAsync = async (app) => {
       signed = await verifyVisitorToken(request, site, query.jwt_token);
       if (!signed) throw new DocsyncError('not_found', 'the visitor token is not valid for this site');
       const exp = typeof signed.exp === 'number' ? signed.exp : 0;
-      void reply.setCookie(VISITOR_COOKIE, query.jwt_token, { path: root, httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: Math.max(0, exp - Math.floor(Date.now() / 1000)) });
+      void reply.setCookie(VISITOR_COOKIE, query.jwt_token, {
+        path: root,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+        maxAge: Math.max(0, exp - Math.floor(Date.now() / 1000)),
+      });
       const url = new URL(request.url, 'http://x');
       url.searchParams.delete('jwt_token');
       return reply.redirect(url.pathname + url.search, 303);
     }
     const cookie = request.cookies[VISITOR_COOKIE];
     if (cookie) signed = await verifyVisitorToken(request, site, cookie);
-    if (site.visibility === 'visitor-auth' && !signed) throw new DocsyncError('not_found', 'this site is for authenticated visitors: open it with a visitor token');
+    if (site.visibility === 'visitor-auth' && !signed)
+      throw new DocsyncError('not_found', 'this site is for authenticated visitors: open it with a visitor token');
     const claims: Record<string, unknown> = site.adaptive_content === 1 || signed ? { ...signed, unsigned: unsignedClaims(query) } : {};
 
     // The structure as this visitor sees it.
@@ -88,14 +102,20 @@ export const publishedSites: FastifyPluginAsync = async (app) => {
       containerUrl = urlOf(section);
       const groups = new Map(parts.groups.map((g) => [g.id, g]));
       const items = rootItems(parts).flatMap((item) => {
-        if (item.kind === 'section') return sections.includes(item.row) ? [`<a href="${esc(urlOf(item.row))}"${item.row.id === section.id ? ' aria-current="page"' : ''}>${esc(item.row.title)}</a>`] : [];
+        if (item.kind === 'section')
+          return sections.includes(item.row)
+            ? [`<a href="${esc(urlOf(item.row))}"${item.row.id === section.id ? ' aria-current="page"' : ''}>${esc(item.row.title)}</a>`]
+            : [];
         const inGroup = sections.filter((s) => s.group_id === item.row.id);
         if (inGroup.length === 0) return [];
-        return [`<details class="pub-group"><summary>${esc(groups.get(item.row.id)?.title ?? '')}</summary>${inGroup.map((s) => `<a href="${esc(urlOf(s))}"${s.id === section.id ? ' aria-current="page"' : ''}>${esc(s.title)}</a>`).join('')}</details>`];
+        return [
+          `<details class="pub-group"><summary>${esc(groups.get(item.row.id)?.title ?? '')}</summary>${inGroup.map((s) => `<a href="${esc(urlOf(s))}"${s.id === section.id ? ' aria-current="page"' : ''}>${esc(s.title)}</a>`).join('')}</details>`,
+        ];
       });
       sectionNav = `<nav class="app-tabs pub-sections" aria-label="Sections">${items.join('')}</nav>`;
     }
-    const pointer = container === null ? site.default_site_space_id : parts.sections.find((s) => s.id === container)?.default_site_space_id ?? null;
+    const pointer =
+      container === null ? site.default_site_space_id : (parts.sections.find((s) => s.id === container)?.default_site_space_id ?? null);
     const candidates = siteSpacesIn(parts, container).filter((s) => visible(s.condition, claims));
     const defSpace = effectiveDefault(pointer, candidates);
     if (!defSpace) throw new DocsyncError('not_found', 'this site has nothing to show');
@@ -103,11 +123,17 @@ export const publishedSites: FastifyPluginAsync = async (app) => {
     const siteSpace: SiteSpaceRow = namedSpace ?? defSpace;
     if (namedSpace) rest = rest.slice(1);
     const spaceUrl = (s: SiteSpaceRow) => (s.id === defSpace.id ? containerUrl : `${containerUrl}/${encodeURIComponent(s.path)}`);
-    const spaces = candidates.length > 1
-      ? `<nav class="app-tabs pub-variants" aria-label="Variants">${candidates.map((s) => `<a href="${esc(spaceUrl(s))}"${s.id === siteSpace.id ? ' aria-current="page"' : ''}>${esc(s.path)}</a>`).join('')}</nav>`
-      : '';
+    const spaces =
+      candidates.length > 1
+        ? `<nav class="app-tabs pub-variants" aria-label="Variants">${candidates.map((s) => `<a href="${esc(spaceUrl(s))}"${s.id === siteSpace.id ? ' aria-current="page"' : ''}>${esc(s.path)}</a>`).join('')}</nav>`
+        : '';
 
-    const space = await db.selectFrom('spaces').selectAll().where('id', '=', siteSpace.space_id).where('deleted_at', 'is', null).executeTakeFirst();
+    const space = await db
+      .selectFrom('spaces')
+      .selectAll()
+      .where('id', '=', siteSpace.space_id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     const revision = space ? await findRevision(db, space.revision_id) : undefined;
     if (!space || !revision) throw new DocsyncError('not_found', 'this part of the site has no content');
     const tree = await revisionTree(db, revision);
@@ -122,7 +148,8 @@ export const publishedSites: FastifyPluginAsync = async (app) => {
     });
 
     const path = rest.join('/');
-    if (path.startsWith('.gitbook/assets/')) return sendAsset(db, reply, tree, path.slice('.gitbook/assets/'.length), 'public, max-age=300');
+    if (path.startsWith('.gitbook/assets/'))
+      return sendAsset(db, reply, tree, path.slice('.gitbook/assets/'.length), 'public, max-age=300');
     const target = path === '' ? built.first : built.byPath.get(path);
     const entry = target ? built.byId.get(target.id) : undefined;
     if (!entry) throw new DocsyncError('not_found', `no page at ${request.url.split('?')[0]}`);

@@ -14,7 +14,14 @@ import type { SpaceSite } from './space-site.js';
 const rendered = new Lru<string, Promise<RenderedPage>>(2000);
 
 /** A page's body as HTML; `key` names the revision and URL scheme of `site`. */
-export function renderedPage(db: Kysely<Database>, key: string, tree: ContentTree, site: SpaceSite, page: TreePage, options: RenderOptions): Promise<RenderedPage> {
+export function renderedPage(
+  db: Kysely<Database>,
+  key: string,
+  tree: ContentTree,
+  site: SpaceSite,
+  page: TreePage,
+  options: RenderOptions,
+): Promise<RenderedPage> {
   const cacheKey = `${key}|${page.id}|${options.mode}|${options.claims === undefined ? '' : JSON.stringify(options.claims)}`;
   let found = rendered.get(cacheKey);
   if (!found) {

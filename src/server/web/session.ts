@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashToken } from '../auth/tokens.js';
-import { deleteExpiredWebSessions, deleteWebSession, findLiveWebSession, insertWebSession, type WebSessionRow } from '../store/web-sessions.js';
+import {
+  deleteExpiredWebSessions,
+  deleteWebSession,
+  findLiveWebSession,
+  insertWebSession,
+  type WebSessionRow,
+} from '../store/web-sessions.js';
 import type { UserRow } from '../store/users.js';
 
 /** The cookie of a signed-in browser: a random secret, whose sha256 keys the stored session. */
@@ -25,7 +31,11 @@ export function cookieOptions(request: FastifyRequest, maxAgeS: number) {
  * hook for other sign-ins such as SAML: call this with the token the sign-in created) and sets
  * its cookie. The session ends at expiry, at sign-out, or when `tokenId` is revoked.
  */
-export async function startWebSession(request: FastifyRequest, reply: FastifyReply, who: { userId: string; tokenId: string }): Promise<void> {
+export async function startWebSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  who: { userId: string; tokenId: string },
+): Promise<void> {
   const { db, clock } = request.server.ctx;
   const now = clock.now();
   const secret = randomBytes(32).toString('base64url');

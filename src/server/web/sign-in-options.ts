@@ -11,6 +11,8 @@ export async function signInOptions(request: FastifyRequest, next: string): Prom
   const rows = await request.server.ctx.db.selectFrom('saml_providers').selectAll().orderBy('created_at').limit(50).execute();
   const active = rows.filter(isActive);
   if (active.length === 0) return '';
-  const links = active.map((p) => `<li><a href="/v1/sso/saml/${encodeURIComponent(p.id)}/start?redirect=${encodeURIComponent(next)}">${esc(p.label)}</a></li>`);
+  const links = active.map(
+    (p) => `<li><a href="/v1/sso/saml/${encodeURIComponent(p.id)}/start?redirect=${encodeURIComponent(next)}">${esc(p.label)}</a></li>`,
+  );
   return `<h2>Single sign-on</h2><ul class="app-list">${links.join('')}</ul>`;
 }

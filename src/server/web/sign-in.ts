@@ -14,11 +14,20 @@ export function safeNext(next: unknown): string {
 }
 
 const Next = Type.Object({ next: Type.Optional(Type.String({ maxLength: 2048 })) });
-const SignInBody = Type.Object({ token: Type.String({ maxLength: 512 }), csrf: Type.String({ maxLength: 128 }), next: Type.Optional(Type.String({ maxLength: 2048 })) });
+const SignInBody = Type.Object({
+  token: Type.String({ maxLength: 512 }),
+  csrf: Type.String({ maxLength: 128 }),
+  next: Type.Optional(Type.String({ maxLength: 2048 })),
+});
 
 /** Sign in with an API token, sign out. Posted, never in a URL: a token in a URL would be logged. */
 export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const form = async (request: Parameters<typeof signedOutFormToken>[0], reply: Parameters<typeof signedOutFormToken>[1], next: string, problem?: string) => {
+  const form = async (
+    request: Parameters<typeof signedOutFormToken>[0],
+    reply: Parameters<typeof signedOutFormToken>[1],
+    next: string,
+    problem?: string,
+  ) => {
     const csrf = signedOutFormToken(request, reply);
     const others = await signInOptions(request, next);
     const body = `<div class="app-error"><h1>Sign in</h1>${problem ? `<p role="alert" class="app-status">${esc(problem)}</p>` : ''}

@@ -13,7 +13,11 @@ const Params = Type.Object({ siteId: Type.String({ maxLength: 64 }), '*': Type.O
 /** A site's app page (`urls.app` of sites, sections, site spaces, `urls.preview`): for members of its organization, as the API's site routes. */
 export const sitePages: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
-  const handler = async (request: { params: { siteId: string } }, reply: Parameters<typeof sendHtml>[0], session: Awaited<ReturnType<typeof requireWebCaller>>) => {
+  const handler = async (
+    request: { params: { siteId: string } },
+    reply: Parameters<typeof sendHtml>[0],
+    session: Awaited<ReturnType<typeof requireWebCaller>>,
+  ) => {
     const site = await findSite(db, request.params.siteId);
     if (!site) throw new DocsyncError('not_found', `site ${request.params.siteId} not found`);
     await siteRole(db, site.org_id, session.user.id, 'site.view');
@@ -21,6 +25,10 @@ export const sitePages: FastifyPluginAsyncTypebox = async (app) => {
     const body = `<h1>${esc(site.title)}</h1><p><span class="app-status">${esc(site.visibility)}</span> ${site.published === 1 ? `published at <a href="${esc(published)}">${esc(published)}</a>` : 'not published'}</p>`;
     return sendHtml(reply, 200, appPage(site.title, body, { session, trail: [['Organization', `/app/orgs/${site.org_id}`]] }));
   };
-  app.get('/sites/:siteId', { schema: { params: Params } }, async (request, reply) => handler(request, reply, await requireWebCaller(request)));
-  app.get('/sites/:siteId/*', { schema: { params: Params } }, async (request, reply) => handler(request, reply, await requireWebCaller(request)));
+  app.get('/sites/:siteId', { schema: { params: Params } }, async (request, reply) =>
+    handler(request, reply, await requireWebCaller(request)),
+  );
+  app.get('/sites/:siteId/*', { schema: { params: Params } }, async (request, reply) =>
+    handler(request, reply, await requireWebCaller(request)),
+  );
 };

@@ -20,10 +20,22 @@ import type { WebSession } from './session.js';
 const SpaceParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }) });
 const PageParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), pageId: Type.String({ maxLength: 64 }) });
 const CrParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), cr: Type.String({ maxLength: 64 }) });
-const CrPageParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), cr: Type.String({ maxLength: 64 }), pageId: Type.String({ maxLength: 64 }) });
+const CrPageParams = Type.Object({
+  spaceId: Type.String({ maxLength: 64 }),
+  cr: Type.String({ maxLength: 64 }),
+  pageId: Type.String({ maxLength: 64 }),
+});
 const RevParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), revisionId: Type.String({ maxLength: 64 }) });
-const RevPageParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), revisionId: Type.String({ maxLength: 64 }), pageId: Type.String({ maxLength: 64 }) });
-const AssetParams = Type.Object({ spaceId: Type.String({ maxLength: 64 }), revisionId: Type.String({ maxLength: 64 }), '*': Type.String({ maxLength: 1024 }) });
+const RevPageParams = Type.Object({
+  spaceId: Type.String({ maxLength: 64 }),
+  revisionId: Type.String({ maxLength: 64 }),
+  pageId: Type.String({ maxLength: 64 }),
+});
+const AssetParams = Type.Object({
+  spaceId: Type.String({ maxLength: 64 }),
+  revisionId: Type.String({ maxLength: 64 }),
+  '*': Type.String({ maxLength: 1024 }),
+});
 
 /** One readable state of a space: its main content, a change request's, or a revision's. */
 export interface ContentView {
@@ -40,14 +52,24 @@ export interface ContentView {
 export function spaceChrome(session: WebSession, space: SpaceRow, extra: [string, string][] = [], query?: string): AppChrome {
   return {
     session,
-    trail: [[space.title || 'Untitled space', `/app/spaces/${space.id}`], ['Change requests', `/app/spaces/${space.id}/change-requests`], ...extra],
+    trail: [
+      [space.title || 'Untitled space', `/app/spaces/${space.id}`],
+      ['Change requests', `/app/spaces/${space.id}/change-requests`],
+      ...extra,
+    ],
     searchAction: `/app/spaces/${space.id}/search`,
     ...(query !== undefined ? { query } : {}),
   };
 }
 
 /** A page of `view` (its first page when `pageId` is undefined) in the renderer's page shell. */
-export async function sendContentPage(request: FastifyRequest, reply: FastifyReply, session: WebSession, view: ContentView, pageId: string | undefined): Promise<FastifyReply> {
+export async function sendContentPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: WebSession,
+  view: ContentView,
+  pageId: string | undefined,
+): Promise<FastifyReply> {
   const { db } = request.server.ctx;
   const key = `app|${view.revisionId}|${view.prefix}`;
   const site = await spaceSite(db, key, view.tree, {
@@ -59,7 +81,11 @@ export async function sendContentPage(request: FastifyRequest, reply: FastifyRep
   const entry = pageId === undefined ? (site.first ? site.byId.get(site.first.id) : undefined) : site.byId.get(pageId);
   if (!entry) {
     if (pageId !== undefined) throw new DocsyncError('not_found', `page ${pageId} not found`);
-    return sendHtml(reply, 200, appPage(view.space.title, `<h1>${esc(view.space.title || 'Untitled space')}</h1><p>This space has no page yet.</p>`, chrome));
+    return sendHtml(
+      reply,
+      200,
+      appPage(view.space.title, `<h1>${esc(view.space.title || 'Untitled space')}</h1><p>This space has no page yet.</p>`, chrome),
+    );
   }
   const rendered = await renderedPage(db, key, view.tree, site, entry.tree, { mode: 'preview' });
   return sendHtml(reply, 200, renderDocument(site.site, entry.site, rendered, { bodyStart: appBar(chrome) }));
@@ -73,7 +99,10 @@ export const spacePages: FastifyPluginAsyncTypebox = async (app) => {
     const session = await requireWebCaller(request);
     const { space } = await loadReadableSpace(db, session.user, spaceId);
     const scope = await spaceScope(db, space, baseUrl(request));
-    return { session, view: { space, revisionId: scope.revision.id, tree: scope.tree, prefix: `/app/spaces/${space.id}`, trail: [] } satisfies ContentView };
+    return {
+      session,
+      view: { space, revisionId: scope.revision.id, tree: scope.tree, prefix: `/app/spaces/${space.id}`, trail: [] } satisfies ContentView,
+    };
   };
   const crView = async (request: FastifyRequest, spaceId: string, number: string) => {
     const session = await requireWebCaller(request);
@@ -81,14 +110,32 @@ export const spacePages: FastifyPluginAsyncTypebox = async (app) => {
     const cr = await loadChangeRequest(db, space, number);
     const scope = await changeRequestScope(db, space, cr, baseUrl(request));
     const prefix = `/app/spaces/${space.id}/change-requests/${cr.number}`;
-    return { session, view: { space, revisionId: scope.revision.id, tree: scope.tree, prefix, trail: [[`#${cr.number} ${cr.subject || 'Untitled'}`, prefix]] } satisfies ContentView };
+    return {
+      session,
+      view: {
+        space,
+        revisionId: scope.revision.id,
+        tree: scope.tree,
+        prefix,
+        trail: [[`#${cr.number} ${cr.subject || 'Untitled'}`, prefix]],
+      } satisfies ContentView,
+    };
   };
   const revView = async (request: FastifyRequest, spaceId: string, revisionId: string) => {
     const session = await requireWebCaller(request);
     const { space } = await loadReadableSpace(db, session.user, spaceId);
     const scope = await revisionScope(db, space, revisionId, baseUrl(request));
     const prefix = `/app/spaces/${space.id}/revisions/${scope.revision.id}`;
-    return { session, view: { space, revisionId: scope.revision.id, tree: scope.tree, prefix, trail: [[`Revision ${scope.revision.id}`, prefix]] } satisfies ContentView };
+    return {
+      session,
+      view: {
+        space,
+        revisionId: scope.revision.id,
+        tree: scope.tree,
+        prefix,
+        trail: [[`Revision ${scope.revision.id}`, prefix]],
+      } satisfies ContentView,
+    };
   };
 
   app.get('/spaces/:spaceId', { schema: { params: SpaceParams } }, async (request, reply) => {
@@ -120,20 +167,25 @@ export const spacePages: FastifyPluginAsyncTypebox = async (app) => {
     return sendAsset(db, reply, view.tree, request.params['*'], 'private, max-age=31536000, immutable');
   });
 
-  app.get('/spaces/:spaceId/search', { schema: { params: SpaceParams, querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })) }) } }, async (request, reply) => {
-    const session = await requireWebCaller(request);
-    const { space } = await loadReadableSpace(db, session.user, request.params.spaceId);
-    const text = request.query.q ?? '';
-    const query = parseQuery(text);
-    let results = '';
-    if (query.terms.length > 0) {
-      await ensureIndexed(db, dialect, space);
-      const hits = await searchSpacePages({ db, dialect, base: baseUrl(request) }, space, query, { offset: 0, limit: 50 });
-      results = hits.length === 0
-        ? '<p>No page matches.</p>'
-        : `<ul class="app-list">${hits.map((h) => `<li><a href="/app/spaces/${esc(space.id)}/pages/${esc(h.id)}">${esc(h.title)}</a>${h.sections[0] ? `<br><small>${esc(h.sections[0].body.slice(0, 200))}</small>` : ''}</li>`).join('')}</ul>`;
-    }
-    const body = `<h1>Search</h1><form method="get" role="search"><input type="search" name="q" value="${esc(text)}" aria-label="Search"> <button type="submit">Search</button></form>${results}`;
-    return sendHtml(reply, 200, appPage(`Search: ${text}`, body, spaceChrome(session, space, [], text)));
-  });
+  app.get(
+    '/spaces/:spaceId/search',
+    { schema: { params: SpaceParams, querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })) }) } },
+    async (request, reply) => {
+      const session = await requireWebCaller(request);
+      const { space } = await loadReadableSpace(db, session.user, request.params.spaceId);
+      const text = request.query.q ?? '';
+      const query = parseQuery(text);
+      let results = '';
+      if (query.terms.length > 0) {
+        await ensureIndexed(db, dialect, space);
+        const hits = await searchSpacePages({ db, dialect, base: baseUrl(request) }, space, query, { offset: 0, limit: 50 });
+        results =
+          hits.length === 0
+            ? '<p>No page matches.</p>'
+            : `<ul class="app-list">${hits.map((h) => `<li><a href="/app/spaces/${esc(space.id)}/pages/${esc(h.id)}">${esc(h.title)}</a>${h.sections[0] ? `<br><small>${esc(h.sections[0].body.slice(0, 200))}</small>` : ''}</li>`).join('')}</ul>`;
+      }
+      const body = `<h1>Search</h1><form method="get" role="search"><input type="search" name="q" value="${esc(text)}" aria-label="Search"> <button type="submit">Search</button></form>${results}`;
+      return sendHtml(reply, 200, appPage(`Search: ${text}`, body, spaceChrome(session, space, [], text)));
+    },
+  );
 };

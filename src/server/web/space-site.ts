@@ -59,12 +59,20 @@ async function buildSpaceSite(db: Kysely<Database>, tree: ContentTree, options: 
     const p = paths.get(page.id);
     const apiPath = p?.path ?? page.slug;
     const site: SitePage = {
-      id: page.id, kind: 'document', title: page.title, url: options.pageUrl(page, apiPath), pages: [],
+      id: page.id,
+      kind: 'document',
+      title: page.title,
+      url: options.pageUrl(page, apiPath),
+      pages: [],
       ...(p?.gitPath !== undefined ? { path: p.gitPath } : {}),
-      ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}), ...(page.hidden ? { hidden: true } : {}),
-      ...(page.emoji !== undefined ? { emoji: page.emoji } : {}), ...(page.icon !== undefined ? { icon: page.icon } : {}),
-      ...(page.description !== undefined ? { description: page.description } : {}), ...(page.layout !== undefined ? { layout: page.layout } : {}),
-      ...(page.variables !== undefined ? { variables: page.variables } : {}), ...(page.cover !== undefined ? { cover: coverOf(page, tree) } : {}),
+      ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}),
+      ...(page.hidden ? { hidden: true } : {}),
+      ...(page.emoji !== undefined ? { emoji: page.emoji } : {}),
+      ...(page.icon !== undefined ? { icon: page.icon } : {}),
+      ...(page.description !== undefined ? { description: page.description } : {}),
+      ...(page.layout !== undefined ? { layout: page.layout } : {}),
+      ...(page.variables !== undefined ? { variables: page.variables } : {}),
+      ...(page.cover !== undefined ? { cover: coverOf(page, tree) } : {}),
     };
     first ??= page.hidden ? undefined : site;
     byId.set(page.id, { site, tree: page });
@@ -74,13 +82,24 @@ async function buildSpaceSite(db: Kysely<Database>, tree: ContentTree, options: 
   };
   const pages = tree.pages.flatMap(convert);
   const names = includeNames(tree.reusableContents);
-  const bodies = await getBlobs(db, tree.reusableContents.flatMap((c) => (c.document === undefined ? [] : [c.document])));
+  const bodies = await getBlobs(
+    db,
+    tree.reusableContents.flatMap((c) => (c.document === undefined ? [] : [c.document])),
+  );
   const includes = new Map<string, string>();
   tree.reusableContents.forEach((content, i) => {
-    includes.set(`.gitbook/includes/${names[i]!}`, content.document === undefined ? '' : bodies.get(content.document)?.toString('utf8') ?? '');
+    includes.set(
+      `.gitbook/includes/${names[i]!}`,
+      content.document === undefined ? '' : (bodies.get(content.document)?.toString('utf8') ?? ''),
+    );
   });
   const assets = new Set(tree.files.map((f) => `.gitbook/assets/${f.name}`));
-  return { site: { title: options.title, pages, variables: tree.variables, includes, assets, assetBase: options.assetBase }, byId, byPath, first };
+  return {
+    site: { title: options.title, pages, variables: tree.variables, includes, assets, assetBase: options.assetBase },
+    byId,
+    byPath,
+    first,
+  };
 }
 
 /** A cover naming a file of the space by id, as that asset's path. */
@@ -89,5 +108,7 @@ function coverOf(page: TreePage, tree: ContentTree): SitePage['cover'] {
   if (cover.ref?.kind !== 'file') return { ...cover };
   const fileId = cover.ref.file;
   const file = tree.files.find((f) => f.id === fileId);
-  return file ? { ...cover, ref: { kind: 'file', file: `.gitbook/assets/${file.name}` } } : { ...cover, ref: undefined } as SitePage['cover'];
+  return file
+    ? { ...cover, ref: { kind: 'file', file: `.gitbook/assets/${file.name}` } }
+    : ({ ...cover, ref: undefined } as SitePage['cover']);
 }

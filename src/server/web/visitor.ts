@@ -12,13 +12,19 @@ export const VISITOR_COOKIE = 'docsync_visitor';
  * `serviceVisitorClaims` of `POST /v1/orgs/{id}/ping`, or any token made with that key), for
  * this organization's audience and unexpired; undefined for anything else.
  */
-export async function verifyVisitorToken(request: FastifyRequest, site: SiteRow, token: string): Promise<Record<string, unknown> | undefined> {
+export async function verifyVisitorToken(
+  request: FastifyRequest,
+  site: SiteRow,
+  token: string,
+): Promise<Record<string, unknown> | undefined> {
   const key = await findOrgKey(request.server.ctx.db, site.org_id);
   if (!key) return undefined;
   try {
     const publicKey = await importJWK(JSON.parse(key.public_jwk) as JWK, VISITOR_CLAIMS_ALG);
     const { payload } = await jwtVerify(token, publicKey, {
-      algorithms: [VISITOR_CLAIMS_ALG], audience: site.org_id, currentDate: request.server.ctx.clock.now(),
+      algorithms: [VISITOR_CLAIMS_ALG],
+      audience: site.org_id,
+      currentDate: request.server.ctx.clock.now(),
     });
     return payload as Record<string, unknown>;
   } catch {

@@ -2,7 +2,14 @@ import { slugify } from '../../content/index.js';
 
 /** `cr/<number>-<subject slug>`: the local branch of a change request. */
 export function changeRequestBranch(number: number, subject: string): string {
-  const slug = subject.trim() === '' ? 'untitled' : slugify(subject).replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  const slug =
+    subject.trim() === ''
+      ? 'untitled'
+      : slugify(subject)
+          .replace(/[^a-z0-9-]+/g, '-')
+          .replace(/-+/g, '-')
+          .replace(/^-|-$/g, '')
+          .slice(0, 40);
   return `cr/${number}-${slug || 'untitled'}`;
 }
 

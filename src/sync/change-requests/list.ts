@@ -22,9 +22,17 @@ export interface ChangeRequestEntry {
  * The space's change requests of one status (default `open`, as the API's own default), every
  * page of the listing, each with its local branch from the workspace state.
  */
-export async function listChangeRequests(client: Client, dir: string, options: { status?: ChangeRequestStatus } = {}): Promise<ChangeRequestEntry[]> {
+export async function listChangeRequests(
+  client: Client,
+  dir: string,
+  options: { status?: ChangeRequestStatus } = {},
+): Promise<ChangeRequestEntry[]> {
   const state = await readState(dir);
-  const branches = new Map(Object.entries(state.branches).filter(([, b]) => b.changeRequestId !== undefined).map(([name, b]) => [b.changeRequestId!, name]));
+  const branches = new Map(
+    Object.entries(state.branches)
+      .filter(([, b]) => b.changeRequestId !== undefined)
+      .map(([name, b]) => [b.changeRequestId!, name]),
+  );
   // Commits on main go to its outbox change request (push.ts): main is its branch.
   const outbox = state.branches.main?.outbox?.changeRequestId;
   if (outbox !== undefined) branches.set(outbox, 'main');
@@ -32,8 +40,15 @@ export async function listChangeRequests(client: Client, dir: string, options: {
   for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: options.status ?? 'open' })) {
     const branch = branches.get(cr.id) ?? null;
     entries.push({
-      number: cr.number, id: cr.id, status: cr.status, subject: cr.subject, outdated: cr.outdated, updatedAt: cr.updatedAt, url: cr.urls.app,
-      branch, followed: branch !== null && isFollowed(state.branches[branch]!),
+      number: cr.number,
+      id: cr.id,
+      status: cr.status,
+      subject: cr.subject,
+      outdated: cr.outdated,
+      updatedAt: cr.updatedAt,
+      url: cr.urls.app,
+      branch,
+      followed: branch !== null && isFollowed(state.branches[branch]!),
     });
   }
   return entries;

@@ -12,18 +12,18 @@ import type { SkippedFile } from '../push/read.js';
 /** What `merge` did: merged (main pulled), or refused by the platform for conflicts. */
 export type BranchMerge =
   | {
-    kind: 'merged';
-    branch: string;
-    changeRequest: number;
-    /** Main's revision after the merge. */
-    revision: string;
-    /** The change request had been merged already (on the platform): nothing was merged now. */
-    already: boolean;
-    /** The pull of `main` that followed. */
-    pulled: BranchPull[];
-    /** What the branch holds and this server cannot take (push reported it): main goes on without it, the branch keeps it. */
-    notSent: SkippedFile[];
-  }
+      kind: 'merged';
+      branch: string;
+      changeRequest: number;
+      /** Main's revision after the merge. */
+      revision: string;
+      /** The change request had been merged already (on the platform): nothing was merged now. */
+      already: boolean;
+      /** The pull of `main` that followed. */
+      pulled: BranchPull[];
+      /** What the branch holds and this server cannot take (push reported it): main goes on without it, the branch keeps it. */
+      notSent: SkippedFile[];
+    }
   | { kind: 'conflict'; branch: string; changeRequest: number; message: string; conflicts: RemoteConflict[] };
 
 /**
@@ -52,7 +52,10 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
   const cr = await client.changeRequests.get(spaceId, target.changeRequestId);
   const base = { branch: target.branch, changeRequest: cr.number };
   if (cr.status === 'archived') {
-    throw new SyncError('change-request-closed', `change request #${cr.number} of ${target.branch} is archived; run docsync cr open ${target.branch} first`);
+    throw new SyncError(
+      'change-request-closed',
+      `change request #${cr.number} of ${target.branch} is archived; run docsync cr open ${target.branch} first`,
+    );
   }
   let revision = cr.revisionMerged ?? '';
   const already = cr.status === 'merged';
@@ -65,7 +68,10 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
       revision = (await client.changeRequests.merge(spaceId, target.changeRequestId)).revision;
     } catch (error) {
       if (!isApiError(error, 409)) throw error;
-      const conflicts = locateConflicts(parseConflicts(error.message), [target.synced.index, state.branches.main?.index ?? target.synced.index]);
+      const conflicts = locateConflicts(parseConflicts(error.message), [
+        target.synced.index,
+        state.branches.main?.index ?? target.synced.index,
+      ]);
       return { kind: 'conflict', ...base, message: error.message, conflicts };
     }
   }
@@ -78,9 +84,10 @@ export async function merge(client: Client, dir: string, branch?: string): Promi
 /** Refuses, before anything is sent, to merge a change request older than its branch. */
 function refuseUnpushed(branch: string, changeRequest: number, unpushed: Unpushed): void {
   if (!hasUnpushed(unpushed)) return;
-  const what = unpushed.refused.length > 0
-    ? unpushed.refused.map((r) => r.reason.startsWith(r.path) ? r.reason : `${r.path}: ${r.reason}`).join('; ')
-    : [...new Set([...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path))].join(', ');
+  const what =
+    unpushed.refused.length > 0
+      ? unpushed.refused.map((r) => (r.reason.startsWith(r.path) ? r.reason : `${r.path}: ${r.reason}`)).join('; ')
+      : [...new Set([...unpushed.committed, ...unpushed.uncommitted].map((c) => c.path))].join(', ');
   throw new SyncError(
     'unpushed-changes',
     `${branch} has changes not pushed to change request #${changeRequest} (${what}); push first (docsync push), then merge`,

@@ -32,7 +32,13 @@ async function idOfNumber(client: Client, spaceId: string, number: number): Prom
 }
 
 /** A branch docsync tracks, or a change request number (`12`, `#12`) with its branch if any. */
-async function resolve(client: Client, dir: string, state: WorkspaceState, target: string, verb: string): Promise<{ ref: string; branch: string | null }> {
+async function resolve(
+  client: Client,
+  dir: string,
+  state: WorkspaceState,
+  target: string,
+  verb: string,
+): Promise<{ ref: string; branch: string | null }> {
   const number = /^#?(\d+)$/.exec(target);
   if (number && state.branches[target] === undefined) {
     const n = Number(number[1]);
@@ -50,13 +56,19 @@ async function resolve(client: Client, dir: string, state: WorkspaceState, targe
  * commits (a branch deleted with git is made again first); a change request with no branch yet
  * gets one, as for one opened on the platform.
  */
-export async function setChangeRequestStatus(client: Client, dir: string, target: string, status: 'open' | 'archived'): Promise<StatusChange> {
+export async function setChangeRequestStatus(
+  client: Client,
+  dir: string,
+  target: string,
+  status: 'open' | 'archived',
+): Promise<StatusChange> {
   const state = await readState(dir);
   const verb = status === 'open' ? 'cr open' : 'cr archive';
   const { ref, branch } = await resolve(client, dir, state, target, verb);
   const { spaceId } = state.binding;
   const current = await client.changeRequests.get(spaceId, ref);
-  if (current.status === 'merged') throw new SyncError('change-request-closed', `change request #${current.number} is merged; its status can no longer change`);
+  if (current.status === 'merged')
+    throw new SyncError('change-request-closed', `change request #${current.number} is merged; its status can no longer change`);
   const cr = await client.changeRequests.patch(spaceId, current.id, { status });
   const result: StatusChange = { changeRequest: cr.number, status, branch, pulled: [] };
   if (status === 'archived') {
@@ -80,5 +92,9 @@ export async function setChangeRequestStatus(client: Client, dir: string, target
   const added = await trackChangeRequest(client, dir, spaceId, cr, { revision: main.remoteRevision, commit: main.syncedCommit });
   state.branches[added.branch] = added.state;
   await writeState(dir, state);
-  return { ...result, branch: added.branch, pulled: [{ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true }] };
+  return {
+    ...result,
+    branch: added.branch,
+    pulled: [{ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true }],
+  };
 }

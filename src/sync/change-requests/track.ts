@@ -41,13 +41,22 @@ const baseRevisionOf = (cr: ChangeRequest) => cr.revisionMergedAncestor ?? cr.re
  * that is not main's revision (a base equal to main's is main's commit, not read again). The
  * two reads run at once; the base's starts once main's revision is known.
  */
-export async function fetchChangeRequest(client: Client, spaceId: string, cr: ChangeRequest, options: FetchChangeRequestOptions): Promise<FetchedChangeRequest> {
+export async function fetchChangeRequest(
+  client: Client,
+  spaceId: string,
+  cr: ChangeRequest,
+  options: FetchChangeRequestOptions,
+): Promise<FetchedChangeRequest> {
   const bases = options.bases ?? new Map<string, Promise<Snapshot>>();
   const baseRevision = baseRevisionOf(cr);
   const base = async (): Promise<Snapshot | undefined> => {
     if ((await options.mainRevision) === baseRevision) return undefined;
     let fetched = bases.get(baseRevision);
-    if (!fetched) bases.set(baseRevision, (fetched = fetchContent(client, { space: spaceId, revision: baseRevision }, options.progress?.(), options.known).then(snapshotOf)));
+    if (!fetched)
+      bases.set(
+        baseRevision,
+        (fetched = fetchContent(client, { space: spaceId, revision: baseRevision }, options.progress?.(), options.known).then(snapshotOf)),
+      );
     return fetched;
   };
   const [snapshot, baseSnapshot] = await Promise.all([
@@ -61,22 +70,42 @@ export async function fetchChangeRequest(client: Client, spaceId: string, cr: Ch
  * Makes the local branch `cr/<number>-<subject>` of a fetched change request: one commit with
  * its content, on top of a commit of its base (main's commit when there is no other base).
  */
-export async function commitChangeRequest(dir: string, fetched: FetchedChangeRequest, main: { commit: string }): Promise<TrackedChangeRequest> {
+export async function commitChangeRequest(
+  dir: string,
+  fetched: FetchedChangeRequest,
+  main: { commit: string },
+): Promise<TrackedChangeRequest> {
   const { changeRequest: cr, snapshot, base } = fetched;
-  const parent = base === undefined ? main.commit : await commitFiles(dir, {
-    branch: remoteRef(`base/${cr.number}`), parent: null, files: base.files,
-    message: `docsync: base of change request #${cr.number} (revision ${baseRevisionOf(cr)})`, author: DOCSYNC_AUTHOR,
-  });
+  const parent =
+    base === undefined
+      ? main.commit
+      : await commitFiles(dir, {
+          branch: remoteRef(`base/${cr.number}`),
+          parent: null,
+          files: base.files,
+          message: `docsync: base of change request #${cr.number} (revision ${baseRevisionOf(cr)})`,
+          author: DOCSYNC_AUTHOR,
+        });
   const branch = changeRequestBranch(cr.number, cr.subject);
   const commit = await commitFiles(dir, {
-    branch, parent: null, mergeParents: [parent], files: snapshot.files,
-    message: `docsync: change request #${cr.number} ${cr.subject} at revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR,
+    branch,
+    parent: null,
+    mergeParents: [parent],
+    files: snapshot.files,
+    message: `docsync: change request #${cr.number} ${cr.subject} at revision ${snapshot.revision}`,
+    author: DOCSYNC_AUTHOR,
   });
   return {
     branch,
     commit,
     problems: snapshot.problems,
-    state: { changeRequestId: cr.id, changeRequestNumber: cr.number, remoteRevision: snapshot.revision, syncedCommit: commit, index: snapshot.index },
+    state: {
+      changeRequestId: cr.id,
+      changeRequestNumber: cr.number,
+      remoteRevision: snapshot.revision,
+      syncedCommit: commit,
+      index: snapshot.index,
+    },
   };
 }
 
@@ -88,5 +117,9 @@ export async function trackChangeRequest(
   cr: ChangeRequest,
   main: { revision: string; commit: string },
 ): Promise<TrackedChangeRequest> {
-  return commitChangeRequest(dir, await fetchChangeRequest(client, spaceId, cr, { mainRevision: main.revision, known: knownContent(dir) }), main);
+  return commitChangeRequest(
+    dir,
+    await fetchChangeRequest(client, spaceId, cr, { mainRevision: main.revision, known: knownContent(dir) }),
+    main,
+  );
 }

@@ -8,14 +8,14 @@ import { targetBranch } from './target-branch.js';
 /** What `update` did: main's content brought into the change request (branch pulled), or conflicts. */
 export type BranchUpdate =
   | {
-    kind: 'updated';
-    branch: string;
-    changeRequest: number;
-    /** The change request's head after the update (unchanged when it was up to date). */
-    revision: string;
-    /** The pull of the branch that followed. */
-    pulled: BranchPull[];
-  }
+      kind: 'updated';
+      branch: string;
+      changeRequest: number;
+      /** The change request's head after the update (unchanged when it was up to date). */
+      revision: string;
+      /** The pull of the branch that followed. */
+      pulled: BranchPull[];
+    }
   | { kind: 'conflict'; branch: string; changeRequest: number; message: string; conflicts: RemoteConflict[] };
 
 /**
@@ -33,14 +33,20 @@ export async function update(client: Client, dir: string, branch?: string): Prom
   if (cr.status === 'merged' || cr.status === 'archived' || target.synced.closed !== undefined) {
     const status = cr.status === 'merged' || cr.status === 'archived' ? cr.status : target.synced.closed!;
     const hint = status === 'archived' ? `; run docsync cr open ${target.branch} first` : '';
-    throw new SyncError('change-request-closed', `change request #${cr.number} of ${target.branch} is ${status}: there is nothing to update${hint}`);
+    throw new SyncError(
+      'change-request-closed',
+      `change request #${cr.number} of ${target.branch} is ${status}: there is nothing to update${hint}`,
+    );
   }
   let revision: string;
   try {
     revision = (await client.changeRequests.update(spaceId, target.changeRequestId)).revision;
   } catch (error) {
     if (!isApiError(error, 409)) throw error;
-    const conflicts = locateConflicts(parseConflicts(error.message), [target.synced.index, state.branches.main?.index ?? target.synced.index]);
+    const conflicts = locateConflicts(parseConflicts(error.message), [
+      target.synced.index,
+      state.branches.main?.index ?? target.synced.index,
+    ]);
     return { kind: 'conflict', ...base, message: error.message, conflicts };
   }
   const pulled = await pull(client, dir, { branches: [target.branch] });

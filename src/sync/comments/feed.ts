@@ -75,7 +75,10 @@ async function lookAt(
     const node = c.target.node as { id: string; preview?: string } | undefined;
     const line = text === undefined ? 1 : locateNode(text, node ? { id: node.id, preview: node.preview ?? '' } : undefined);
     const seen = feed.comments.get(c.id);
-    const entry: { replies: number; replyIds?: Set<string> } = { replies: c.replies, ...(seen?.replyIds ? { replyIds: seen.replyIds } : {}) };
+    const entry: { replies: number; replyIds?: Set<string> } = {
+      replies: c.replies,
+      ...(seen?.replyIds ? { replyIds: seen.replyIds } : {}),
+    };
     feed.comments.set(c.id, entry);
     if (!feed.primed) continue;
     const at = { branch, place: label, path, line };

@@ -26,7 +26,11 @@ export interface CommentLine {
  * block in the working tree's copy of the page, with its replies. Open comments only unless `all`.
  * The CLI prints each as `path:line: author: text`.
  */
-export async function branchComments(client: Client, dir: string, options: { branch?: string; all?: boolean } = {}): Promise<{ branch: string; comments: CommentLine[] }> {
+export async function branchComments(
+  client: Client,
+  dir: string,
+  options: { branch?: string; all?: boolean } = {},
+): Promise<{ branch: string; comments: CommentLine[] }> {
   const { branch, places } = await branchPlaces(dir, options.branch);
   const texts = new Map<string, Promise<string | undefined>>();
   const fileText = (path: string) => {

@@ -30,7 +30,8 @@ export async function branchPlaces(dir: string, branch?: string): Promise<{ bran
   const spaceId = state.binding.spaceId;
   const placeOf = (b: BranchState): BranchPlace => ({
     place: { space: spaceId, changeRequest: b.changeRequestId },
-    label: b.changeRequestNumber !== undefined ? `#${b.changeRequestNumber}` : b.changeRequestId !== undefined ? b.changeRequestId : 'space',
+    label:
+      b.changeRequestNumber !== undefined ? `#${b.changeRequestNumber}` : b.changeRequestId !== undefined ? b.changeRequestId : 'space',
     files: pageFiles(b, prefix),
   });
   const places = [placeOf(synced)];

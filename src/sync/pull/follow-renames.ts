@@ -16,7 +16,13 @@ const pageFiles = (index: Index): Map<string, string> => {
  * the move meeting the edit as a deletion (and the page coming back twice). `prefix` is the
  * folder's root. Pure.
  */
-export function followRemoteRenames(base: FileMap, ours: FileMap, baseIndex: Index, theirsIndex: Index, prefix: string): { base: Map<string, Uint8Array>; ours: Map<string, Uint8Array> } {
+export function followRemoteRenames(
+  base: FileMap,
+  ours: FileMap,
+  baseIndex: Index,
+  theirsIndex: Index,
+  prefix: string,
+): { base: Map<string, Uint8Array>; ours: Map<string, Uint8Array> } {
   const [b, o] = [new Map(base), new Map(ours)];
   const before = pageFiles(baseIndex);
   for (const [id, now] of pageFiles(theirsIndex)) {

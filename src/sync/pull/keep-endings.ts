@@ -11,7 +11,13 @@ const SCRATCH = 'refs/docsync/scratch';
  * follows the CRLF files and the change, not the space.
  */
 export async function keepEndings(dir: string, branch: string, files: ReadonlyMap<string, Uint8Array>): Promise<Map<string, Uint8Array>> {
-  const scratch = await commitFiles(dir, { branch: SCRATCH, parent: await branchOid(dir, SCRATCH), files, message: 'docsync: scratch', author: DOCSYNC_AUTHOR });
+  const scratch = await commitFiles(dir, {
+    branch: SCRATCH,
+    parent: await branchOid(dir, SCRATCH),
+    files,
+    message: 'docsync: scratch',
+    author: DOCSYNC_AUTHOR,
+  });
   const crlf = new Set<string>();
   for (const change of await diffTrees(dir, branch, scratch, { renames: false })) {
     if (change.status === 'modified' && usesCrlf(change.path, await readBlob(dir, change.oldOid))) crlf.add(change.path);

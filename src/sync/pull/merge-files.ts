@@ -13,7 +13,6 @@ export interface FileMerge {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 
-
 function asText(bytes: Uint8Array | undefined): string | undefined {
   if (bytes === undefined) return '';
   try {

@@ -3,7 +3,17 @@ import { SyncError } from '../errors.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  branchOid, checkoutBranch, checkoutPaths, commitFiles, commitWorkingTree, currentBranch, diffTrees, isGitError, readBlob, readTreeFiles, workingTreeChanges,
+  branchOid,
+  checkoutBranch,
+  checkoutPaths,
+  commitFiles,
+  commitWorkingTree,
+  currentBranch,
+  diffTrees,
+  isGitError,
+  readBlob,
+  readTreeFiles,
+  workingTreeChanges,
   type TreeChange,
 } from '../../git/index.js';
 import { sameBytes } from '../bytes.js';
@@ -62,7 +72,11 @@ function selected(state: WorkspaceState, only: readonly string[] | undefined): s
   for (const branch of only) {
     const synced = state.branches[branch];
     if (!synced) throw new SyncError('no-branch', `branch ${branch} is not tracked by docsync`);
-    if (!isFollowed(synced)) throw new SyncError('not-followed', `branch ${branch} is no longer followed (its change request is ${synced.closed}); run docsync cr open ${branch} to follow it again`);
+    if (!isFollowed(synced))
+      throw new SyncError(
+        'not-followed',
+        `branch ${branch} is no longer followed (its change request is ${synced.closed}); run docsync cr open ${branch} to follow it again`,
+      );
   }
   return [...only];
 }
@@ -87,7 +101,13 @@ export async function pull(client: Client, dir: string, options: PullOptions = {
   return results;
 }
 
-async function pullBranch(client: Client, dir: string, state: WorkspaceState, branch: string, checkedOut: string | null): Promise<BranchPull> {
+async function pullBranch(
+  client: Client,
+  dir: string,
+  state: WorkspaceState,
+  branch: string,
+  checkedOut: string | null,
+): Promise<BranchPull> {
   const synced = state.branches[branch]!;
   if (branch !== 'main' && (await branchOid(dir, branch)) === null) {
     // The writer deleted the branch (git branch -D): no longer followed, said once; the change
@@ -105,7 +125,8 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
   // A push in flight to the outbox (its journal still there: killed mid-push) moved it itself;
   // resuming that push brings it in line, so it is not a reviewer's edit to merge.
   const pushInFlight = (await readJournal(dir, branch))?.changeRequestId === synced.outbox?.changeRequestId;
-  const outboxMoved = outboxHead !== undefined && outboxClosed === undefined && outboxHead.revision !== synced.outbox!.remoteRevision && !pushInFlight;
+  const outboxMoved =
+    outboxHead !== undefined && outboxClosed === undefined && outboxHead.revision !== synced.outbox!.remoteRevision && !pushInFlight;
   const done = async (next: BranchState, result: BranchPull): Promise<BranchPull> => {
     state.branches[branch] = closed ? { ...next, closed } : next;
     if (closed || next !== synced) await writeState(dir, state);
@@ -114,15 +135,19 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
   if (head.revision === synced.remoteRevision && !outboxMoved && outboxClosed === undefined) {
     return done(synced, { branch, from: synced.remoteRevision, to: head.revision, changes: [], conflicts: [] });
   }
-  if ((await branchOid(dir, branch)) === null) throw new SyncError('no-branch', `branch ${branch} is tracked by docsync but missing from the repository`);
+  if ((await branchOid(dir, branch)) === null)
+    throw new SyncError('no-branch', `branch ${branch} is tracked by docsync but missing from the repository`);
   let savedLocalEdits: string | undefined;
   if (branch === checkedOut && (await workingTreeChanges(dir)).length > 0) {
-    savedLocalEdits = (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;
+    savedLocalEdits =
+      (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;
   }
   const before = (await branchOid(dir, branch))!;
   // Pages stay in the files the branch has them in (hand-placed ones included): as last synced,
   // else as main's outbox had them (its pages are main's once merged), else as another branch has them.
-  const others = Object.values(state.branches).filter((b) => b !== synced).flatMap((b) => [b.index, b.outbox?.index]);
+  const others = Object.values(state.branches)
+    .filter((b) => b !== synced)
+    .flatMap((b) => [b.index, b.outbox?.index]);
   const places = placesOf(synced.outbox?.index, synced.index, ...others);
 
   let next: BranchState = synced;
@@ -134,30 +159,60 @@ async function pullBranch(client: Client, dir: string, state: WorkspaceState, br
     // holds it, so it is the base (a later local edit of a pushed line is no conflict with it).
     const base = outboxClosed === 'merged' ? synced.outbox!.syncedCommit : synced.syncedCommit;
     const baseIndex = outboxClosed === 'merged' ? synced.outbox!.index : synced.index;
-    const merged = await mergeRemote(client, dir, branch, head.scope, { synced: synced.syncedCommit, base, baseIndex, places, label: branch });
+    const merged = await mergeRemote(client, dir, branch, head.scope, {
+      synced: synced.syncedCommit,
+      base,
+      baseIndex,
+      places,
+      label: branch,
+    });
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts);
     kept.push(...merged.kept);
     const { outbox: _outbox, ...rest } = synced;
     next = {
       ...(outboxClosed !== undefined ? rest : synced),
-      remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, pulledCommit: merged.remoteCommit, index: merged.snapshot.index,
+      remoteRevision: merged.snapshot.revision,
+      syncedCommit: merged.remoteCommit,
+      pulledCommit: merged.remoteCommit,
+      index: merged.snapshot.index,
     };
   }
   if (outboxMoved) {
     // Main's change request was edited on the platform (a reviewer): its edits come into main,
     // so the next push of main starts from what the change request holds.
     const outbox = synced.outbox!;
-    const merged = await mergeRemote(client, dir, branch, outboxHead.scope, { synced: outbox.syncedCommit, base: outbox.syncedCommit, baseIndex: outbox.index, places, label: `${branch} (change request #${outbox.changeRequestNumber ?? 0})` });
+    const merged = await mergeRemote(client, dir, branch, outboxHead.scope, {
+      synced: outbox.syncedCommit,
+      base: outbox.syncedCommit,
+      baseIndex: outbox.index,
+      places,
+      label: `${branch} (change request #${outbox.changeRequestNumber ?? 0})`,
+    });
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts.filter((path) => !conflicts.includes(path)));
     kept.push(...merged.kept.filter((k) => !kept.some((e) => e.path === k.path)));
-    next = { ...next, outbox: { ...outbox, remoteRevision: merged.snapshot.revision, syncedCommit: merged.remoteCommit, pulledCommit: merged.remoteCommit, index: merged.snapshot.index } };
+    next = {
+      ...next,
+      outbox: {
+        ...outbox,
+        remoteRevision: merged.snapshot.revision,
+        syncedCommit: merged.remoteCommit,
+        pulledCommit: merged.remoteCommit,
+        index: merged.snapshot.index,
+      },
+    };
   }
   if (branch === checkedOut) await checkoutPulled(dir, branch, before, (await branchOid(dir, branch))!);
   return done(next, {
-    branch, from: synced.remoteRevision, to: next.remoteRevision, changes, conflicts,
-    ...(kept.length > 0 ? { kept } : {}), ...(savedLocalEdits ? { savedLocalEdits } : {}), ...(outboxClosed !== undefined ? { outboxClosed } : {}),
+    branch,
+    from: synced.remoteRevision,
+    to: next.remoteRevision,
+    changes,
+    conflicts,
+    ...(kept.length > 0 ? { kept } : {}),
+    ...(savedLocalEdits ? { savedLocalEdits } : {}),
+    ...(outboxClosed !== undefined ? { outboxClosed } : {}),
   });
 }
 
@@ -175,7 +230,10 @@ interface RemoteMerge {
  * against `base` (the content both sides last had in common), file by file and line by line.
  */
 async function mergeRemote(
-  client: Client, dir: string, branch: string, scope: ContentScope,
+  client: Client,
+  dir: string,
+  branch: string,
+  scope: ContentScope,
   options: { synced: string; base: string; baseIndex: BranchState['index']; places: Places; label: string },
 ): Promise<RemoteMerge> {
   const ours = (await branchOid(dir, branch))!;
@@ -188,11 +246,24 @@ async function mergeRemote(
   // on top of the synced one, with the same tree (compared without reading a file).
   const localWork = ours !== options.base && (await diffTrees(dir, options.base, ours, { renames: false })).length > 0;
   if (!localWork) {
-    await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: snapshot.files, message: `docsync: pull revision ${snapshot.revision}`, author: DOCSYNC_AUTHOR });
+    await commitFiles(dir, {
+      branch,
+      parent: ours,
+      mergeParents: [remoteCommit],
+      files: snapshot.files,
+      message: `docsync: pull revision ${snapshot.revision}`,
+      author: DOCSYNC_AUTHOR,
+    });
     return { snapshot, remoteCommit, changes, conflicts: [], kept: [] };
   }
   const read = [await readTreeFiles(dir, options.base), await readTreeFiles(dir, ours)] as const;
-  const { base: baseFiles, ours: ourFiles } = followRemoteRenames(read[0], read[1], options.baseIndex, snapshot.index, folderPrefix(read[1]));
+  const { base: baseFiles, ours: ourFiles } = followRemoteRenames(
+    read[0],
+    read[1],
+    options.baseIndex,
+    snapshot.index,
+    folderPrefix(read[1]),
+  );
   const merged = keepDeletedEdited(baseFiles, ourFiles, snapshot.files, mergeFiles(baseFiles, ourFiles, snapshot.files));
   const { conflicts, kept } = merged;
   const notes = [
@@ -200,7 +271,14 @@ async function mergeRemote(
     ...kept.map((k) => `${k.path} ${k.what}, kept`),
   ];
   const text = `docsync: merge remote revision ${snapshot.revision}${notes.length > 0 ? `, ${notes.join('; ')}` : ''}`;
-  await commitFiles(dir, { branch, parent: ours, mergeParents: [remoteCommit], files: merged.files, message: text, author: DOCSYNC_AUTHOR });
+  await commitFiles(dir, {
+    branch,
+    parent: ours,
+    mergeParents: [remoteCommit],
+    files: merged.files,
+    message: text,
+    author: DOCSYNC_AUTHOR,
+  });
   return { snapshot, remoteCommit, changes, conflicts, kept };
 }
 
@@ -242,7 +320,11 @@ async function checkoutPulled(dir: string, branch: string, ours: string, pulled:
 async function followOpened(client: Client, dir: string, state: WorkspaceState, checkedOut: string | null): Promise<BranchPull[]> {
   const main = state.branches.main;
   if (!main) return [];
-  const byId = new Map(Object.entries(state.branches).filter(([, b]) => b.changeRequestId !== undefined).map(([name, b]) => [b.changeRequestId!, name]));
+  const byId = new Map(
+    Object.entries(state.branches)
+      .filter(([, b]) => b.changeRequestId !== undefined)
+      .map(([name, b]) => [b.changeRequestId!, name]),
+  );
   // Main's outbox change request holds main's own commits (push.ts): no branch of its own.
   const outboxes = new Set(Object.values(state.branches).flatMap((b) => (b.outbox?.changeRequestId ? [b.outbox.changeRequestId] : [])));
   const open: ChangeRequest[] = [];
@@ -262,7 +344,10 @@ async function followOpened(client: Client, dir: string, state: WorkspaceState, 
       results.push({ ...(await pullBranch(client, dir, state, known, checkedOut)), reopened: true });
       continue;
     }
-    const added = await trackChangeRequest(client, dir, state.binding.spaceId, cr, { revision: main.remoteRevision, commit: main.syncedCommit });
+    const added = await trackChangeRequest(client, dir, state.binding.spaceId, cr, {
+      revision: main.remoteRevision,
+      commit: main.syncedCommit,
+    });
     state.branches[added.branch] = added.state;
     await writeState(dir, state);
     results.push({ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true });

@@ -18,7 +18,12 @@ import type { BranchState } from '../state/state.js';
  * space's head, and a change request holding nothing the branch has not pulled.
  */
 export async function adoptMain(
-  client: Client, dir: string, spaceId: string, main: BranchState | undefined, head: string, changeRequest: ChangeRequest,
+  client: Client,
+  dir: string,
+  spaceId: string,
+  main: BranchState | undefined,
+  head: string,
+  changeRequest: ChangeRequest,
 ): Promise<boolean> {
   if (main === undefined || !changeRequest.outdated) return false;
   if (!(await isAncestor(dir, main.syncedCommit, head))) return false;
@@ -30,12 +35,19 @@ export async function adoptMain(
     if (!isApiError(error, 409)) throw error;
     const conflicts = parseConflicts(error.message);
     if (conflicts.length === 0 || conflicts.some((c) => c.kind !== 'page')) return false;
-    await client.content.write(spaceId, changeRequest.id, conflicts.map((c) => ({ operation: 'revert_page' as const, page: c.id })));
+    await client.content.write(
+      spaceId,
+      changeRequest.id,
+      conflicts.map((c) => ({ operation: 'revert_page' as const, page: c.id })),
+    );
     try {
       await client.changeRequests.update(spaceId, changeRequest.id);
     } catch (again) {
       if (!isApiError(again, 409)) throw again;
-      throw new SyncError('merge-conflicts', `change request #${changeRequest.number} still conflicts with main after its conflicting pages went back to its base (${again.message}); run docsync pull, resolve, then push`);
+      throw new SyncError(
+        'merge-conflicts',
+        `change request #${changeRequest.number} still conflicts with main after its conflicting pages went back to its base (${again.message}); run docsync pull, resolve, then push`,
+      );
     }
     return true;
   }

@@ -29,7 +29,15 @@ export interface CaughtUp {
  * Invariant: the returned base is a commit of exactly main's content at `base.remoteRevision`,
  * and the returned head contains it, so the push sends only the branch's own changes.
  */
-export async function catchUpWithMain(client: Client, dir: string, spaceId: string, branch: string, base: BranchState, head: string, checkedOut: boolean): Promise<CaughtUp> {
+export async function catchUpWithMain(
+  client: Client,
+  dir: string,
+  spaceId: string,
+  branch: string,
+  base: BranchState,
+  head: string,
+  checkedOut: boolean,
+): Promise<CaughtUp> {
   const now = snapshotOf(await fetchContent(client, { space: spaceId }, undefined, knownContent(dir)), placesOf(base.index));
   const [baseFiles, ours] = await Promise.all([readTreeFiles(dir, base.syncedCommit), readTreeFiles(dir, head)]);
   const merged = mergeFiles(baseFiles, ours, now.files, { ours: branch, theirs: 'main' });
@@ -40,12 +48,24 @@ export async function catchUpWithMain(client: Client, dir: string, spaceId: stri
       merged.conflicts,
     );
   }
-  const remoteCommit = await commitRemoteSnapshot(dir, branch, base.syncedCommit, now.files, `docsync: main at revision ${now.revision}, which ${branch} is pushed onto`);
-  const changed = [...new Set([...merged.files.keys(), ...ours.keys()])].filter((path) => !sameBytes(merged.files.get(path), ours.get(path))).sort();
+  const remoteCommit = await commitRemoteSnapshot(
+    dir,
+    branch,
+    base.syncedCommit,
+    now.files,
+    `docsync: main at revision ${now.revision}, which ${branch} is pushed onto`,
+  );
+  const changed = [...new Set([...merged.files.keys(), ...ours.keys()])]
+    .filter((path) => !sameBytes(merged.files.get(path), ours.get(path)))
+    .sort();
   // Always a merge commit, even when main's changes leave the branch's files as they are: the
   // branch then contains main's commit, so the next push measures from it.
   const merge = await commitFiles(dir, {
-    branch, parent: head, mergeParents: [remoteCommit], files: merged.files, author: DOCSYNC_AUTHOR,
+    branch,
+    parent: head,
+    mergeParents: [remoteCommit],
+    files: merged.files,
+    author: DOCSYNC_AUTHOR,
     message: `docsync: merge main at revision ${now.revision} into ${branch}, to push it\n\n${changed.join('\n')}\n`,
   });
   if (checkedOut && changed.length > 0) await checkoutPaths(dir, merge, changed);

@@ -84,12 +84,17 @@ export async function readChangedFiles(dir: string, base: string, head: string, 
   const localFiles = new Map<string, Uint8Array>();
   // Changed files by the oids the diff already found: no tree walk per file.
   for (const change of diff) {
-    if (change.status !== 'added') baseFiles.set(change.status === 'renamed' ? change.from : change.path, await readBlob(dir, change.oldOid));
+    if (change.status !== 'added')
+      baseFiles.set(change.status === 'renamed' ? change.from : change.path, await readBlob(dir, change.oldOid));
     if (change.status !== 'deleted') localFiles.set(change.path, await readBlob(dir, change.newOid));
   }
   const own = new Set([...(await folderFiles(dir, base)), ...(await folderFiles(dir, head))]);
   // A folder file the branch did not change is the same on both sides: read it once.
-  for (const [path, bytes] of await readSome(dir, head, [...own].filter((p) => !changed.has(p)))) {
+  for (const [path, bytes] of await readSome(
+    dir,
+    head,
+    [...own].filter((p) => !changed.has(p)),
+  )) {
     baseFiles.set(path, bytes);
     localFiles.set(path, bytes);
   }

@@ -26,7 +26,12 @@ function placed(pages: readonly RevisionPage[], parent: string | undefined = und
  * inserted them. Refs already in `known` are kept. A ref with no such page is left out: the
  * caller says which (the batch did not land as planned).
  */
-export function matchCreatedPages(inserts: readonly InsertPage[], before: readonly RevisionPage[], after: readonly RevisionPage[], known: Readonly<Record<string, string>>): Record<string, string> {
+export function matchCreatedPages(
+  inserts: readonly InsertPage[],
+  before: readonly RevisionPage[],
+  after: readonly RevisionPage[],
+  known: Readonly<Record<string, string>>,
+): Record<string, string> {
   const old = new Set(placed(before).map((p) => p.id));
   const fresh = placed(after).filter((p) => !old.has(p.id));
   const taken = new Set(Object.values(known));
@@ -55,12 +60,18 @@ export async function recoverCreatedPages(
 ): Promise<Record<string, string>> {
   const inserts = batches.flat().filter((c): c is InsertPage => c.operation === 'insert_page' && c.ref !== undefined);
   if (inserts.every((c) => range.created[c.ref!] !== undefined)) return { ...range.created };
-  const [before, after] = await Promise.all([client.revisions.get({ space: spaceId, revision: range.startRevision }), client.revisions.get({ space: spaceId, revision: range.revision })]);
+  const [before, after] = await Promise.all([
+    client.revisions.get({ space: spaceId, revision: range.startRevision }),
+    client.revisions.get({ space: spaceId, revision: range.revision }),
+  ]);
   const created = matchCreatedPages(inserts, before.pages, after.pages, range.created);
   const missing = inserts.filter((c) => created[c.ref!] === undefined);
   if (missing.length > 0) {
     const names = missing.map((c) => `"${c.title ?? c.ref}"`).join(', ');
-    throw new SyncError('created-pages-unknown', `the platform's answer did not name the pages it created, and its revision ${range.revision} has no new page ${names} where the push put it; pull, then push again`);
+    throw new SyncError(
+      'created-pages-unknown',
+      `the platform's answer did not name the pages it created, and its revision ${range.revision} has no new page ${names} where the push put it; pull, then push again`,
+    );
   }
   return created;
 }

@@ -56,25 +56,48 @@ export function adaptPlan(
   for (const planned of plan.changes) {
     const change = extensions.has('git-path') ? planned : withoutGitPath(planned);
     if (change === undefined) continue;
-    if ((change.operation === 'insert_page' || change.operation === 'update_page') && typeof change.into === 'string' && left.has(change.into)) {
+    if (
+      (change.operation === 'insert_page' || change.operation === 'update_page') &&
+      typeof change.into === 'string' &&
+      left.has(change.into)
+    ) {
       leave(change);
-      skipped.push({ path: paths.summary, reason: `${change.operation === 'insert_page' ? `page "${change.title ?? ''}"` : `page ${change.page}`} goes under a page this server cannot take; it was not sent` });
+      skipped.push({
+        path: paths.summary,
+        reason: `${change.operation === 'insert_page' ? `page "${change.title ?? ''}"` : `page ${change.page}`} goes under a page this server cannot take; it was not sent`,
+      });
       continue;
     }
     if (change.operation === 'insert_page' && change.type === 'computed' && !extensions.has('computed-pages')) {
       leave(change);
-      skipped.push({ path: paths.summary, reason: `this server cannot create computed pages (the OpenAPI reference block "${change.title ?? ''}") through the API; add it in the app` });
+      skipped.push({
+        path: paths.summary,
+        reason: `this server cannot create computed pages (the OpenAPI reference block "${change.title ?? ''}") through the API; add it in the app`,
+      });
       continue;
     }
     if (change.operation === 'update_page' && 'computed' in change && !extensions.has('computed-pages')) {
-      skipped.push({ path: paths.summary, reason: `this server cannot change a computed page's source (the OpenAPI reference block of page ${change.page}) through the API; change it in the app` });
+      skipped.push({
+        path: paths.summary,
+        reason: `this server cannot change a computed page's source (the OpenAPI reference block of page ${change.page}) through the API; change it in the app`,
+      });
       const { computed: _computed, ...rest } = change as ContentChange & { computed?: unknown };
       if (Object.keys(rest).length > 2) changes.push(rest as ContentChange);
       continue;
     }
-    if (change.operation === 'insert_page' && 'type' in change && change.type !== undefined && change.type !== 'document' && change.type !== 'computed' && !extensions.has('page-types')) {
+    if (
+      change.operation === 'insert_page' &&
+      'type' in change &&
+      change.type !== undefined &&
+      change.type !== 'document' &&
+      change.type !== 'computed' &&
+      !extensions.has('page-types')
+    ) {
       leave(change);
-      skipped.push({ path: paths.summary, reason: `this server cannot create ${change.type} pages through the API ("${change.title ?? ''}"); create it in the app` });
+      skipped.push({
+        path: paths.summary,
+        reason: `this server cannot create ${change.type} pages through the API ("${change.title ?? ''}"); create it in the app`,
+      });
       continue;
     }
     if (change.operation === 'update_page' && 'href' in change && !extensions.has('page-types')) {
@@ -83,17 +106,28 @@ export function adaptPlan(
       if (Object.keys(rest).length > 2) changes.push(rest as ContentChange);
       continue;
     }
-    if ((change.operation === 'insert_page' || change.operation === 'update_page') && 'linkTitle' in change && !extensions.has('link-title')) {
+    if (
+      (change.operation === 'insert_page' || change.operation === 'update_page') &&
+      'linkTitle' in change &&
+      !extensions.has('link-title')
+    ) {
       const { linkTitle, ...rest } = change as ContentChange & { linkTitle?: string };
       const page = change.operation === 'insert_page' ? `"${change.title ?? ''}"` : change.page;
       // Never dropped in silence: the label stays in the writer's SUMMARY.md and the push says it was not sent.
-      skipped.push({ path: paths.summary, reason: `this server cannot set a link title, the quoted label of a SUMMARY.md entry ("${linkTitle ?? ''}" for page ${page}); set it in the app` });
+      skipped.push({
+        path: paths.summary,
+        reason: `this server cannot set a link title, the quoted label of a SUMMARY.md entry ("${linkTitle ?? ''}" for page ${page}); set it in the app`,
+      });
       if (change.operation === 'insert_page' || Object.keys(rest).length > 2) changes.push(rest as ContentChange);
       continue;
     }
     if (change.operation === 'insert_files' && !extensions.has('replace-files')) {
       const replacing = change.files.filter((file) => remoteFiles.has(file.name));
-      for (const file of replacing) skipped.push({ path: paths.asset(file.name), reason: 'this server would add a second file of that name instead of replacing it; replace it in the app' });
+      for (const file of replacing)
+        skipped.push({
+          path: paths.asset(file.name),
+          reason: 'this server would add a second file of that name instead of replacing it; replace it in the app',
+        });
       const files = change.files.filter((file) => !remoteFiles.has(file.name));
       if (files.length > 0) changes.push({ ...change, files });
       continue;
@@ -115,9 +149,15 @@ export function adaptPlan(
   }
   for (const { change, name } of includeChanges(remote.reusableContents, local.reusableContents)) {
     if (name.includes('/')) {
-      skipped.push({ path: paths.include(name), reason: 'a reusable content is a file directly in .gitbook/includes/; move it there to send it' });
+      skipped.push({
+        path: paths.include(name),
+        reason: 'a reusable content is a file directly in .gitbook/includes/; move it there to send it',
+      });
     } else if (!extensions.has(INCLUDE_EXTENSION[change.operation])) {
-      skipped.push({ path: paths.include(name), reason: `this server has no operation to ${INCLUDE_VERB[change.operation]} reusable content; do it in the app` });
+      skipped.push({
+        path: paths.include(name),
+        reason: `this server has no operation to ${INCLUDE_VERB[change.operation]} reusable content; do it in the app`,
+      });
     } else {
       changes.push(change);
     }

@@ -42,7 +42,10 @@ export async function readJournal(workspace: string, branch: string): Promise<Pu
     if (journal.version !== 1 || !Array.isArray(journal.batches)) throw new Error('unknown layout');
     return journal;
   } catch (error) {
-    throw new SyncError('damaged-state', `${journalPath(workspace, branch)} is damaged (${(error as Error).message}); delete it and push again (the next push compares with the change request's content)`);
+    throw new SyncError(
+      'damaged-state',
+      `${journalPath(workspace, branch)} is damaged (${(error as Error).message}); delete it and push again (the next push compares with the change request's content)`,
+    );
   }
 }
 

@@ -1,7 +1,5 @@
 import type { TreeChange } from '../../git/index.js';
-import {
-  parseSummary, readFolder, topItems, type SummaryItem, type WorkspaceContent, type WorkspaceIndex,
-} from '../../workspace/index.js';
+import { parseSummary, readFolder, topItems, type SummaryItem, type WorkspaceContent, type WorkspaceIndex } from '../../workspace/index.js';
 import type { PushSides } from './read.js';
 import { hasConflictMarkers } from '../bytes.js';
 
@@ -38,7 +36,8 @@ export function pageEditSides(
   const { prefix } = folder;
   for (const change of changes) {
     const key = change.path.slice(prefix.length);
-    if (change.status !== 'modified' || !change.path.startsWith(prefix) || !/\.md$/i.test(change.path) || change.path === folder.summary) return undefined;
+    if (change.status !== 'modified' || !change.path.startsWith(prefix) || !/\.md$/i.test(change.path) || change.path === folder.summary)
+      return undefined;
     if (key.startsWith('.gitbook/') || !index.pages.has(key)) return undefined;
   }
   const summaryText = local.get(folder.summary);
@@ -58,10 +57,19 @@ export function pageEditSides(
     if (item === undefined) return undefined;
     // The page's own SUMMARY.md line, alone: its title, link title and file, nothing else.
     const summary = `# Pages\n\n${summaryLines[item.line - 1]!.trim()}\n`;
-    for (const [side, files] of [['remote', base], ['local', local]] as const) {
+    for (const [side, files] of [
+      ['remote', base],
+      ['local', local],
+    ] as const) {
       const bytes = files.get(change.path);
       if (bytes === undefined || hasConflictMarkers(bytes)) return undefined;
-      const read = readFolder(new Map<string, string | Uint8Array>([['SUMMARY.md', summary], [key, bytes]]), { index: { ...index, pages: new Map([[key, index.pages.get(key)!]]) } });
+      const read = readFolder(
+        new Map<string, string | Uint8Array>([
+          ['SUMMARY.md', summary],
+          [key, bytes],
+        ]),
+        { index: { ...index, pages: new Map([[key, index.pages.get(key)!]]) } },
+      );
       if (read.problems.some((p) => p.code !== 'missing-asset') || read.content.pages.length !== 1) return undefined;
       sides[side].pages.push(...read.content.pages);
     }

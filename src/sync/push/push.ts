@@ -3,8 +3,16 @@ import type { ChangeRequest, ContentChange } from '../../model/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  branchOid, commitEdits, commitWorkingTree, currentBranch, diffTrees, log, mergeBase, readTreeFiles,
-  workingTreeChanges, type TreeChange,
+  branchOid,
+  commitEdits,
+  commitWorkingTree,
+  currentBranch,
+  diffTrees,
+  log,
+  mergeBase,
+  readTreeFiles,
+  workingTreeChanges,
+  type TreeChange,
 } from '../../git/index.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { SyncError } from '../errors.js';
@@ -129,7 +137,8 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const state = await readState(dir);
   const checkedOut = await currentBranch(dir);
   const branch = options.branch ?? checkedOut;
-  if (branch === null || branch === undefined) throw new SyncError('no-branch', 'HEAD is detached: check out a branch, or name one (docsync push BRANCH)');
+  if (branch === null || branch === undefined)
+    throw new SyncError('no-branch', 'HEAD is detached: check out a branch, or name one (docsync push BRANCH)');
   if ((await branchOid(dir, branch)) === null) throw new SyncError('no-branch', `there is no branch ${branch} in ${dir}`);
   const spaceId = state.binding.spaceId;
 
@@ -137,7 +146,11 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const uncommitted = !options.dryRun && options.commitWorkingTree !== false && branch === checkedOut ? await workingTreeChanges(dir) : [];
   if (uncommitted.length > 0) {
     const changed = uncommitted.map((c) => c.path);
-    savedLocalEdits = (await commitWorkingTree(dir, { message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`, author: DOCSYNC_AUTHOR })) ?? undefined;
+    savedLocalEdits =
+      (await commitWorkingTree(dir, {
+        message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`,
+        author: DOCSYNC_AUTHOR,
+      })) ?? undefined;
   }
   let head = (await branchOid(dir, branch))!;
   // A dry run commits nothing, but plans what the push would send: uncommitted edits included,
@@ -151,7 +164,10 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     changeRequest = await client.changeRequests.get(spaceId, target.entry.changeRequestId);
     if (changeRequest.status === 'merged' || changeRequest.status === 'archived') {
       if (branch !== 'main') {
-        throw new SyncError('change-request-closed', `change request #${changeRequest.number} of ${branch} is ${changeRequest.status}; reopen it (docsync cr open ${branch}) or push from a new branch`);
+        throw new SyncError(
+          'change-request-closed',
+          `change request #${changeRequest.number} of ${branch} is ${changeRequest.status}; reopen it (docsync cr open ${branch}) or push from a new branch`,
+        );
       }
       // main's outbox was merged or archived: later commits on main open a new one.
       delete state.branches.main!.outbox;
@@ -160,28 +176,45 @@ export async function push(client: Client, dir: string, options: PushOptions = {
       changeRequest = undefined;
     }
   }
-  if (journal !== undefined && (changeRequest === undefined || journal.changeRequestId !== changeRequest.id)) await clearJournal(dir, branch);
-  const resuming = journal !== undefined && changeRequest !== undefined && journal.changeRequestId === changeRequest.id ? journal : undefined;
+  if (journal !== undefined && (changeRequest === undefined || journal.changeRequestId !== changeRequest.id))
+    await clearJournal(dir, branch);
+  const resuming =
+    journal !== undefined && changeRequest !== undefined && journal.changeRequestId === changeRequest.id ? journal : undefined;
 
   // main merged into the branch the git way: main comes into the change request first, so that
   // the branch's resolution is what the change request holds, and it can be merged.
   let adopted = false;
-  if (!resuming && !options.dryRun && branch !== 'main' && changeRequest !== undefined && changeRequest.revision === target.base.remoteRevision) {
+  if (
+    !resuming &&
+    !options.dryRun &&
+    branch !== 'main' &&
+    changeRequest !== undefined &&
+    changeRequest.revision === target.base.remoteRevision
+  ) {
     adopted = await adoptMain(client, dir, spaceId, state.branches.main, head, changeRequest);
     if (adopted) changeRequest = await client.changeRequests.get(spaceId, changeRequest.id);
   }
   if (!resuming) {
     if (changeRequest !== undefined && !adopted && changeRequest.revision !== target.base.remoteRevision) {
-      throw new SyncError('remote-ahead', `change request #${changeRequest.number} has changes made since ${branch} was last synced; run docsync pull, then push`);
+      throw new SyncError(
+        'remote-ahead',
+        `change request #${changeRequest.number} has changes made since ${branch} was last synced; run docsync pull, then push`,
+      );
     }
     if (changeRequest === undefined) {
       if (branch !== 'main' && (await mergeBase(dir, head, target.base.syncedCommit)) !== target.base.syncedCommit) {
-        throw new SyncError('not-based-on-main', `${branch} does not contain main's last synced commit; merge main into it (git merge main), then push`);
+        throw new SyncError(
+          'not-based-on-main',
+          `${branch} does not contain main's last synced commit; merge main into it (git merge main), then push`,
+        );
       }
       const space = await client.spaces.get(spaceId);
       if (space.revision !== target.base.remoteRevision) {
         if (branch === 'main' || options.dryRun) {
-          throw new SyncError('remote-ahead', `the space changed since main was last synced; run docsync pull${branch === 'main' ? '' : `, merge main into ${branch}`}, then push`);
+          throw new SyncError(
+            'remote-ahead',
+            `the space changed since main was last synced; run docsync pull${branch === 'main' ? '' : `, merge main into ${branch}`}, then push`,
+          );
         }
         // A new change request starts from main as it is now: the branch catches up with it first.
         ({ base: target.base, head } = await catchUpWithMain(client, dir, spaceId, branch, target.base, head, branch === checkedOut));
@@ -189,7 +222,10 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     }
     if (!options.force) {
       const main = state.branches.main;
-      const pulled = branch === 'main' ? [main?.pulledCommit, main?.outbox?.pulledCommit] : [target.entry?.pulledCommit ?? (target.entry ? undefined : main?.pulledCommit)];
+      const pulled =
+        branch === 'main'
+          ? [main?.pulledCommit, main?.outbox?.pulledCommit]
+          : [target.entry?.pulledCommit ?? (target.entry ? undefined : main?.pulledCommit)];
       await refuseUndoingRemote(dir, branch, head, pulled);
     }
   }
@@ -203,7 +239,10 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   if (moved) {
     // The batch in flight landed (or someone else wrote): compare all of the branch with what
     // the change request holds now.
-    const now = snapshotOf(await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }, undefined, knownContent(dir)), placesOf(target.base.index));
+    const now = snapshotOf(
+      await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }, undefined, knownContent(dir)),
+      placesOf(target.base.index),
+    );
     read = { base: now.files, local: await readTreeFiles(dir, head), unloaded: undefined };
     remoteIndex = toIndex(now.index);
   } else {
@@ -219,7 +258,9 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const quick = moved ? undefined : pageEditSides(localChanges, baseLf, localLf, remoteIndex, { prefix, summary: folder.summary });
   // Renames git's similarity misses (a small page moved and edited) are paired by title, front matter and place.
   const renames = matchRenames(localChanges, baseLf, localLf, folder.summary);
-  const sides = quick ?? readPushSides(baseLf, remoteIndex, localLf, renamedIndex(toIndex(target.base.index), renames, prefix, remoteIndex), read.unloaded);
+  const sides =
+    quick ??
+    readPushSides(baseLf, remoteIndex, localLf, renamedIndex(toIndex(target.base.index), renames, prefix, remoteIndex), read.unloaded);
   if (sides.blocking.length > 0) {
     throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
   }
@@ -232,21 +273,35 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const remoteIds = idsOf(sides.remote.pages);
   const removed = before - [...idsOf(sides.local.pages)].filter((id) => remoteIds.has(id)).length;
   if (!options.allowMassDelete && before > 0 && (after === 0 || removed * 2 > before)) {
-    throw new SyncError('mass-delete', `${branch}: the push would delete ${removed} of ${before} pages${after === 0 ? ' (the workspace has no pages)' : ''}; nothing was sent. If that is what you want, push with --allow-mass-delete`);
+    throw new SyncError(
+      'mass-delete',
+      `${branch}: the push would delete ${removed} of ${before} pages${after === 0 ? ' (the workspace has no pages)' : ''}; nothing was sent. If that is what you want, push with --allow-mass-delete`,
+    );
   }
 
   const result: PushResult = {
-    branch, changes: plan.changes, counts: plan.counts, batches: 0, normalised: [], skipped: sides.skipped, unlisted: sides.unlisted ?? [], unsentLinks: [],
-    undeletableFiles: plan.undeletableFiles, resumed: resuming !== undefined, dryRun: options.dryRun === true,
+    branch,
+    changes: plan.changes,
+    counts: plan.counts,
+    batches: 0,
+    normalised: [],
+    skipped: sides.skipped,
+    unlisted: sides.unlisted ?? [],
+    unsentLinks: [],
+    undeletableFiles: plan.undeletableFiles,
+    resumed: resuming !== undefined,
+    dryRun: options.dryRun === true,
     ...(savedLocalEdits ? { savedLocalEdits } : {}),
   };
   if (options.dryRun) {
     result.batches = batchesOf(plan.changes, plan.refs).length;
-    if (changeRequest !== undefined) result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
+    if (changeRequest !== undefined)
+      result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
     return result;
   }
   if (plan.changes.length === 0 && journalToSend === undefined && resuming === undefined && !adopted) {
-    if (changeRequest !== undefined) result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
+    if (changeRequest !== undefined)
+      result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened: false };
     return result;
   }
 
@@ -255,7 +310,12 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     const subject = options.subject ?? (await firstMessage(dir, branch, target.base.syncedCommit)) ?? options.defaultSubject ?? branch;
     changeRequest = await client.changeRequests.create(spaceId, { subject });
     opened = true;
-    const entry: BranchState = { ...target.base, changeRequestId: changeRequest.id, changeRequestNumber: changeRequest.number, remoteRevision: changeRequest.revision };
+    const entry: BranchState = {
+      ...target.base,
+      changeRequestId: changeRequest.id,
+      changeRequestNumber: changeRequest.number,
+      remoteRevision: changeRequest.revision,
+    };
     delete entry.outbox;
     target.save(state, entry);
     await writeState(dir, state);
@@ -263,24 +323,50 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened };
 
   journalToSend ??= {
-    version: 1, branch, changeRequestId: changeRequest.id, startRevision: changeRequest.revision,
-    batches: batchesOf(plan.changes, plan.refs), landed: 0, revision: changeRequest.revision, created: {},
+    version: 1,
+    branch,
+    changeRequestId: changeRequest.id,
+    startRevision: changeRequest.revision,
+    batches: batchesOf(plan.changes, plan.refs),
+    landed: 0,
+    revision: changeRequest.revision,
+    created: {},
   };
   if (journalToSend === resuming) result.changes = journalToSend.batches.slice(journalToSend.landed).flat();
   result.batches = journalToSend.batches.length - journalToSend.landed;
-  const sent = await sendBatches(client, dir, spaceId, journalToSend, (done, total) => options.onProgress?.({ stage: 'batches', done, total }));
+  const sent = await sendBatches(client, dir, spaceId, journalToSend, (done, total) =>
+    options.onProgress?.({ stage: 'batches', done, total }),
+  );
 
   const synced = await readBack({
-    client, dir, spaceId, branch, checkedOut: branch === checkedOut, head, base: target.base, changeRequest, revision: sent.revision,
-    changes: plan.changes, wholeCompare: moved, local: read.local, prefix, pathOf: (id) => sides.paths.get(id)!, localChanges,
-    skipped: new Set(sides.skipped.map((s) => s.path)), places: placesAfter(sides.paths, plan.refs, sent.created),
+    client,
+    dir,
+    spaceId,
+    branch,
+    checkedOut: branch === checkedOut,
+    head,
+    base: target.base,
+    changeRequest,
+    revision: sent.revision,
+    changes: plan.changes,
+    wholeCompare: moved,
+    local: read.local,
+    prefix,
+    pathOf: (id) => sides.paths.get(id)!,
+    localChanges,
+    skipped: new Set(sides.skipped.map((s) => s.path)),
+    places: placesAfter(sides.paths, plan.refs, sent.created),
   });
   result.normalised = synced.normalised;
   result.unsentLinks = synced.unsentLinks;
   const latest = await readState(dir);
   const entry: BranchState = {
-    ...(targetOf(latest, branch).entry ?? target.base), changeRequestId: changeRequest.id, changeRequestNumber: changeRequest.number,
-    remoteRevision: synced.revision, syncedCommit: synced.commit, index: synced.index,
+    ...(targetOf(latest, branch).entry ?? target.base),
+    changeRequestId: changeRequest.id,
+    changeRequestNumber: changeRequest.number,
+    remoteRevision: synced.revision,
+    syncedCommit: synced.commit,
+    index: synced.index,
   };
   delete entry.outbox;
   target.save(latest, entry);
@@ -295,13 +381,25 @@ async function uncommittedCommit(dir: string, head: string): Promise<string> {
   const changes = await workingTreeChanges(dir);
   if (changes.length === 0) return head;
   const edits = new Map<string, Uint8Array | null>();
-  for (const change of changes) edits.set(change.path, change.status === 'deleted' ? null : new Uint8Array(await readFile(join(dir, change.path))));
+  for (const change of changes)
+    edits.set(change.path, change.status === 'deleted' ? null : new Uint8Array(await readFile(join(dir, change.path))));
   const ref = 'refs/docsync/dry-run';
-  return commitEdits(dir, { branch: ref, parent: await branchOid(dir, ref), from: head, edits, message: 'docsync: uncommitted edits (dry run)', author: DOCSYNC_AUTHOR });
+  return commitEdits(dir, {
+    branch: ref,
+    parent: await branchOid(dir, ref),
+    from: head,
+    edits,
+    message: 'docsync: uncommitted edits (dry run)',
+    author: DOCSYNC_AUTHOR,
+  });
 }
 
 /** Each pushed page's local file by its id on the platform (pages the push created by their new ids). */
-function placesAfter(paths: ReadonlyMap<string, string>, refs: ReadonlyMap<string, string>, created: Readonly<Record<string, string>>): Map<string, string> {
+function placesAfter(
+  paths: ReadonlyMap<string, string>,
+  refs: ReadonlyMap<string, string>,
+  created: Readonly<Record<string, string>>,
+): Map<string, string> {
   const places = new Map<string, string>();
   for (const [localId, path] of paths) {
     const ref = refs.get(localId);

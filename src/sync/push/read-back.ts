@@ -16,7 +16,18 @@ import { snapshotOf, type Places } from '../remote/snapshot.js';
 import type { BranchState } from '../state/state.js';
 
 /** update_page fields that live in the page's own file: changing only these leaves SUMMARY.md as it was. */
-const PAGE_FILE_FIELDS = new Set(['operation', 'page', 'document', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'condition']);
+const PAGE_FILE_FIELDS = new Set([
+  'operation',
+  'page',
+  'document',
+  'emoji',
+  'icon',
+  'description',
+  'hidden',
+  'noIndex',
+  'noRobotsIndex',
+  'condition',
+]);
 
 /**
  * The pages a push changed when it changed nothing but pages' own files (documents and front
@@ -45,12 +56,14 @@ export async function readBackPages(
 ): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
-  await Promise.all([...new Set(pageIds)].map(async (id) => {
-    const page = toWorkspacePage(await client.content.page(scope, id, { format: 'markdown' }));
-    if (page.type !== 'document') return;
-    const { root, path } = pathOf(id);
-    files.set(root + path, encoder.encode(renderDocument(page, path, assetName)));
-  }));
+  await Promise.all(
+    [...new Set(pageIds)].map(async (id) => {
+      const page = toWorkspacePage(await client.content.page(scope, id, { format: 'markdown' }));
+      if (page.type !== 'document') return;
+      const { root, path } = pathOf(id);
+      files.set(root + path, encoder.encode(renderDocument(page, path, assetName)));
+    }),
+  );
   return files;
 }
 
@@ -94,7 +107,6 @@ export interface ReadBack {
   unsentLinks: UnsentLink[];
 }
 
-
 const normalisedMessage = (paths: readonly string[], number: number) =>
   `docsync: the server's form of ${paths.length} file(s) after pushing to change request #${number}\n\n${paths.join('\n')}\n`;
 
@@ -103,7 +115,12 @@ const normalisedMessage = (paths: readonly string[], number: number) =>
  * those edited on disk since the push read them: an edit made while the push ran wins (the next
  * push sends it), nothing is overwritten.
  */
-async function checkoutUnedited(dir: string, commit: string, pushed: ReadonlyMap<string, Uint8Array>, paths: readonly string[]): Promise<void> {
+async function checkoutUnedited(
+  dir: string,
+  commit: string,
+  pushed: ReadonlyMap<string, Uint8Array>,
+  paths: readonly string[],
+): Promise<void> {
   const unedited: string[] = [];
   for (const path of paths) {
     const onDisk = await readFile(join(dir, path)).catch(() => undefined);
@@ -129,14 +146,37 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
   const onlyPages = p.wholeCompare || !filesKept ? undefined : pageFilesOnly(p.changes);
   if (onlyPages !== undefined) {
     const fileNames = new Map(Object.entries(p.base.index.files).map(([name, id]) => [id, name]));
-    const serverForm = withCrlfAt(await readBackPages(p.client, scope, onlyPages, (id) => ({ root: p.prefix, path: p.pathOf(id) }), (id) => fileNames.get(id)), crlfPaths(p.local));
-    const remoteCommit = await commitRemoteEdits(dir, branch, p.base.syncedCommit, serverForm, `docsync: change request #${changeRequest.number} at revision ${p.revision} after push`);
+    const serverForm = withCrlfAt(
+      await readBackPages(
+        p.client,
+        scope,
+        onlyPages,
+        (id) => ({ root: p.prefix, path: p.pathOf(id) }),
+        (id) => fileNames.get(id),
+      ),
+      crlfPaths(p.local),
+    );
+    const remoteCommit = await commitRemoteEdits(
+      dir,
+      branch,
+      p.base.syncedCommit,
+      serverForm,
+      `docsync: change request #${changeRequest.number} at revision ${p.revision} after push`,
+    );
     const unsentLinks = [...serverForm].flatMap(([path, bytes]) => (p.local.has(path) ? lostLinks(path, p.local.get(path)!, bytes) : []));
     const keep = new Set(unsentLinks.map((l) => l.path));
     const edits = new Map([...serverForm].filter(([path, bytes]) => !keep.has(path) && !sameBytes(bytes, p.local.get(path))));
     const normalised = [...edits.keys()].sort();
     if (edits.size > 0) {
-      const commit = await commitEdits(dir, { branch, parent: p.head, mergeParents: [remoteCommit], from: p.head, edits, author: DOCSYNC_AUTHOR, message: normalisedMessage(normalised, changeRequest.number) });
+      const commit = await commitEdits(dir, {
+        branch,
+        parent: p.head,
+        mergeParents: [remoteCommit],
+        from: p.head,
+        edits,
+        author: DOCSYNC_AUTHOR,
+        message: normalisedMessage(normalised, changeRequest.number),
+      });
       if (p.checkedOut) await checkoutUnedited(dir, commit, p.local, normalised);
     }
     return { revision: p.revision, commit: remoteCommit, index: p.base.index, normalised, unsentLinks };
@@ -145,7 +185,13 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
   const localFiles = await readTreeFiles(dir, p.head);
   // The branch's CRLF files keep their endings, at the synced point too.
   const snapshot = { ...fetched, files: withCrlfAt(fetched.files, crlfPaths(localFiles)) };
-  const remoteCommit = await commitRemoteSnapshot(dir, branch, p.base.syncedCommit, snapshot.files, `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`);
+  const remoteCommit = await commitRemoteSnapshot(
+    dir,
+    branch,
+    p.base.syncedCommit,
+    snapshot.files,
+    `docsync: change request #${changeRequest.number} at revision ${snapshot.revision} after push`,
+  );
   const baseFiles = await readTreeFiles(dir, p.base.syncedCommit);
   // Files the branch changed (and sent) take the server's form; the rest merges three-way, so
   // files the folder format does not carry (notes, a .gitignore) stay as they are.
@@ -172,9 +218,18 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     if (ours === undefined) merged.files.delete(path);
     else merged.files.set(path, ours);
   }
-  const normalised = [...new Set([...merged.files.keys(), ...localFiles.keys()])].filter((path) => !sameBytes(merged.files.get(path), localFiles.get(path))).sort();
+  const normalised = [...new Set([...merged.files.keys(), ...localFiles.keys()])]
+    .filter((path) => !sameBytes(merged.files.get(path), localFiles.get(path)))
+    .sort();
   if (normalised.length > 0) {
-    const commit = await commitFiles(dir, { branch, parent: p.head, mergeParents: [remoteCommit], files: merged.files, author: DOCSYNC_AUTHOR, message: normalisedMessage(normalised, changeRequest.number) });
+    const commit = await commitFiles(dir, {
+      branch,
+      parent: p.head,
+      mergeParents: [remoteCommit],
+      files: merged.files,
+      author: DOCSYNC_AUTHOR,
+      message: normalisedMessage(normalised, changeRequest.number),
+    });
     if (p.checkedOut) await checkoutUnedited(dir, commit, localFiles, normalised);
   }
   return { revision: snapshot.revision, commit: remoteCommit, index: snapshot.index, normalised, unsentLinks };

@@ -1,8 +1,16 @@
 import { MAX_BASE64_BYTES } from '../../model/index.js';
 import type { TreeChange } from '../../git/index.js';
 import {
-  GITBOOK_YAML, formatProblem, parseGitbookYaml, readFolder, rootPrefix,
-  type ReadResult, type WorkspaceContent, type WorkspaceDocument, type WorkspaceIndex, type WorkspacePage,
+  GITBOOK_YAML,
+  formatProblem,
+  parseGitbookYaml,
+  readFolder,
+  rootPrefix,
+  type ReadResult,
+  type WorkspaceContent,
+  type WorkspaceDocument,
+  type WorkspaceIndex,
+  type WorkspacePage,
 } from '../../workspace/index.js';
 import type { BranchState } from '../state/state.js';
 import { hasConflictMarkers, sameBytes } from '../bytes.js';
@@ -57,7 +65,12 @@ export function folderPrefix(files: ReadonlyMap<string, Uint8Array>): string {
  * known from elsewhere (pages and includes a killed push created) for paths the synced index does
  * not have.
  */
-export function renamedIndex(synced: WorkspaceIndex, changes: readonly TreeChange[], prefix: string, extra?: WorkspaceIndex): WorkspaceIndex {
+export function renamedIndex(
+  synced: WorkspaceIndex,
+  changes: readonly TreeChange[],
+  prefix: string,
+  extra?: WorkspaceIndex,
+): WorkspaceIndex {
   const pages = new Map(synced.pages);
   const includes = new Map(synced.includes);
   if (extra) for (const [key, id] of extra.pages) if (!pages.has(key)) pages.set(key, id);
@@ -66,7 +79,10 @@ export function renamedIndex(synced: WorkspaceIndex, changes: readonly TreeChang
     if (change.status !== 'renamed' || !change.from.startsWith(prefix) || !change.to.startsWith(prefix)) continue;
     const from = change.from.slice(prefix.length);
     // A renamed include file keeps its reusable content too, which then gets the new name.
-    for (const [index, known] of [[pages, synced.pages], [includes, synced.includes]] as const) {
+    for (const [index, known] of [
+      [pages, synced.pages],
+      [includes, synced.includes],
+    ] as const) {
       const id = known.get(from);
       if (id === undefined) continue;
       index.delete(from);
@@ -88,7 +104,9 @@ function findDocument(pages: readonly WorkspacePage[], id: string): WorkspaceDoc
 }
 
 function withoutPage(pages: WorkspacePage[], id: string): WorkspacePage[] {
-  return pages.filter((page) => page.id !== id).map((page) => (page.type === 'link' ? page : { ...page, pages: withoutPage(page.pages, id) }));
+  return pages
+    .filter((page) => page.id !== id)
+    .map((page) => (page.type === 'link' ? page : { ...page, pages: withoutPage(page.pages, id) }));
 }
 
 /**
@@ -111,7 +129,7 @@ export function readPushSides(
   const blocking: string[] = [];
   const badFiles = new Map<string, string>();
 
-  const summaryPath = (path: string) => path === GITBOOK_YAML || /(?:^|\/)SUMMARY\.md$/i.test(path) && !read.pages.has(path);
+  const summaryPath = (path: string) => path === GITBOOK_YAML || (/(?:^|\/)SUMMARY\.md$/i.test(path) && !read.pages.has(path));
   for (const [path, bytes] of localFiles) {
     if (!/\.(?:md|ya?ml)$/i.test(path)) continue;
     if (!hasConflictMarkers(bytes)) continue;
@@ -123,12 +141,20 @@ export function readPushSides(
   for (const found of read.problems) {
     // A SUMMARY.md entry whose file is missing (a typo) waits, named by its line; the rest is sent.
     if (found.code === 'missing-file') {
-      missing.push({ path: found.file, ...(found.line !== undefined ? { line: found.line } : {}), reason: `${found.message}; the entry is not sent until the file exists` });
+      missing.push({
+        path: found.file,
+        ...(found.line !== undefined ? { line: found.line } : {}),
+        reason: `${found.message}; the entry is not sent until the file exists`,
+      });
       continue;
     }
     // A page file not listed in SUMMARY.md that the branch added or changed: said, in case the writer meant a page.
     if (found.code === 'not-in-summary' && !sameBytes(remoteFiles.get(found.file), localFiles.get(found.file))) {
-      unlisted.push({ path: found.file, line: 1, reason: `not listed in ${folderPaths(localFiles).summary}, so it is not a page and is not sent (list it there to make it one)` });
+      unlisted.push({
+        path: found.file,
+        line: 1,
+        reason: `not listed in ${folderPaths(localFiles).summary}, so it is not a page and is not sent (list it there to make it one)`,
+      });
       continue;
     }
     if (WARNINGS.has(found.code)) continue;
@@ -169,11 +195,15 @@ export function readPushSides(
 
   const files = read.content.files.filter((file) => {
     if ((file.bytes?.length ?? 0) <= MAX_BASE64_BYTES) return true;
-    skipped.push({ path: `${prefix}.gitbook/assets/${file.name}`, reason: `it is ${file.bytes!.length} bytes; the API takes at most ${MAX_BASE64_BYTES} bytes per upload` });
+    skipped.push({
+      path: `${prefix}.gitbook/assets/${file.name}`,
+      reason: `it is ${file.bytes!.length} bytes; the API takes at most ${MAX_BASE64_BYTES} bytes per upload`,
+    });
     return false;
   });
   // Files the API cannot take stay as the platform has them, so they are neither sent nor deleted.
-  for (const file of remote.files) if (!files.some((f) => f.name === file.name) && skipped.some((s) => s.path.endsWith(`/${file.name}`))) files.push(file);
+  for (const file of remote.files)
+    if (!files.some((f) => f.name === file.name) && skipped.some((s) => s.path.endsWith(`/${file.name}`))) files.push(file);
 
   const paths = new Map<string, string>();
   for (const [path, page] of read.pages) paths.set(page.id, path.slice(prefix.length));

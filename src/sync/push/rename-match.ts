@@ -14,17 +14,18 @@ interface Place {
 function placesIn(summary: Uint8Array | undefined, folder: string): Map<string, Place> {
   const places = new Map<string, Place>();
   if (summary === undefined) return places;
-  const walk = (items: readonly SummaryItem[], parent: string) => items.forEach((item, i) => {
-    const target = item.target.split('#')[0]!;
-    let path = target;
-    try {
-      path = decodeURI(target);
-    } catch {
-      // written undecoded
-    }
-    if (path !== '' && !places.has(folder + path)) places.set(folder + path, { title: item.title.trim(), position: `${parent}#${i}` });
-    walk(item.items, path);
-  });
+  const walk = (items: readonly SummaryItem[], parent: string) =>
+    items.forEach((item, i) => {
+      const target = item.target.split('#')[0]!;
+      let path = target;
+      try {
+        path = decodeURI(target);
+      } catch {
+        // written undecoded
+      }
+      if (path !== '' && !places.has(folder + path)) places.set(folder + path, { title: item.title.trim(), position: `${parent}#${i}` });
+      walk(item.items, path);
+    });
   parseSummary(decoder.decode(summary)).summary.parts.forEach((part, p) => walk(part.items, `part${p}`));
   return places;
 }
@@ -55,9 +56,10 @@ export function matchRenames(changes: readonly TreeChange[], base: FileMap, loca
       const [was, now] = [before.get(d.path), after.get(a.path)];
       if (was === undefined || now === undefined) continue;
       const meta = frontMatter(base.get(d.path));
-      const score = (was.title !== '' && was.title === now.title ? 2 : 0)
-        + (meta !== '' && meta === frontMatter(local.get(a.path)) ? 2 : 0)
-        + (was.position === now.position ? 1 : 0);
+      const score =
+        (was.title !== '' && was.title === now.title ? 2 : 0) +
+        (meta !== '' && meta === frontMatter(local.get(a.path)) ? 2 : 0) +
+        (was.position === now.position ? 1 : 0);
       if (score >= 2) scored.push({ d, a, score });
     }
   }

@@ -14,7 +14,9 @@ import { journalHook, writeJournal, type PushJournal } from './journal.js';
  */
 export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<string, string>): ContentChange[][] {
   const localIdOf = new Map([...refs].map(([localId, ref]) => [ref, localId]));
-  const planned = new Set(changes.flatMap((c) => (c.operation === 'insert_page' && c.ref !== undefined && localIdOf.has(c.ref) ? [localIdOf.get(c.ref)!] : [])));
+  const planned = new Set(
+    changes.flatMap((c) => (c.operation === 'insert_page' && c.ref !== undefined && localIdOf.has(c.ref) ? [localIdOf.get(c.ref)!] : [])),
+  );
   const segments: ContentChange[][] = [];
   let segment: ContentChange[] = [];
   let insertedHere = new Set<string>();
@@ -29,7 +31,11 @@ export function batchesOf(changes: readonly ContentChange[], refs: ReadonlyMap<s
       segment = [];
       insertedHere = new Set();
     }
-    segment.push(named.length === 0 ? change : ({ ...change, ...Object.fromEntries(named.map(([key, localId]) => [key, `ref:${refs.get(localId)!}`])) } as ContentChange));
+    segment.push(
+      named.length === 0
+        ? change
+        : ({ ...change, ...Object.fromEntries(named.map(([key, localId]) => [key, `ref:${refs.get(localId)!}`])) } as ContentChange),
+    );
     if (change.operation === 'insert_page' && change.ref !== undefined) {
       const localId = localIdOf.get(change.ref);
       if (localId !== undefined) insertedHere.add(localId);
@@ -57,7 +63,8 @@ export function resolveRefs(change: ContentChange, created: Readonly<Record<stri
     const value = (change as Record<string, unknown>)[key];
     if (typeof value !== 'string' || !value.startsWith('ref:')) continue;
     const id = created[value.slice(4)];
-    if (id === undefined) throw new Error(`batch planning: the page ${value.slice(4)} named by \`${key}\` was not created by an earlier batch`);
+    if (id === undefined)
+      throw new Error(`batch planning: the page ${value.slice(4)} named by \`${key}\` was not created by an earlier batch`);
     resolved = { ...resolved, [key]: id } as ContentChange;
   }
   return resolved;
@@ -68,7 +75,13 @@ export function resolveRefs(change: ContentChange, created: Readonly<Record<stri
  * before it goes and recorded after (new head, created ids), so a crash leaves a journal that
  * says exactly how far the push got.
  */
-export async function sendBatches(client: Client, workspace: string, spaceId: string, journal: PushJournal, onBatch?: (done: number, total: number) => void): Promise<PushJournal> {
+export async function sendBatches(
+  client: Client,
+  workspace: string,
+  spaceId: string,
+  journal: PushJournal,
+  onBatch?: (done: number, total: number) => void,
+): Promise<PushJournal> {
   for (let index = journal.landed; index < journal.batches.length; index += 1) {
     if (journal.batches[index]!.some((change) => namesUnknownRef(change, journal.created))) {
       // The server answered earlier batches without their outcomes (the hosted API's compat

@@ -8,7 +8,12 @@ import { SyncError } from '../errors.js';
  * send those changes' undoing as the writer's own edits. The files the platform changed there
  * that the branch does not hold are named. `--force` pushes anyway.
  */
-export async function refuseUndoingRemote(dir: string, branch: string, head: string, pulled: readonly (string | undefined)[]): Promise<void> {
+export async function refuseUndoingRemote(
+  dir: string,
+  branch: string,
+  head: string,
+  pulled: readonly (string | undefined)[],
+): Promise<void> {
   for (const commit of pulled) {
     if (commit === undefined) continue;
     let contained: boolean;

@@ -34,7 +34,12 @@ export const hasUnpushed = (u: Unpushed): boolean => u.operations > 0 || u.refus
  * `.gitignore`, notes not listed in SUMMARY.md) is not content to push, while an edited page, a
  * new asset or a file left with conflict markers is.
  */
-export async function unpushedChanges(dir: string, branch: string, synced: BranchState, extensions?: ReadonlySet<string>): Promise<Unpushed> {
+export async function unpushedChanges(
+  dir: string,
+  branch: string,
+  synced: BranchState,
+  extensions?: ReadonlySet<string>,
+): Promise<Unpushed> {
   const head = await branchOid(dir, branch);
   const committed = head === null || head === synced.syncedCommit ? [] : await diffTrees(dir, synced.syncedCommit, head);
   const uncommitted = (await currentBranch(dir)) === branch ? await workingTreeChanges(dir) : [];
@@ -53,7 +58,12 @@ export async function unpushedChanges(dir: string, branch: string, synced: Branc
     if (change.status === 'deleted') localFiles.delete(change.path);
     else localFiles.set(change.path, new Uint8Array(await readFile(join(dir, change.path))));
   }
-  const sides = readPushSides(baseFiles, toIndex(synced.index), localFiles, renamedIndex(toIndex(synced.index), committed, folderPrefix(localFiles)));
+  const sides = readPushSides(
+    baseFiles,
+    toIndex(synced.index),
+    localFiles,
+    renamedIndex(toIndex(synced.index), committed, folderPrefix(localFiles)),
+  );
   result.refused = [...sides.blocking.map((reason) => ({ path: reason.split(':')[0]!, reason })), ...sides.skipped];
   if (sides.blocking.length > 0) return result;
   const planned = planPush(sides.remote, sides.local, { pathOf: (id) => sides.paths.get(id) ?? 'README.md' });

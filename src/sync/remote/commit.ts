@@ -7,7 +7,13 @@ import { DOCSYNC_AUTHOR } from '../author.js';
  * can name. The keep-alive ref may point elsewhere after an earlier sync: it then starts again
  * from its current tip, with `parent` as a merge parent.
  */
-export async function commitRemoteSnapshot(dir: string, branch: string, parent: string, files: ReadonlyMap<string, Uint8Array>, message: string): Promise<string> {
+export async function commitRemoteSnapshot(
+  dir: string,
+  branch: string,
+  parent: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  message: string,
+): Promise<string> {
   const ref = `refs/docsync/remote/${branch}`;
   try {
     return await commitFiles(dir, { branch: ref, parent, files, message, author: DOCSYNC_AUTHOR });
@@ -19,7 +25,13 @@ export async function commitRemoteSnapshot(dir: string, branch: string, parent: 
 }
 
 /** As commitRemoteSnapshot, for a remote content that is `parent`'s with some files changed. */
-export async function commitRemoteEdits(dir: string, branch: string, parent: string, edits: ReadonlyMap<string, Uint8Array | null>, message: string): Promise<string> {
+export async function commitRemoteEdits(
+  dir: string,
+  branch: string,
+  parent: string,
+  edits: ReadonlyMap<string, Uint8Array | null>,
+  message: string,
+): Promise<string> {
   const ref = `refs/docsync/remote/${branch}`;
   const current = await branchOid(dir, ref);
   const base = { branch: ref, from: parent, edits, message, author: DOCSYNC_AUTHOR };

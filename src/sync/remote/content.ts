@@ -1,8 +1,21 @@
 import type { Client, ContentScope } from '../../client/index.js';
-import { DEFAULT_PAGE_LAYOUT, type PageLayout, type RevisionFile, type RevisionPage, type RevisionReusableContent } from '../../model/index.js';
+import {
+  DEFAULT_PAGE_LAYOUT,
+  type PageLayout,
+  type RevisionFile,
+  type RevisionPage,
+  type RevisionReusableContent,
+} from '../../model/index.js';
 import type { KnownContent } from './known-content.js';
 import { pagesWithMarkdown } from './pages.js';
-import { dumpYaml, NEW_FOLDER_SETTINGS, type WorkspaceContent, type WorkspaceFile, type WorkspaceInclude, type WorkspacePage } from '../../workspace/index.js';
+import {
+  dumpYaml,
+  NEW_FOLDER_SETTINGS,
+  type WorkspaceContent,
+  type WorkspaceFile,
+  type WorkspaceInclude,
+  type WorkspacePage,
+} from '../../workspace/index.js';
 
 export interface RemoteContent {
   /** The revision the content is. */
@@ -35,7 +48,15 @@ export function toWorkspacePage(page: RevisionPage, keptFiles = false): Workspac
     return { type: 'link', id: page.id, title: page.title, href: page.href ?? page.target?.url ?? '' };
   }
   // Its generated pages (a read with `computed`) are the platform's, not the folder's.
-  if (page.type === 'computed') return { type: 'computed', id: page.id, title: page.title, source: dumpYaml(page.computed ?? {}).replace(/\n$/, ''), slug: '', pages: [] };
+  if (page.type === 'computed')
+    return {
+      type: 'computed',
+      id: page.id,
+      title: page.title,
+      source: dumpYaml(page.computed ?? {}).replace(/\n$/, ''),
+      slug: '',
+      pages: [],
+    };
   const children = (page.pages ?? []).map((child) => toWorkspacePage(child, keptFiles));
   if (page.type === 'group') return { type: 'group', id: page.id, title: page.title, slug: page.slug ?? '', pages: children };
   const layout = layoutOf(page);
@@ -79,7 +100,9 @@ export function toWorkspaceInclude(content: RevisionReusableContent): WorkspaceI
  */
 async function fetchIncludes(client: Client, scope: ContentScope, listed: readonly RevisionReusableContent[]): Promise<WorkspaceInclude[]> {
   if (listed.length === 0 || !client.capabilities.extensions.has('reusable-content-markdown')) return [];
-  return Promise.all(listed.map(async (content) => toWorkspaceInclude(await client.content.reusableContent(scope, content.id, { markdown: true }))));
+  return Promise.all(
+    listed.map(async (content) => toWorkspaceInclude(await client.content.reusableContent(scope, content.id, { markdown: true }))),
+  );
 }
 
 /** What a fetch has in hand: `pages` whose markdown it has, `files` whose bytes it has, of how many. */
@@ -89,7 +112,12 @@ export interface FetchProgress {
   total: number;
 }
 
-async function downloadFiles(client: Client, files: readonly RevisionFile[], report: (done: number, total: number) => void, known?: KnownContent): Promise<WorkspaceFile[]> {
+async function downloadFiles(
+  client: Client,
+  files: readonly RevisionFile[],
+  report: (done: number, total: number) => void,
+  known?: KnownContent,
+): Promise<WorkspaceFile[]> {
   let done = 0;
   report(done, files.length);
   return Promise.all(
@@ -113,7 +141,12 @@ async function downloadFiles(client: Client, files: readonly RevisionFile[], rep
  * `onProgress` hears of pages (the total is known once the revision is read) and of files.
  * With `known` (a workspace's), bodies and files it already holds are not fetched again.
  */
-export async function fetchContent(client: Client, scope: ContentScope, onProgress?: (event: FetchProgress) => void, known?: KnownContent): Promise<RemoteContent> {
+export async function fetchContent(
+  client: Client,
+  scope: ContentScope,
+  onProgress?: (event: FetchProgress) => void,
+  known?: KnownContent,
+): Promise<RemoteContent> {
   const revision = await client.content.revision(scope);
   // By revision, so every body and include is of the revision read, however the head moves.
   const byRevision = { space: scope.space, revision: revision.id };

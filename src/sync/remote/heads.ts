@@ -12,7 +12,11 @@ export async function remoteHead(
 ): Promise<{ scope: ContentScope; revision: string; status?: string; comments?: number }> {
   if (branch.changeRequestId === undefined) {
     const space = await client.spaces.get(spaceId);
-    return { scope: { space: spaceId }, revision: space.revision, ...(typeof space.comments === 'number' ? { comments: space.comments } : {}) };
+    return {
+      scope: { space: spaceId },
+      revision: space.revision,
+      ...(typeof space.comments === 'number' ? { comments: space.comments } : {}),
+    };
   }
   const cr = await client.changeRequests.get(spaceId, branch.changeRequestId);
   return {

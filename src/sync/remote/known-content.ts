@@ -93,7 +93,10 @@ export function memoryKnownContent(): KnownContent & { saveTo(dir: string): Prom
   return {
     ...store,
     markdownOnce: sharedReads(store.markdown, store.rememberMarkdown),
-    fileOnce: sharedReads(async (oid) => files.get(oid), (oid, bytes) => void files.set(oid, bytes)),
+    fileOnce: sharedReads(
+      async (oid) => files.get(oid),
+      (oid, bytes) => void files.set(oid, bytes),
+    ),
     /** Keeps the bodies read in the workspace's store, for its later pulls. */
     async saveTo(dir) {
       const store = knownContent(dir);

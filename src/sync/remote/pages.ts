@@ -27,7 +27,11 @@ function withoutMarkdown(pages: readonly RevisionPage[], out: RevisionPage[] = [
  * The pages are filled in place: they are the fetch's own, parsed from the answer.
  */
 export async function pagesWithMarkdown(
-  client: Client, byRevision: ContentScope & { revision: string }, pages: RevisionPage[], report: (done: number, total: number) => void, known?: KnownContent,
+  client: Client,
+  byRevision: ContentScope & { revision: string },
+  pages: RevisionPage[],
+  report: (done: number, total: number) => void,
+  known?: KnownContent,
 ): Promise<RevisionPage[]> {
   const total = countPages(pages);
   const missing = withoutMarkdown(pages);

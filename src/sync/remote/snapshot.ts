@@ -1,4 +1,10 @@
-import { writeFolder, type WorkspaceContent, type WorkspaceIndex, type WorkspacePage, type WorkspaceProblem } from '../../workspace/index.js';
+import {
+  writeFolder,
+  type WorkspaceContent,
+  type WorkspaceIndex,
+  type WorkspacePage,
+  type WorkspaceProblem,
+} from '../../workspace/index.js';
 import type { BranchState } from '../state/state.js';
 import type { RemoteContent } from './content.js';
 
@@ -46,7 +52,8 @@ function placed(pages: readonly WorkspacePage[], places: Places): WorkspacePage[
  * the next pull or read-back (`writeFolder` still moves a page whose slug no longer fits the file).
  */
 export function snapshotOf(remote: RemoteContent, places?: Places): Snapshot {
-  const content: WorkspaceContent = places && places.size > 0 ? { ...remote.content, pages: placed(remote.content.pages, places) } : remote.content;
+  const content: WorkspaceContent =
+    places && places.size > 0 ? { ...remote.content, pages: placed(remote.content.pages, places) } : remote.content;
   const written = writeFolder(content);
   const files = new Map<string, Uint8Array>();
   for (const [path, data] of written.files) files.set(path, typeof data === 'string' ? encoder.encode(data) : data);

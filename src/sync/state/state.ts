@@ -59,10 +59,18 @@ export async function readState(workspace: string): Promise<WorkspaceState> {
     text = await readFile(statePath(workspace), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (await access(join(stateDir(workspace), 'unbound.json')).then(() => true, () => false)) {
+      if (
+        await access(join(stateDir(workspace), 'unbound.json')).then(
+          () => true,
+          () => false,
+        )
+      ) {
         throw new SyncError('not-published', `${workspace} has no space yet (made by docsync init); run docsync push to create it`);
       }
-      throw new SyncError('not-a-workspace', `${workspace} is not a docsync workspace (no .git/docsync/state.json); run docsync clone first`);
+      throw new SyncError(
+        'not-a-workspace',
+        `${workspace} is not a docsync workspace (no .git/docsync/state.json); run docsync clone first`,
+      );
     }
     throw error;
   }

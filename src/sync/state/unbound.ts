@@ -18,10 +18,14 @@ export interface Unbound {
 const unboundPath = (workspace: string) => join(stateDir(workspace), 'unbound.json');
 const statePath = (workspace: string) => join(stateDir(workspace), 'state.json');
 
-const exists = (path: string) => readFile(path).then(() => true, (error: NodeJS.ErrnoException) => {
-  if (error.code === 'ENOENT') return false;
-  throw error;
-});
+const exists = (path: string) =>
+  readFile(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
 
 /** Marks `workspace` as not yet bound to a space. */
 export async function writeUnbound(workspace: string, unbound: Unbound): Promise<void> {
@@ -49,7 +53,10 @@ export async function readUnbound(workspace: string): Promise<Unbound | undefine
     if (unbound.version !== 1 || typeof unbound.title !== 'string') throw new Error('unknown layout');
     return unbound;
   } catch (error) {
-    throw new SyncError('damaged-state', `${unboundPath(workspace)} is damaged (${(error as Error).message}); it should hold {"version": 1, "title": "<space title>"}`);
+    throw new SyncError(
+      'damaged-state',
+      `${unboundPath(workspace)} is damaged (${(error as Error).message}); it should hold {"version": 1, "title": "<space title>"}`,
+    );
   }
 }
 

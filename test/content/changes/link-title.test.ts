@@ -7,12 +7,14 @@ const base = () => tree([page('intro', 'introduction'), page('skill', 'agent-ski
 
 describe('linkTitle', () => {
   it('is set on insert and update, kept when not given, and removed by ""', () => {
-    const r = ok(apply(base(), [
-      { operation: 'insert_page', title: 'Agent Skill: Playwright Best Practices', linkTitle: 'Playwright Skill', document: {} },
-      { operation: 'update_page', page: 'intro', linkTitle: 'Start' },
-      { operation: 'update_page', page: 'intro', title: 'Introduction' },
-      { operation: 'update_page', page: 'skill', linkTitle: '' },
-    ]));
+    const r = ok(
+      apply(base(), [
+        { operation: 'insert_page', title: 'Agent Skill: Playwright Best Practices', linkTitle: 'Playwright Skill', document: {} },
+        { operation: 'update_page', page: 'intro', linkTitle: 'Start' },
+        { operation: 'update_page', page: 'intro', title: 'Introduction' },
+        { operation: 'update_page', page: 'skill', linkTitle: '' },
+      ]),
+    );
     expect(r.tree.pages[2]).toMatchObject({ title: 'Agent Skill: Playwright Best Practices', linkTitle: 'Playwright Skill' });
     expect(r.tree.pages[0]).toMatchObject({ title: 'Introduction', linkTitle: 'Start' });
     expect(r.tree.pages[1]).not.toHaveProperty('linkTitle');

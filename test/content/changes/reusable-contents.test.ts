@@ -4,7 +4,8 @@ import { includeNames } from '../../../src/content/index.js';
 import { apply, ok, page, tree } from '../changes-helpers.js';
 
 const rc = (id: string, title: string, extra: Partial<TreeReusableContent> = {}): TreeReusableContent => ({ id, title, ...extra });
-const base = () => tree([page('intro', 'introduction')], { reusableContents: [rc('r1', 'Warning', { name: 'warning.md', document: 'd:Careful.\n' })] });
+const base = () =>
+  tree([page('intro', 'introduction')], { reusableContents: [rc('r1', 'Warning', { name: 'warning.md', document: 'd:Careful.\n' })] });
 const insert = (title: string, markdown: string, extra: Record<string, unknown> = {}): ContentChange =>
   ({ operation: 'insert_reusable_content', title, document: { markdown }, ...extra }) as ContentChange;
 
@@ -27,13 +28,23 @@ describe('insert_reusable_content', () => {
   });
 
   it('an empty body stores no document; a JSON document is stored as its markdown', () => {
-    const json = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hi', marks: [] }] }] }] };
-    const r = ok(apply(base(), [
-      insert('Empty', '  \n'),
-      { operation: 'insert_reusable_content', title: 'Json', document: { document: json } } as ContentChange,
-      { operation: 'insert_reusable_content', title: 'None', document: {} },
-    ]));
-    expect(r.tree.reusableContents.slice(1)).toEqual([rc('new1', 'Empty', { name: 'empty.md' }), rc('new2', 'Json', { name: 'json.md', document: 'd:Hi\n' }), rc('new3', 'None', { name: 'none.md' })]);
+    const json = {
+      object: 'document',
+      data: {},
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hi', marks: [] }] }] }],
+    };
+    const r = ok(
+      apply(base(), [
+        insert('Empty', '  \n'),
+        { operation: 'insert_reusable_content', title: 'Json', document: { document: json } } as ContentChange,
+        { operation: 'insert_reusable_content', title: 'None', document: {} },
+      ]),
+    );
+    expect(r.tree.reusableContents.slice(1)).toEqual([
+      rc('new1', 'Empty', { name: 'empty.md' }),
+      rc('new2', 'Json', { name: 'json.md', document: 'd:Hi\n' }),
+      rc('new3', 'None', { name: 'none.md' }),
+    ]);
   });
 
   it('makes a derived name unique among the files, and takes a given one when it is free', () => {
@@ -45,18 +56,39 @@ describe('insert_reusable_content', () => {
     const cases: [ContentChange[], string, number][] = [
       [[insert('  ', 'x')], 'changes[0]: title: must not be blank', 400],
       [[insert('T', 'x', { name: 'notes.txt' })], 'changes[0]: name: "notes.txt" must be a file name ending in `.md`', 400],
-      [[insert('T', 'x', { name: 'sub/notes.md' })], 'changes[0]: name: "sub/notes.md" must not contain `/` or `\\` (includes sit directly in `.gitbook/includes/`)', 400],
-      [[insert('T', 'x'), insert('U', 'y', { name: 'warning.md' })], 'changes[1]: name: "warning.md" is already the file of reusable content r1', 409],
+      [
+        [insert('T', 'x', { name: 'sub/notes.md' })],
+        'changes[0]: name: "sub/notes.md" must not contain `/` or `\\` (includes sit directly in `.gitbook/includes/`)',
+        400,
+      ],
+      [
+        [insert('T', 'x'), insert('U', 'y', { name: 'warning.md' })],
+        'changes[1]: name: "warning.md" is already the file of reusable content r1',
+        409,
+      ],
       [[insert('T', 'x', { ref: 'a' }), insert('U', 'y', { ref: 'a' })], 'changes[1]: ref "a" is used twice in the batch', 400],
-      [[{ operation: 'insert_page', title: 'P', ref: 'a', document: { markdown: 'x' } }, insert('U', 'y', { ref: 'a' })], 'changes[1]: ref "a" is used twice in the batch', 400],
-      [[insert('U', 'y', { ref: 'a' }), { operation: 'insert_page', title: 'P', ref: 'a', document: { markdown: 'x' } }], 'changes[1]: ref "a" is used twice in the batch', 400],
+      [
+        [{ operation: 'insert_page', title: 'P', ref: 'a', document: { markdown: 'x' } }, insert('U', 'y', { ref: 'a' })],
+        'changes[1]: ref "a" is used twice in the batch',
+        400,
+      ],
+      [
+        [insert('U', 'y', { ref: 'a' }), { operation: 'insert_page', title: 'P', ref: 'a', document: { markdown: 'x' } }],
+        'changes[1]: ref "a" is used twice in the batch',
+        400,
+      ],
       [[insert('T', `${'> '.repeat(70)}deep`)], 'changes[0]: markdown nests block quotes or lists more than 64 deep', 400],
     ];
     for (const [changes, message, status] of cases) expect(apply(base(), changes)).toMatchObject({ ok: false, message, status });
   });
 
   it('a reusable content ref is not a link target: a page linking to `./ref` keeps no link to it', () => {
-    const r = ok(apply(base(), [insert('T', 'x', { ref: 'note' }), { operation: 'insert_page', title: 'P', document: { markdown: 'See [n](./note.md).\n' } }]));
+    const r = ok(
+      apply(base(), [
+        insert('T', 'x', { ref: 'note' }),
+        { operation: 'insert_page', title: 'P', document: { markdown: 'See [n](./note.md).\n' } },
+      ]),
+    );
     expect([...r.documents.values()]).toEqual(['See n.\n', 'x\n']);
   });
 });
@@ -75,10 +107,12 @@ describe('update_reusable_content', () => {
   });
 
   it('only the last body of a batch is stored', () => {
-    const r = ok(apply(base(), [
-      { operation: 'update_reusable_content', reusableContent: 'r1', document: { markdown: 'one' } },
-      { operation: 'update_reusable_content', reusableContent: 'r1', document: { markdown: 'two' } },
-    ]));
+    const r = ok(
+      apply(base(), [
+        { operation: 'update_reusable_content', reusableContent: 'r1', document: { markdown: 'one' } },
+        { operation: 'update_reusable_content', reusableContent: 'r1', document: { markdown: 'two' } },
+      ]),
+    );
     expect([...r.documents.keys()]).toEqual(['d:two\n']);
   });
 
@@ -91,10 +125,23 @@ describe('update_reusable_content', () => {
 
   it('refuses an unknown content, a blank title, a taken name, naming the change and the field', () => {
     const t = tree([], { reusableContents: [rc('a', 'A', { name: 'a.md' }), rc('b', 'B', { name: 'b.md' })] });
-    expect(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'zz', title: 'X' }])).toMatchObject({ ok: false, message: 'changes[0]: reusableContent: reusable content zz not found', status: 400 });
-    expect(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'a', title: ' ' }])).toMatchObject({ ok: false, message: 'changes[0]: title: must not be blank' });
-    expect(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'a', name: 'b.md' }])).toMatchObject({ ok: false, message: 'changes[0]: name: "b.md" is already the file of reusable content b', status: 409 });
-    expect(ok(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'a', name: 'a.md' }])).tree.reusableContents[0]!.name).toBe('a.md');
+    expect(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'zz', title: 'X' }])).toMatchObject({
+      ok: false,
+      message: 'changes[0]: reusableContent: reusable content zz not found',
+      status: 400,
+    });
+    expect(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'a', title: ' ' }])).toMatchObject({
+      ok: false,
+      message: 'changes[0]: title: must not be blank',
+    });
+    expect(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'a', name: 'b.md' }])).toMatchObject({
+      ok: false,
+      message: 'changes[0]: name: "b.md" is already the file of reusable content b',
+      status: 409,
+    });
+    expect(
+      ok(apply(t, [{ operation: 'update_reusable_content', reusableContent: 'a', name: 'a.md' }])).tree.reusableContents[0]!.name,
+    ).toBe('a.md');
   });
 });
 
@@ -103,8 +150,12 @@ describe('delete_reusable_content', () => {
     const t = tree([], { reusableContents: [rc('a', 'Note'), rc('b', 'Note')] });
     const r = ok(apply(t, [{ operation: 'delete_reusable_content', reusableContent: 'a' }]));
     expect(r.tree.reusableContents).toEqual([rc('b', 'Note', { name: 'note-2.md' })]);
-    expect(apply(t, [{ operation: 'delete_reusable_content', reusableContent: 'a' }, { operation: 'delete_reusable_content', reusableContent: 'a' }]))
-      .toMatchObject({ ok: false, index: 1, message: 'changes[1]: reusableContent: reusable content a not found', status: 400 });
+    expect(
+      apply(t, [
+        { operation: 'delete_reusable_content', reusableContent: 'a' },
+        { operation: 'delete_reusable_content', reusableContent: 'a' },
+      ]),
+    ).toMatchObject({ ok: false, index: 1, message: 'changes[1]: reusableContent: reusable content a not found', status: 400 });
   });
 
   it('a content inserted and deleted in one batch leaves nothing but its entry in insertedReusableContents', () => {

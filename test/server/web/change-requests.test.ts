@@ -17,10 +17,17 @@ describe.each(testDialects())('app pages of change requests (%s)', (dialect) => 
     const created = await server.request('POST', `/v1/spaces/${spaceId}/change-requests`, { body: { subject: 'New installer' } });
     cr = created.body;
     const write = await server.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
-      body: { changes: [{ operation: 'update_page', page: install, document: { markdown: '# Install\n\nRun the shiny installer.\n\nThen rest.\n' } }, { operation: 'insert_page', title: 'Upgrade', document: { markdown: 'Upgrading.' } }] },
+      body: {
+        changes: [
+          { operation: 'update_page', page: install, document: { markdown: '# Install\n\nRun the shiny installer.\n\nThen rest.\n' } },
+          { operation: 'insert_page', title: 'Upgrade', document: { markdown: 'Upgrading.' } },
+        ],
+      },
     });
     expect(write.status, JSON.stringify(write.body)).toBe(200);
-    await server.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/comments`, { body: { body: { markdown: 'Looks good to me' } } });
+    await server.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/comments`, {
+      body: { body: { markdown: 'Looks good to me' } },
+    });
     admin = new WebClient(server.url);
     await admin.signIn(server.token);
   });
@@ -42,7 +49,7 @@ describe.each(testDialects())('app pages of change requests (%s)', (dialect) => 
     expect(preview.text).toContain('shiny installer');
   });
 
-  it('shows a reader no merge button, and refuses the reader\'s posted form with 403', async () => {
+  it("shows a reader no merge button, and refuses the reader's posted form with 403", async () => {
     const reader = await server.user({ org: server.orgId, role: 'read' });
     const web = new WebClient(server.url);
     await web.signIn(reader.token);
@@ -54,7 +61,7 @@ describe.each(testDialects())('app pages of change requests (%s)', (dialect) => 
     expect(res.headers.get('content-type')).toContain('text/html');
   });
 
-  it('refuses a merge form without the session\'s CSRF token', async () => {
+  it("refuses a merge form without the session's CSRF token", async () => {
     const res = await admin.post(`/app/spaces/${spaceId}/change-requests/${cr.number}/merge`, { csrf: 'forged' });
     expect(res.status).toBe(403);
     expect((await server.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}`)).body.status).toBe('open');

@@ -22,10 +22,11 @@ describe.each(testDialects())('web pages of hostile markdown (%s)', (dialect) =>
     PARSE_LIMITS.budgetMs = budget;
   });
 
-  const hostileSpace = () => spaceWithPages(server, [
-    { title: 'Fine', markdown: '# Fine\n\nPlain **zebracorn** words.\n' },
-    { title: 'Hostile', markdown: '*a'.repeat(20_000) },
-  ]);
+  const hostileSpace = () =>
+    spaceWithPages(server, [
+      { title: 'Fine', markdown: '# Fine\n\nPlain **zebracorn** words.\n' },
+      { title: 'Hostile', markdown: '*a'.repeat(20_000) },
+    ]);
 
   it('renders `*a` x 20,000 on a worker the first time it is asked: GET /v1/user answers within 1 s meanwhile', async () => {
     const { space, ids } = await hostileSpace();
@@ -40,14 +41,16 @@ describe.each(testDialects())('web pages of hostile markdown (%s)', (dialect) =>
     expect(slowest).toBeLessThan(LIVENESS_MS);
   }, 60_000);
 
-  it('renders a change request\'s diff of `*a` x 20,000 on a worker: GET /v1/user answers within 1 s meanwhile', async () => {
+  it("renders a change request's diff of `*a` x 20,000 on a worker: GET /v1/user answers within 1 s meanwhile", async () => {
     const space = await createSpace(server, { title: 'Diffs' });
     const cr = await server.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Hostile' } });
     const changes = [{ operation: 'insert_page', title: 'Hostile', document: { markdown: '*a'.repeat(20_000) } }];
     const write = await server.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, { body: { changes } });
     expect(write.status).toBe(200);
     PARSE_LIMITS.budgetMs = 10_000;
-    const { result, slowest, polls } = await whileAttacked(server, () => web.get(`/app/spaces/${space.id}/change-requests/${cr.body.number}`));
+    const { result, slowest, polls } = await whileAttacked(server, () =>
+      web.get(`/app/spaces/${space.id}/change-requests/${cr.body.number}`),
+    );
     expect([200, 422]).toContain(result.status);
     if (result.status === 200) expect(result.text.includes('<h4>After</h4><p><em>a</em>a<em>a</em>a')).toBe(true);
     else expect(result.text).toMatch(/this page took longer than 10 s to render and was stopped/);
@@ -55,14 +58,14 @@ describe.each(testDialects())('web pages of hostile markdown (%s)', (dialect) =>
     expect(slowest).toBeLessThan(LIVENESS_MS);
   }, 60_000);
 
-  it('answers a 422 error page past the budget, keeps no refusal, and still renders the space\'s other pages', async () => {
+  it("answers a 422 error page past the budget, keeps no refusal, and still renders the space's other pages", async () => {
     const { space, ids } = await hostileSpace();
     PARSE_LIMITS.budgetMs = 200;
     const page = `/app/spaces/${space.id}/pages/${ids.get('Hostile')}`;
     const { result, slowest } = await whileAttacked(server, () => web.get(page));
     expect(result.status).toBe(422);
     expect(result.headers.get('content-type')).toContain('text/html');
-    expect(result.text).toContain("this page took longer than 0.2 s to render and was stopped; simplify the page&#39;s markdown");
+    expect(result.text).toContain('this page took longer than 0.2 s to render and was stopped; simplify the page&#39;s markdown');
     expect(slowest).toBeLessThan(LIVENESS_MS);
     PARSE_LIMITS.budgetMs = budget;
     const fine = await web.get(`/app/spaces/${space.id}/pages/${ids.get('Fine')}`);

@@ -14,10 +14,19 @@ describe.each(testDialects())('published sites (%s)', (dialect) => {
   let beta: string;
   beforeAll(async () => {
     server = await startServer(dialect);
-    docs = (await spaceWithPages(server, [
-      { title: 'Welcome', markdown: '# Welcome\n\nPublic docs.\n\n{% if visitor.claims.unsigned.plan == "pro" %}\nPro only text.\n{% endif %}\n' },
-      { title: 'Guide', markdown: '# Guide\n\nThe guide.\n' },
-    ], { title: 'Docs' })).space.id;
+    docs = (
+      await spaceWithPages(
+        server,
+        [
+          {
+            title: 'Welcome',
+            markdown: '# Welcome\n\nPublic docs.\n\n{% if visitor.claims.unsigned.plan == "pro" %}\nPro only text.\n{% endif %}\n',
+          },
+          { title: 'Guide', markdown: '# Guide\n\nThe guide.\n' },
+        ],
+        { title: 'Docs' },
+      )
+    ).space.id;
     beta = (await spaceWithPages(server, [{ title: 'Beta', markdown: '# Beta\n\nSecret beta feature.\n' }], { title: 'Beta' })).space.id;
   });
   afterAll(async () => server?.close());
@@ -71,7 +80,9 @@ describe.each(testDialects())('published sites (%s)', (dialect) => {
     const site = await makeSite(server, { title: 'Sectioned', spaces: [docs] });
     await makeSection(server, site.id, { spaceId: docs, title: 'Main' });
     const section = await makeSection(server, site.id, { spaceId: beta, title: 'Beta program' });
-    const patched = await server.request('PATCH', `${sitesPath(server)}/${site.id}/sections/${section.id}`, { body: { condition: 'visitor.claims.unsigned.beta == true' } });
+    const patched = await server.request('PATCH', `${sitesPath(server)}/${site.id}/sections/${section.id}`, {
+      body: { condition: 'visitor.claims.unsigned.beta == true' },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     await server.request('PATCH', `${sitesPath(server)}/${site.id}`, { body: { adaptiveContent: { enabled: true } } });
     await publish(site);

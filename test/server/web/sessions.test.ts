@@ -69,7 +69,11 @@ describe.each(testDialects())('web sessions (%s)', (dialect) => {
     const web = new WebClient(server.url);
     await web.signIn(user.token);
     expect((await web.get('/app')).status).toBe(200);
-    await server.server.db.kysely.updateTable('tokens').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', user.id).execute();
+    await server.server.db.kysely
+      .updateTable('tokens')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('user_id', '=', user.id)
+      .execute();
     expect((await web.get('/app')).status).toBe(303);
 
     const other = await server.user({ org: server.orgId, role: 'read' });

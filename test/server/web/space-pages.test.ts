@@ -10,9 +10,18 @@ describe.each(testDialects())('app pages of a space (%s)', (dialect) => {
   let web: WebClient;
   beforeAll(async () => {
     server = await startServer(dialect);
-    ({ space: { id: spaceId }, ids } = await spaceWithPages(server, [
-      { title: 'Welcome', markdown: '# Welcome\n\nStart with [the install guide](install.md).\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n' },
-      { title: 'Install', markdown: '# Install\n\nRun the zebracorn installer.\n\n<script>window.pwned = 1</script><img src=x onerror="window.pwned=2">\n' },
+    ({
+      space: { id: spaceId },
+      ids,
+    } = await spaceWithPages(server, [
+      {
+        title: 'Welcome',
+        markdown: '# Welcome\n\nStart with [the install guide](install.md).\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n',
+      },
+      {
+        title: 'Install',
+        markdown: '# Install\n\nRun the zebracorn installer.\n\n<script>window.pwned = 1</script><img src=x onerror="window.pwned=2">\n',
+      },
     ]));
     web = new WebClient(server.url);
     await web.signIn(server.token);

@@ -14,7 +14,10 @@ beforeAll(async () => {
   server = await startServer('sqlite');
   ({ space } = await spaceWithPages(server, [
     { title: 'Welcome', markdown: '# Welcome\n\nRead the [install guide](install.md).\n' },
-    { title: 'Install', markdown: '# Install\n\nRun the old installer.\n\n<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">\n' },
+    {
+      title: 'Install',
+      markdown: '# Install\n\nRun the old installer.\n\n<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">\n',
+    },
   ]));
   const listed = await server.request('GET', `/v1/spaces/${space.id}/content/pages`);
   const install = (listed.body.pages as { id: string; title: string }[]).find((p) => p.title === 'Install')!.id;
@@ -33,7 +36,9 @@ describe('the web app in Chromium', () => {
   it('signs in, reads and navigates a space, merges a change request from its page, and signs out', async () => {
     const page = await browser.newPage();
     const violations: string[] = [];
-    page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) violations.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/.test(m.text())) violations.push(m.text());
+    });
     await page.goto(space.urls.app);
     expect(page.url()).toContain('/app/sign-in');
     await page.fill('#token', server.token);

@@ -10,9 +10,7 @@ import { merge, mergePushed } from '../../../src/sync/change-requests/merge.js';
 import { readState } from '../../../src/sync/state/state.js';
 import type { TestServer } from '../../helpers/server.js';
 import { editMain, git } from '../fixture.js';
-import {
-  branchesText, hasMarkers, openChangeRequests, platformPages, summaryTargets, tokensOf, workingTree,
-} from './observe.js';
+import { branchesText, hasMarkers, openChangeRequests, platformPages, summaryTargets, tokensOf, workingTree } from './observe.js';
 
 /**
  * What the test knows, not what the system holds: the tokens (one paragraph each) that must
@@ -70,7 +68,8 @@ export async function checkInvariants(m: Model, r: Real, step: string): Promise<
   // A page keeps its id for as long as it lives (renames and moves included).
   for (const page of main) {
     const known = m.ids.get(page.title);
-    if (known !== undefined && known !== page.id) throw new Error(`after ${step}: page "${page.title}" changed id from ${known} to ${page.id}`);
+    if (known !== undefined && known !== page.id)
+      throw new Error(`after ${step}: page "${page.title}" changed id from ${known} to ${page.id}`);
     m.ids.set(page.title, page.id);
   }
 }
@@ -108,8 +107,12 @@ const token = (m: Model, side: 'w' | 'p') => `${side}tok${(m.n += 1)}`;
 // ----- the writer: files, git, and the docsync library -----
 
 export class WriterAppend extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `writer appends to page #${this.at}`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `writer appends to page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
     const path = pick(await listedPages(r), this.at);
     if (path === undefined) return;
@@ -122,8 +125,15 @@ export class WriterAppend extends Step {
 }
 
 export class WriterReplace extends Step {
-  constructor(readonly at: number, readonly line: number) { super(); }
-  toString() { return `writer replaces token #${this.line} of page #${this.at}`; }
+  constructor(
+    readonly at: number,
+    readonly line: number,
+  ) {
+    super();
+  }
+  toString() {
+    return `writer replaces token #${this.line} of page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
     const path = pick(await listedPages(r), this.at);
     if (path === undefined) return;
@@ -140,8 +150,12 @@ export class WriterReplace extends Step {
 }
 
 export class WriterAdd extends Step {
-  constructor(readonly folder: boolean) { super(); }
-  toString() { return `writer adds a page${this.folder ? ' in a folder' : ''}`; }
+  constructor(readonly folder: boolean) {
+    super();
+  }
+  toString() {
+    return `writer adds a page${this.folder ? ' in a folder' : ''}`;
+  }
   async act(m: Model, r: Real) {
     const t = token(m, 'w');
     const path = this.folder ? `f${m.n}/n${m.n}.md` : `n${m.n}.md`;
@@ -155,26 +169,49 @@ export class WriterAdd extends Step {
 }
 
 export class WriterDelete extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `writer deletes page #${this.at}`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `writer deletes page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
-    const path = pick((await listedPages(r)).filter((p) => p !== 'README.md'), this.at);
+    const path = pick(
+      (await listedPages(r)).filter((p) => p !== 'README.md'),
+      this.at,
+    );
     if (path === undefined) return;
     const text = await readFile(join(r.dir, path), 'utf8');
     if (hasMarkers(text)) return;
     await rm(join(r.dir, path));
     const summary = await readFile(summaryPath(r), 'utf8');
-    await writeFile(summaryPath(r), summary.split('\n').filter((line) => !line.includes(`](${path})`)).join('\n'));
+    await writeFile(
+      summaryPath(r),
+      summary
+        .split('\n')
+        .filter((line) => !line.includes(`](${path})`))
+        .join('\n'),
+    );
     for (const t of tokensOf(text)) m.live.delete(t);
     await commit(r.dir, `delete ${path}`);
   }
 }
 
 export class WriterRename extends Step {
-  constructor(readonly at: number, readonly intoFolder: boolean) { super(); }
-  toString() { return `writer ${this.intoFolder ? 'moves' : 'renames'} page #${this.at}`; }
+  constructor(
+    readonly at: number,
+    readonly intoFolder: boolean,
+  ) {
+    super();
+  }
+  toString() {
+    return `writer ${this.intoFolder ? 'moves' : 'renames'} page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
-    const path = pick((await listedPages(r)).filter((p) => p !== 'README.md'), this.at);
+    const path = pick(
+      (await listedPages(r)).filter((p) => p !== 'README.md'),
+      this.at,
+    );
     if (path === undefined) return;
     m.n += 1;
     const to = this.intoFolder ? `moved${m.n}/${path.split('/').at(-1)}` : path.replace(/\.md$/, `-r${m.n}.md`);
@@ -187,8 +224,15 @@ export class WriterRename extends Step {
 }
 
 export class WriterReorder extends Step {
-  constructor(readonly a: number, readonly b: number) { super(); }
-  toString() { return `writer swaps SUMMARY.md items #${this.a} and #${this.b}`; }
+  constructor(
+    readonly a: number,
+    readonly b: number,
+  ) {
+    super();
+  }
+  toString() {
+    return `writer swaps SUMMARY.md items #${this.a} and #${this.b}`;
+  }
   async act(_m: Model, r: Real) {
     const lines = (await readFile(summaryPath(r), 'utf8')).split('\n');
     const items = lines.flatMap((line, i) => (/^\* \[/.test(line) && !line.includes('(README.md)') ? [i] : []));
@@ -201,8 +245,15 @@ export class WriterReorder extends Step {
 }
 
 export class WriterLink extends Step {
-  constructor(readonly at: number, readonly to: number) { super(); }
-  toString() { return `writer links page #${this.at} to page #${this.to}`; }
+  constructor(
+    readonly at: number,
+    readonly to: number,
+  ) {
+    super();
+  }
+  toString() {
+    return `writer links page #${this.at} to page #${this.to}`;
+  }
   async act(m: Model, r: Real) {
     const pages = await listedPages(r);
     const [path, target] = [pick(pages, this.at), pick(pages, this.to)];
@@ -219,14 +270,22 @@ export class WriterLink extends Step {
 
 /** Resolves every conflict the way a careful writer does when unsure: keeps both sides' lines. */
 export class WriterResolve extends Step {
-  toString() { return 'writer resolves conflicts keeping both sides'; }
+  toString() {
+    return 'writer resolves conflicts keeping both sides';
+  }
   async act(_m: Model, r: Real) {
     const tree = await workingTree(r.dir);
     let any = false;
     for (const [path, text] of tree) {
       if (!hasMarkers(text)) continue;
       any = true;
-      await writeFile(join(r.dir, path), text.split('\n').filter((line) => !/^(<<<<<<<|=======|>>>>>>>)( |$)/.test(line)).join('\n'));
+      await writeFile(
+        join(r.dir, path),
+        text
+          .split('\n')
+          .filter((line) => !/^(<<<<<<<|=======|>>>>>>>)( |$)/.test(line))
+          .join('\n'),
+      );
     }
     // A merge git stopped (markers, or a file one side deleted and the other edited) is concluded.
     const merging = existsSync(join(r.dir, '.git', 'MERGE_HEAD'));
@@ -235,8 +294,12 @@ export class WriterResolve extends Step {
 }
 
 export class WriterBranch extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `writer edits page #${this.at} on a new branch and pushes it`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `writer edits page #${this.at} on a new branch and pushes it`;
+  }
   async act(m: Model, r: Real) {
     const path = pick(await listedPages(r), this.at);
     if (path === undefined || hasMarkers((await workingTree(r.dir)).get('SUMMARY.md') ?? '')) return;
@@ -260,8 +323,12 @@ export class WriterBranch extends Step {
 }
 
 export class WriterDeleteBranch extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `writer deletes topic branch #${this.at} with git branch -D`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `writer deletes topic branch #${this.at} with git branch -D`;
+  }
   async act(m: Model, r: Real) {
     const branches = git(r.dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/topic*').split('\n').filter(Boolean);
     const name = pick(branches, this.at);
@@ -278,11 +345,16 @@ export class WriterDeleteBranch extends Step {
  * resolved keeping both sides), is pushed, and its change request merged through docsync.
  */
 export class WriterMergeMain extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `writer merges main into topic branch #${this.at}, pushes and merges it`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `writer merges main into topic branch #${this.at}, pushes and merges it`;
+  }
   async act(m: Model, r: Real) {
     const state = await readState(r.dir);
-    const branches = git(r.dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/topic*').split('\n')
+    const branches = git(r.dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/topic*')
+      .split('\n')
       .filter((b) => b !== '' && state.branches[b]?.changeRequestId !== undefined && state.branches[b]?.closed === undefined);
     const name = pick(branches, this.at);
     if (name === undefined) return;
@@ -307,7 +379,9 @@ export class WriterMergeMain extends Step {
 
 /** `git reset --hard HEAD~1` on main: the writer's own text in the commit dropped is the writer's deletion. */
 export class WriterReset extends Step {
-  toString() { return 'writer resets main by one commit (git reset --hard HEAD~1)'; }
+  toString() {
+    return 'writer resets main by one commit (git reset --hard HEAD~1)';
+  }
   async act(m: Model, r: Real) {
     if (git(r.dir, 'rev-list', '--count', 'HEAD').trim() === '1') return;
     const before = new Set([...(await workingTree(r.dir)).values()].flatMap(tokensOf));
@@ -325,26 +399,45 @@ async function platformPage(r: Real, at: number, skipFirst: boolean) {
 }
 
 export class PlatformAppend extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `platform appends to page #${this.at}`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `platform appends to page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
     const page = await platformPage(r, this.at, false);
     if (page === undefined) return;
     const t = token(m, 'p');
-    await editMain(r.s, r.spaceId, [{ operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\n${page.markdown.trim()}\n\n${t}\n` } }]);
+    await editMain(r.s, r.spaceId, [
+      { operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\n${page.markdown.trim()}\n\n${t}\n` } },
+    ]);
     m.live.add(t);
   }
 }
 
 export class PlatformReplace extends Step {
-  constructor(readonly at: number, readonly line: number) { super(); }
-  toString() { return `platform replaces token #${this.line} of page #${this.at}`; }
+  constructor(
+    readonly at: number,
+    readonly line: number,
+  ) {
+    super();
+  }
+  toString() {
+    return `platform replaces token #${this.line} of page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
     const page = await platformPage(r, this.at, false);
     const old = page && pick(tokensOf(page.markdown), this.line);
     if (page === undefined || old === undefined) return;
     const t = token(m, 'p');
-    await editMain(r.s, r.spaceId, [{ operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\n${page.markdown.trim().replace(new RegExp(`\\b${old}\\b`), t)}\n` } }]);
+    await editMain(r.s, r.spaceId, [
+      {
+        operation: 'update_page',
+        page: page.id,
+        document: { markdown: `# ${page.title}\n\n${page.markdown.trim().replace(new RegExp(`\\b${old}\\b`), t)}\n` },
+      },
+    ]);
     m.live.delete(old);
     m.live.add(t);
   }
@@ -352,8 +445,12 @@ export class PlatformReplace extends Step {
 
 /** A page's slug changed on the platform: its file moves on the next pull, its id stays. */
 export class PlatformSlug extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `platform changes the slug of page #${this.at}`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `platform changes the slug of page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
     const page = await platformPage(r, this.at, true);
     if (page === undefined) return;
@@ -363,14 +460,23 @@ export class PlatformSlug extends Step {
 
 /** A page moved under another on the platform: both files move on the next pull (the parent gets a folder). */
 export class PlatformMove extends Step {
-  constructor(readonly at: number, readonly to: number) { super(); }
-  toString() { return `platform moves page #${this.at} under page #${this.to}`; }
+  constructor(
+    readonly at: number,
+    readonly to: number,
+  ) {
+    super();
+  }
+  toString() {
+    return `platform moves page #${this.at} under page #${this.to}`;
+  }
   async act(_m: Model, r: Real) {
     const pages = (await platformPages(r.s, r.spaceId)).slice(1);
     const [page, parent] = [pick(pages, this.at), pick(pages, this.to)];
     if (page === undefined || parent === undefined || page.id === parent.id) return;
     const cr = (await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests`, { body: { subject: 'move' } })).body;
-    const res = await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests/${cr.id}/content?compat=false`, { body: { changes: [{ operation: 'update_page', page: page.id, into: parent.id }] } });
+    const res = await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests/${cr.id}/content?compat=false`, {
+      body: { changes: [{ operation: 'update_page', page: page.id, into: parent.id }] },
+    });
     // A page cannot go under its own child: the platform refuses, and nothing changes.
     if (res.status !== 200) return;
     await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests/${cr.id}/merge`);
@@ -379,8 +485,12 @@ export class PlatformMove extends Step {
 
 /** A reviewer appends to a page of main's change request (the outbox), when there is one. */
 export class PlatformReview extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `reviewer appends to page #${this.at} of main's change request`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `reviewer appends to page #${this.at} of main's change request`;
+  }
   async act(m: Model, r: Real) {
     const outbox = (await readState(r.dir)).branches.main?.outbox?.changeRequestId;
     if (outbox === undefined) return;
@@ -388,24 +498,36 @@ export class PlatformReview extends Step {
     if (page === undefined) return;
     const t = token(m, 'p');
     const res = await r.s.request('POST', `/v1/spaces/${r.spaceId}/change-requests/${outbox}/content?compat=false`, {
-      body: { changes: [{ operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\n${page.markdown.trim()}\n\n${t}\n` } }] },
+      body: {
+        changes: [
+          { operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\n${page.markdown.trim()}\n\n${t}\n` } },
+        ],
+      },
     });
     if (res.status === 200) m.live.add(t);
   }
 }
 
 export class PlatformAdd extends Step {
-  toString() { return 'platform adds a page'; }
+  toString() {
+    return 'platform adds a page';
+  }
   async act(m: Model, r: Real) {
     const t = token(m, 'p');
-    await editMain(r.s, r.spaceId, [{ operation: 'insert_page', title: `Page Q${m.n}`, document: { markdown: `# Page Q${m.n}\n\n${t}\n` } }]);
+    await editMain(r.s, r.spaceId, [
+      { operation: 'insert_page', title: `Page Q${m.n}`, document: { markdown: `# Page Q${m.n}\n\n${t}\n` } },
+    ]);
     m.live.add(t);
   }
 }
 
 export class PlatformDelete extends Step {
-  constructor(readonly at: number) { super(); }
-  toString() { return `platform deletes page #${this.at}`; }
+  constructor(readonly at: number) {
+    super();
+  }
+  toString() {
+    return `platform deletes page #${this.at}`;
+  }
   async act(m: Model, r: Real) {
     const page = await platformPage(r, this.at, true);
     if (page === undefined) return;
@@ -422,7 +544,9 @@ export class PlatformDelete extends Step {
 // ----- syncs -----
 
 export class Pull extends Step {
-  toString() { return 'pull'; }
+  toString() {
+    return 'pull';
+  }
   async act(_m: Model, r: Real) {
     await pull(r.client, r.dir);
   }
@@ -430,7 +554,9 @@ export class Pull extends Step {
 
 /** `docsync sync`, then main's change request merged: with no conflict and nothing left out, folder and platform must agree. */
 export class SyncAndMerge extends Step {
-  toString() { return 'sync, then merge main\'s change request'; }
+  toString() {
+    return "sync, then merge main's change request";
+  }
   async act(m: Model, r: Real) {
     const pass = await syncPass(r.client, r.dir);
     // A branch reset past a pull is refused (it would undo the platform's changes): the writer
@@ -443,14 +569,18 @@ export class SyncAndMerge extends Step {
       }
       return;
     }
-    let clean = pass.failed.length === 0 && pass.conflicts.length === 0 && pass.pulled.every((p) => (p.kept ?? []).length === 0)
-      && pass.pushed.every((p) => p.skipped.length === 0 && p.unsentLinks.length === 0 && p.undeletableFiles.length === 0);
+    let clean =
+      pass.failed.length === 0 &&
+      pass.conflicts.length === 0 &&
+      pass.pulled.every((p) => (p.kept ?? []).length === 0) &&
+      pass.pushed.every((p) => p.skipped.length === 0 && p.unsentLinks.length === 0 && p.undeletableFiles.length === 0);
     if ((await readState(r.dir)).branches.main?.outbox !== undefined) {
       const merged = await mergePushed(r.client, r.dir, 'main');
       clean &&= merged.kind === 'merged' && merged.pulled.every((p) => p.conflicts.length === 0 && (p.kept ?? []).length === 0);
     }
     const tree = await workingTree(r.dir);
-    if (clean && ![...tree.values()].some(hasMarkers) && (await readState(r.dir)).branches.main?.outbox === undefined) await checkSame(r, this.toString());
+    if (clean && ![...tree.values()].some(hasMarkers) && (await readState(r.dir)).branches.main?.outbox === undefined)
+      await checkSame(r, this.toString());
   }
 }
 

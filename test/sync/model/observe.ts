@@ -51,7 +51,9 @@ export async function workingTree(dir: string, sub = ''): Promise<Map<string, st
 
 /** All the text the writer can see in git: every local branch's markdown files. */
 export function branchesText(dir: string): string {
-  const branches = execFileSync('git', ['for-each-ref', '--format=%(refname:short)', 'refs/heads'], { cwd: dir, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const branches = execFileSync('git', ['for-each-ref', '--format=%(refname:short)', 'refs/heads'], { cwd: dir, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   const grep = (branch: string) => {
     try {
       return execFileSync('git', ['grep', '-h', '-o', '-E', '[wp]tok[0-9]+', branch, '--', '*.md'], { cwd: dir, encoding: 'utf8' });
@@ -63,6 +65,7 @@ export function branchesText(dir: string): string {
 }
 
 /** The page files SUMMARY.md lists, in order (the targets of its items). */
-export const summaryTargets = (summary: string): string[] => [...summary.matchAll(/^\s*\* \[[^\]]*\]\(([^)]+)\)/gm)].map((m) => decodeURI(m[1]!));
+export const summaryTargets = (summary: string): string[] =>
+  [...summary.matchAll(/^\s*\* \[[^\]]*\]\(([^)]+)\)/gm)].map((m) => decodeURI(m[1]!));
 
 export const hasMarkers = (text: string): boolean => /^(<<<<<<<|=======|>>>>>>>)( |$)/m.test(text);

@@ -53,7 +53,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     };
     const bytes = Buffer.from(JSON.stringify(tree), 'utf8');
     const sha = createHash('sha256').update(bytes).digest('hex');
-    await sql`insert into blobs (sha256, size, data) values (${sha}, ${bytes.length}, ${bytes}) on conflict (sha256) do nothing`.execute(db);
+    await sql`insert into blobs (sha256, size, data) values (${sha}, ${bytes.length}, ${bytes}) on conflict (sha256) do nothing`.execute(
+      db,
+    );
     await sql`update revisions set tree_sha = ${sha} where id = ${row.id}`.execute(db);
   }
   await db.schema.alterTable('revisions').dropColumn('tree').execute();

@@ -114,5 +114,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('integration_installations_org', ['integration', 'org_id'])
     .execute();
-  await db.schema.createIndex('integration_installations_list').on('integration_installations').columns(['integration', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('integration_installations_list')
+    .on('integration_installations')
+    .columns(['integration', 'created_at', 'id'])
+    .execute();
 }

@@ -1,6 +1,16 @@
 import { DEFAULT_PAGE_LAYOUT, type ContentChange, type InsertFileItem, type PageLayout } from '../../../model/index.js';
 import { classifyLink, extractLinks } from '../../../content/index.js';
-import { isMapping, joinMarkdown, loadYaml, renderFrontMatter, renderPageMeta, splitMarkdown, type WorkspaceDocument, type WorkspaceFile, type WorkspacePage } from '../../../workspace/index.js';
+import {
+  isMapping,
+  joinMarkdown,
+  loadYaml,
+  renderFrontMatter,
+  renderPageMeta,
+  splitMarkdown,
+  type WorkspaceDocument,
+  type WorkspaceFile,
+  type WorkspacePage,
+} from '../../../workspace/index.js';
 import { slugOf } from './simulate.js';
 
 /** What one page or file operation of a push carries: fields, documents, files. */
@@ -14,7 +24,12 @@ const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 /** Front-matter-only fields: changing one means sending the document (with its front matter). */
 export function documentChanged(remote: WorkspacePage, local: WorkspacePage): boolean {
   if (remote.type !== 'document' || local.type !== 'document') return false;
-  return remote.markdown !== local.markdown || !same(remote.layout, local.layout) || !same(remote.cover, local.cover) || !same(remote.variables, local.variables);
+  return (
+    remote.markdown !== local.markdown ||
+    !same(remote.layout, local.layout) ||
+    !same(remote.cover, local.cover) ||
+    !same(remote.variables, local.variables)
+  );
 }
 
 /**
@@ -26,7 +41,8 @@ export function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNo
   if (remote.title !== local.title) fields.title = local.title;
   if (slugNow !== slugOf(local) && local.type !== 'link' && local.type !== 'computed') fields.slug = slugOf(local);
   if (remote.type === 'link' && local.type === 'link' && remote.href !== local.href) fields.href = local.href;
-  if (remote.type === 'computed' && local.type === 'computed' && !same(computedSource(remote.source), computedSource(local.source))) fields.computed = computedSource(local.source);
+  if (remote.type === 'computed' && local.type === 'computed' && !same(computedSource(remote.source), computedSource(local.source)))
+    fields.computed = computedSource(local.source);
   if (remote.type === 'document' && local.type === 'document') {
     // The file the page is kept at, when the path rules would put it elsewhere (see writeFolder).
     if (remote.path !== local.path) fields.gitPath = local.path ?? null;
@@ -42,10 +58,16 @@ export function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNo
  * the local one drops are written out as their defaults, since the server merges layouts key by
  * key; options neither side set are left out, so a page is sent only the options it uses.
  */
-export function pageDocument(page: WorkspaceDocument, remote: WorkspaceDocument | undefined, path: string, files: readonly WorkspaceFile[]): string {
+export function pageDocument(
+  page: WorkspaceDocument,
+  remote: WorkspaceDocument | undefined,
+  path: string,
+  files: readonly WorkspaceFile[],
+): string {
   const { extra, body } = splitMarkdown(page.markdown);
   const dropped = (Object.keys(remote?.layout ?? {}) as (keyof PageLayout)[]).filter((key) => page.layout?.[key] === undefined);
-  const layout = dropped.length === 0 ? page.layout : { ...Object.fromEntries(dropped.map((key) => [key, DEFAULT_PAGE_LAYOUT[key]])), ...page.layout };
+  const layout =
+    dropped.length === 0 ? page.layout : { ...Object.fromEntries(dropped.map((key) => [key, DEFAULT_PAGE_LAYOUT[key]])), ...page.layout };
   const names = new Map(files.map((f) => [f.id, f.name]));
   const meta = renderPageMeta({ ...page, ...(layout ? { layout } : {}) }, extra, path, (id) => names.get(id));
   return renderFrontMatter({ title: page.title, ...meta }) + body;
@@ -80,10 +102,16 @@ export function computedSource(yaml: string): { type: string } & Record<string, 
 }
 
 /** The insert_page of a new page of any type; `into` is a page id or, for a new parent, its local id. */
-export function insertChange(page: WorkspacePage, place: { into?: string; at: number; ref: string }, path: string, files: readonly WorkspaceFile[]): ContentChange {
+export function insertChange(
+  page: WorkspacePage,
+  place: { into?: string; at: number; ref: string },
+  path: string,
+  files: readonly WorkspaceFile[],
+): ContentChange {
   if (page.type === 'group') return { operation: 'insert_page', type: 'group', title: page.title, slug: page.slug, document: {}, ...place };
   if (page.type === 'link') return { operation: 'insert_page', type: 'link', title: page.title, href: page.href, document: {}, ...place };
-  if (page.type === 'computed') return { operation: 'insert_page', type: 'computed', title: page.title, computed: computedSource(page.source), document: {}, ...place };
+  if (page.type === 'computed')
+    return { operation: 'insert_page', type: 'computed', title: page.title, computed: computedSource(page.source), document: {}, ...place };
   return {
     operation: 'insert_page',
     title: page.title,
@@ -96,7 +124,10 @@ export function insertChange(page: WorkspacePage, place: { into?: string; at: nu
 }
 
 /** Files to upload (new, or other bytes under a known name) and remote files the API cannot delete. */
-export function fileChanges(remote: readonly WorkspaceFile[], local: readonly WorkspaceFile[]): { items: InsertFileItem[]; undeletable: string[] } {
+export function fileChanges(
+  remote: readonly WorkspaceFile[],
+  local: readonly WorkspaceFile[],
+): { items: InsertFileItem[]; undeletable: string[] } {
   const remoteByName = new Map(remote.map((f) => [f.name, f]));
   const localNames = new Set(local.map((f) => f.name));
   const items: InsertFileItem[] = [];

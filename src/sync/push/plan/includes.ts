@@ -36,10 +36,16 @@ export function includeChanges(remote: readonly WorkspaceInclude[], local: reado
     const name = localNames.get(include.id)!;
     const before = remoteById.get(include.id);
     if (!before) {
-      inserts.push({ change: { operation: 'insert_reusable_content', title: include.title, document: { markdown: include.markdown }, name }, name });
+      inserts.push({
+        change: { operation: 'insert_reusable_content', title: include.title, document: { markdown: include.markdown }, name },
+        name,
+      });
       continue;
     }
-    const change: IncludeChange['change'] & { operation: 'update_reusable_content' } = { operation: 'update_reusable_content', reusableContent: include.id };
+    const change: IncludeChange['change'] & { operation: 'update_reusable_content' } = {
+      operation: 'update_reusable_content',
+      reusableContent: include.id,
+    };
     if (include.title !== before.title) change.title = include.title;
     if (include.markdown !== before.markdown) change.document = { markdown: include.markdown };
     if (name !== remoteNames.get(include.id)) change.name = name;

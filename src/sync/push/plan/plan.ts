@@ -59,7 +59,12 @@ function flatten(pages: readonly WorkspacePage[], into = new Map<string, Workspa
  * The kept children of `parent` that need no move: of those already under it, the most that are
  * in the local order already, preferring pages that are updated anyway (their move is free).
  */
-function stayingChildren(list: readonly WorkspacePage[], parent: string, sim: SimTree, remotePages: ReadonlyMap<string, WorkspacePage>): Set<string> {
+function stayingChildren(
+  list: readonly WorkspacePage[],
+  parent: string,
+  sim: SimTree,
+  remotePages: ReadonlyMap<string, WorkspacePage>,
+): Set<string> {
   const here = sim.childrenOf(parent);
   const position = new Map(here.map((id, index) => [id, index]));
   const items = list.flatMap((page) => {
@@ -128,7 +133,11 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
   // Documents that link by path, sent once the tree is final (see `linksByPath`).
   const documents: PlannedChange[] = [];
   const sendLast = (page: WorkspaceDocument, before: WorkspaceDocument | undefined) => {
-    documents.push({ operation: 'update_page', page: page.id, document: { markdown: pageDocument(page, before, options.pathOf(page.id), local.files) } });
+    documents.push({
+      operation: 'update_page',
+      page: page.id,
+      document: { markdown: pageDocument(page, before, options.pathOf(page.id), local.files) },
+    });
   };
 
   const placeChildren = (list: readonly WorkspacePage[], parent: string) => {
@@ -167,7 +176,10 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
         sim.place(page.id, parent, change.at as number, slugOf(page));
         counts.moved += 1;
       } else sim.setSlug(page.id, slugOf(page));
-      if (changed && !late) change.document = { markdown: pageDocument(page as WorkspaceDocument, before as WorkspaceDocument, options.pathOf(page.id), local.files) };
+      if (changed && !late)
+        change.document = {
+          markdown: pageDocument(page as WorkspaceDocument, before as WorkspaceDocument, options.pathOf(page.id), local.files),
+        };
       changes.push(change as PlannedChange);
     });
   };
@@ -175,7 +187,9 @@ export function planPush(remote: WorkspaceContent, local: WorkspaceContent, opti
   let level: [readonly WorkspacePage[], string][] = [[local.pages, ROOT]];
   while (level.length > 0) {
     for (const [list, parent] of level) placeChildren(list, parent);
-    level = level.flatMap(([list]) => list.flatMap((page): [readonly WorkspacePage[], string][] => (page.type === 'link' ? [] : [[page.pages, page.id]])));
+    level = level.flatMap(([list]) =>
+      list.flatMap((page): [readonly WorkspacePage[], string][] => (page.type === 'link' ? [] : [[page.pages, page.id]])),
+    );
   }
 
   for (const id of deleted) {

@@ -24,7 +24,10 @@ export class SimTree {
 
   constructor(pages: readonly WorkspacePage[]) {
     const visit = (list: readonly WorkspacePage[], parent: string) => {
-      this.children.set(parent, list.map((p) => p.id));
+      this.children.set(
+        parent,
+        list.map((p) => p.id),
+      );
       for (const page of list) {
         this.pages.set(page.id, { parent, slug: slugOf(page) });
         this.#hold(parent, slugOf(page), page.id);
