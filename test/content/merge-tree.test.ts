@@ -91,6 +91,25 @@ describe('mergeTrees cases', () => {
     });
   });
 
+  // A page edited and then reverted (revert_page keeps the edit's `updatedAt`) holds nothing a
+  // deletion would lose: push's adopt-main reverts the pages main's update conflicts on (issue 13).
+  it('deletes a page whose only change on the other side is its time (edited, then reverted)', () => {
+    const ours = tree([
+      page('a', { document: 'd:one\ntwo\nthree\n', updatedAt: '2026-01-02T00:00:00.000Z' }),
+      page('b', { pages: [page('c')] }),
+      page('d'),
+    ]);
+    const theirs = tree([page('b', { pages: [page('c')] }), page('d')]);
+    for (const [o, t] of [
+      [ours, theirs],
+      [theirs, ours],
+    ] as const) {
+      const result = mergeTrees(base, o, t, docs);
+      expect(result.kind).toBe('clean');
+      if (result.kind === 'clean') expect(findPage(result.tree.pages, 'a')).toBeUndefined();
+    }
+  });
+
   it('reports moves to different parents, moves into a deleted page and cycles', () => {
     const moveOurs = tree([page('a', { pages: [page('d')] }), page('b', { pages: [page('c')] })]);
     const moveTheirs = tree([page('a'), page('b', { pages: [page('c'), page('d')] })]);

@@ -125,6 +125,36 @@ describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }
     ]);
   });
 
+  // Found by the model (FC_SEED=1072432207): main deleted a page a topic branch had edited; the
+  // writer merged main into the branch the git way (the edited file kept, no longer listed) and
+  // pushed. Push's adopt-main reverted the page on the change request so main's update could come
+  // in, the update still conflicted (the revert kept the edit's time, which the merge counted as
+  // an edit), and the change request kept the revert: the next pull took docsync's own revert for
+  // a reviewer's edit and dropped the writer's line from the branch too. The update now goes
+  // through, and a revert that does not let main in is given back.
+  it('regression: a page deleted on main and edited on a topic branch, main merged into the branch, pushed, then pulled', async () => {
+    await replay([
+      new step.WriterDelete(3),
+      new step.SyncAndMerge(),
+      new step.WriterBranch(5),
+      new step.WriterBranch(6),
+      new step.PlatformDelete(15),
+      new step.WriterLink(0, 7),
+      new step.PlatformMove(12, 0),
+      new step.PlatformReview(12),
+      new step.WriterMergeMain(7),
+      new step.WriterLink(5, 4),
+      new step.SyncAndMerge(),
+      new step.SyncAndMerge(),
+      new step.WriterMergeMain(12),
+      new step.WriterReplace(20, 4),
+      new step.WriterReplace(13, 17),
+      new step.WriterBranch(3),
+      new step.WriterMergeMain(13),
+      new step.Pull(),
+    ]);
+  });
+
   it(
     'keeps every line either side wrote, every page id, and agrees after a clean sync',
     async () => {

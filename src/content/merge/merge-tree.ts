@@ -87,7 +87,15 @@ function shapeOf(page: TreePage): Shape {
   };
 }
 
-const changed = (base: PagePlace, side: PagePlace) => !same(shapeOf(base.page), shapeOf(side.page)) || base.parentId !== side.parentId;
+/**
+ * What a side did to a page, for an edit against a delete: its content, metadata or place. The
+ * times are not an edit: a page edited and then reverted (`revert_page` keeps `updatedAt`) holds
+ * nothing the deletion would lose.
+ */
+const edited = (base: PagePlace, side: PagePlace) => {
+  const [b, s] = [shapeOf(base.page), shapeOf(side.page)];
+  return b.type !== s.type || b.document !== s.document || !same(b.meta, s.meta) || base.parentId !== side.parentId;
+};
 
 export function mergeTrees(base: ContentTree, ours: ContentTree, theirs: ContentTree, docs: DocumentStore): TreeMerge {
   if (same(base, ours)) return { kind: 'clean', tree: theirs };
@@ -143,7 +151,7 @@ function mergePages(
     }
     if (!o || !t) {
       const kept = (o ?? t)!;
-      if (changed(b, kept)) conflicts.push({ reason: 'edit-delete', id, title: kept.page.title });
+      if (edited(b, kept)) conflicts.push({ reason: 'edit-delete', id, title: kept.page.title });
       continue;
     }
     const parent = pick(b.parentId, o.parentId, t.parentId);

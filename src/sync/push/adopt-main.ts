@@ -35,18 +35,24 @@ export async function adoptMain(
     if (!isApiError(error, 409)) throw error;
     const conflicts = parseConflicts(error.message);
     if (conflicts.length === 0 || conflicts.some((c) => c.kind !== 'page')) return false;
-    await client.content.write(
-      spaceId,
-      changeRequest.id,
-      conflicts.map((c) => ({ operation: 'revert_page' as const, page: c.id })),
-    );
+    const revert = (revision?: string) =>
+      client.content.write(
+        spaceId,
+        changeRequest.id,
+        conflicts.map((c) => ({ operation: 'revert_page' as const, page: c.id, ...(revision !== undefined ? { revision } : {}) })),
+      );
+    await revert();
     try {
       await client.changeRequests.update(spaceId, changeRequest.id);
     } catch (again) {
       if (!isApiError(again, 409)) throw again;
+      // The reverts did not let main in: the pages get back what the change request held, so it
+      // never keeps a revert docsync made (a later pull would take it for a reviewer's edit and
+      // drop the writer's text from the branch too).
+      await revert(changeRequest.revision);
       throw new SyncError(
         'merge-conflicts',
-        `change request #${changeRequest.number} still conflicts with main after its conflicting pages went back to its base (${again.message}); run docsync pull, resolve, then push`,
+        `change request #${changeRequest.number} still conflicts with main after its conflicting pages went back to its base, so they were given back what they held (${again.message}); run docsync pull, resolve, then push`,
       );
     }
     return true;
