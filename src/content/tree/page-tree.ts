@@ -3,17 +3,47 @@ import { deriveIndex, indexPages, type PagePlace } from './page-index.js';
 
 export { deriveIndex, indexPages, type PagePlace } from './page-index.js';
 
-/** Pages in document order: a parent, then its children, then its next sibling. */
-export function* walkPages(pages: readonly TreePage[]): Generator<TreePage> {
-  for (const page of pages) {
-    yield page;
-    yield* walkPages(page.pages);
+/**
+ * Any page tree: the store's (`TreePage`), the API's (`RevisionPage`, whose `pages` may be
+ * absent) and a workspace's (`WorkspacePage`, whose links have none).
+ */
+export interface WalkablePage<P> {
+  readonly id: string;
+  readonly pages?: readonly P[];
+}
+
+/** A page met by `walkPlacedPages`, with its parent's id (undefined at the top level). */
+export interface PlacedPage<P> {
+  page: P;
+  parent: string | undefined;
+}
+
+/**
+ * The one walk of a page tree: pages in document order (a parent, then its children, then its
+ * next sibling), each with its parent's id. Iterative, so a deep tree costs no stack.
+ */
+export function* walkPlacedPages<P extends WalkablePage<P>>(pages: readonly P[], parent?: string): Generator<PlacedPage<P>> {
+  const stack: { list: readonly P[]; at: number; parent: string | undefined }[] = [{ list: pages, at: 0, parent }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.at === top.list.length) {
+      stack.pop();
+      continue;
+    }
+    const page = top.list[top.at++]!;
+    yield { page, parent: top.parent };
+    if (page.pages !== undefined && page.pages.length > 0) stack.push({ list: page.pages, at: 0, parent: page.id });
   }
 }
 
-export function countPages(pages: readonly TreePage[]): number {
+/** Pages in document order: a parent, then its children, then its next sibling. */
+export function* walkPages<P extends WalkablePage<P>>(pages: readonly P[]): Generator<P> {
+  for (const { page } of walkPlacedPages(pages)) yield page;
+}
+
+export function countPages<P extends WalkablePage<P>>(pages: readonly P[]): number {
   let n = 0;
-  for (const _ of walkPages(pages)) n += 1;
+  for (const _ of walkPlacedPages(pages)) n += 1;
   return n;
 }
 

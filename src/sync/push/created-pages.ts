@@ -1,4 +1,5 @@
 import type { Client } from '../../client/index.js';
+import { walkPlacedPages } from '../../content/index.js';
 import type { ContentChange, RevisionPage } from '../../model/index.js';
 import { SyncError } from '../errors.js';
 
@@ -11,9 +12,8 @@ interface PlacedPage {
   parent: string | undefined;
 }
 
-function placed(pages: readonly RevisionPage[], parent: string | undefined = undefined): PlacedPage[] {
-  return pages.flatMap((page) => [{ id: page.id, title: page.title, parent }, ...placed(page.pages ?? [], page.id)]);
-}
+const placed = (pages: readonly RevisionPage[]): PlacedPage[] =>
+  [...walkPlacedPages(pages)].map(({ page, parent }) => ({ id: page.id, title: page.title, parent }));
 
 /**
  * Which page each `insert_page` with a ref created, read from the revisions before and after the

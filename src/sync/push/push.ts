@@ -1,4 +1,5 @@
 import type { Client } from '../../client/index.js';
+import { countPages, walkPages } from '../../content/index.js';
 import type { ChangeRequest, ContentChange } from '../../model/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -122,9 +123,6 @@ async function firstMessage(dir: string, branch: string, base: string): Promise<
   }
   return own.at(-1) || undefined;
 }
-
-const pageCount = (pages: readonly { type: string; pages?: unknown[] }[]): number =>
-  pages.reduce((n, page) => n + 1 + pageCount((page.pages ?? []) as { type: string; pages?: unknown[] }[]), 0);
 
 /**
  * Sends a branch's changes since its last sync to its change request, opening one when the
@@ -268,8 +266,9 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const adapted = adaptPlan(planned, sides.remote, sides.local, client.capabilities.extensions, folder);
   const plan = { ...planned, changes: adapted.changes, undeletableFiles: adapted.undeletableFiles };
   sides.skipped.push(...adapted.skipped);
-  const before = pageCount(sides.remote.pages);
-  const after = pageCount(sides.local.pages);
+  const before = countPages(sides.remote.pages);
+  const after = countPages(sides.local.pages);
+  const idsOf = (pages: typeof sides.local.pages) => new Set(Array.from(walkPages(pages), (page) => page.id));
   const remoteIds = idsOf(sides.remote.pages);
   const removed = before - [...idsOf(sides.local.pages)].filter((id) => remoteIds.has(id)).length;
   if (!options.allowMassDelete && before > 0 && (after === 0 || removed * 2 > before)) {
@@ -407,12 +406,4 @@ function placesAfter(
     if (id !== undefined) places.set(id, path);
   }
   return places;
-}
-
-function idsOf(pages: readonly { id: string; pages?: unknown[] }[], into = new Set<string>()): Set<string> {
-  for (const page of pages) {
-    into.add(page.id);
-    idsOf((page.pages ?? []) as { id: string; pages?: unknown[] }[], into);
-  }
-  return into;
 }

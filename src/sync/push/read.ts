@@ -1,3 +1,4 @@
+import { walkPages } from '../../content/index.js';
 import { MAX_BASE64_BYTES } from '../../model/index.js';
 import type { TreeChange } from '../../git/index.js';
 import {
@@ -93,13 +94,7 @@ export function renamedIndex(
 }
 
 function findDocument(pages: readonly WorkspacePage[], id: string): WorkspaceDocument | undefined {
-  for (const page of pages) {
-    if (page.type === 'document' && page.id === id) return page;
-    if (page.type !== 'link') {
-      const found = findDocument(page.pages, id);
-      if (found) return found;
-    }
-  }
+  for (const page of walkPages(pages)) if (page.type === 'document' && page.id === id) return page;
   return undefined;
 }
 

@@ -1,21 +1,11 @@
 import type { Client, ContentScope } from '../../client/index.js';
+import { countPages, walkPages } from '../../content/index.js';
 import type { RevisionPage } from '../../model/index.js';
 import type { KnownContent } from './known-content.js';
 
-function countPages(pages: readonly RevisionPage[]): number {
-  let n = 0;
-  for (const page of pages) n += 1 + countPages(page.pages ?? []);
-  return n;
-}
-
 /** Document pages that came without their markdown. */
-function withoutMarkdown(pages: readonly RevisionPage[], out: RevisionPage[] = []): RevisionPage[] {
-  for (const page of pages) {
-    if (page.type === 'document' && typeof page.markdown !== 'string') out.push(page);
-    withoutMarkdown(page.pages ?? [], out);
-  }
-  return out;
-}
+const withoutMarkdown = (pages: readonly RevisionPage[]): RevisionPage[] =>
+  [...walkPages(pages)].filter((page) => page.type === 'document' && typeof page.markdown !== 'string');
 
 /**
  * Gives every document page of a revision its markdown. Our server puts it in the revision

@@ -1,3 +1,4 @@
+import { walkPages } from '../../../content/index.js';
 import type { ContentChange } from '../../../model/index.js';
 import type { WorkspaceContent, WorkspaceDocument, WorkspacePage } from '../../../workspace/index.js';
 import { documentChanged, fieldChanges, fileChanges, insertChange, linksByPath, pageDocument, withoutBody } from './changes.js';
@@ -47,13 +48,8 @@ export interface PlanOptions {
   pathOf: (pageId: string) => string;
 }
 
-function flatten(pages: readonly WorkspacePage[], into = new Map<string, WorkspacePage>()): Map<string, WorkspacePage> {
-  for (const page of pages) {
-    into.set(page.id, page);
-    if (page.type !== 'link') flatten(page.pages, into);
-  }
-  return into;
-}
+const flatten = (pages: readonly WorkspacePage[]): Map<string, WorkspacePage> =>
+  new Map(Array.from(walkPages(pages), (page) => [page.id, page]));
 
 /**
  * The kept children of `parent` that need no move: of those already under it, the most that are

@@ -1,3 +1,4 @@
+import { walkPlacedPages } from '../../../content/index.js';
 import type { WorkspacePage } from '../../../workspace/index.js';
 
 /** The parent key of top-level pages. */
@@ -23,18 +24,19 @@ export class SimTree {
   readonly #holders = new Map<string, Map<string, string>>();
 
   constructor(pages: readonly WorkspacePage[]) {
-    const visit = (list: readonly WorkspacePage[], parent: string) => {
-      this.children.set(
-        parent,
-        list.map((p) => p.id),
-      );
-      for (const page of list) {
-        this.pages.set(page.id, { parent, slug: slugOf(page) });
-        this.#hold(parent, slugOf(page), page.id);
-        if (page.type !== 'link') visit(page.pages, page.id);
-      }
-    };
-    visit(pages, ROOT);
+    this.children.set(
+      ROOT,
+      pages.map((p) => p.id),
+    );
+    for (const { page, parent = ROOT } of walkPlacedPages(pages)) {
+      this.pages.set(page.id, { parent, slug: slugOf(page) });
+      this.#hold(parent, slugOf(page), page.id);
+      if (page.type !== 'link')
+        this.children.set(
+          page.id,
+          page.pages.map((p) => p.id),
+        );
+    }
   }
 
   #hold(parent: string, slug: string, id: string): void {
