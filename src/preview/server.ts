@@ -17,13 +17,22 @@ export interface PreviewOptions {
   title?: string;
   /** Called with new problems as `file:line: message` lines, whenever rendering or a save finds some. */
   onProblems?: (lines: string[]) => void;
+  /**
+   * Stops a start in progress: `startPreview` then closes what it opened and rejects with the
+   * signal's reason. Once started, stop the preview with `close()`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Preview {
   url: string;
   state: PreviewState;
-  /** Resolves when every page is read, the folder's problems reported and every page in the search index. */
+  /**
+   * Resolves when every page is read, the folder's problems reported and every page in the search
+   * index, or as soon as the preview is closed.
+   */
   indexed: Promise<void>;
+  /** Stops the background reading and indexing, the watcher and the server (open pages' events included). */
   close(): Promise<void>;
 }
 
@@ -34,7 +43,11 @@ export interface Preview {
  */
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const dir = resolve(options.dir);
-  const state = new PreviewState(dir, options.title ?? dir.split(sep).pop() ?? 'Preview');
+  // Closing aborts the work still running in the background (reading and indexing every page of
+  // a large folder takes seconds): without it a stopped preview stayed alive until it was done.
+  const closing = new AbortController();
+  const signal = options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]);
+  const state = new PreviewState(dir, options.title ?? dir.split(sep).pop() ?? 'Preview', signal);
   await state.loadStructure();
   const clients = new Set<ServerResponse>();
   const printed = new Set<string>();
@@ -101,12 +114,30 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     );
   };
   watcher.on('add', onEvent('add')).on('change', onEvent('change')).on('unlink', onEvent('unlink'));
-  const watching = new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  // chokidar emits no 'ready' once closed: closing ends the wait too.
+  const watching = new Promise<void>((ready) => {
+    watcher.once('ready', () => ready());
+    closing.signal.addEventListener('abort', () => ready(), { once: true });
+  });
+  const close = async () => {
+    closing.abort();
+    await watcher.close();
+    for (const client of clients) client.end();
+    server.closeAllConnections();
+    if (server.listening) await new Promise<void>((done) => server.close(() => done()));
+  };
 
   // Listening first: the navigation is SUMMARY.md's, a page is read and rendered when asked.
   // Then, off the first request's way, every page is read (front matter: hidden pages,
   // descriptions), open pages told to refetch, the folder's problems reported, pages indexed.
-  const port = await listen(server, options.port ?? 4000);
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 4000);
+    signal.throwIfAborted();
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const indexed = (async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     await state.loadAll();
@@ -114,19 +145,11 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     report();
     await state.indexAll();
     await watching;
-  })();
+  })().catch((error: unknown) => {
+    if (!signal.aborted) throw error;
+  });
   indexed.catch(() => undefined);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    state,
-    indexed,
-    close: async () => {
-      await watcher.close();
-      for (const client of clients) client.end();
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-    },
-  };
+  return { url: `http://127.0.0.1:${port}`, state, indexed, close };
 }
 
 /** Listens on 127.0.0.1:port, or on a free port when that one is taken. */

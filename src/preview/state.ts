@@ -20,7 +20,8 @@ const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$
  * text is read when the page is asked for), then `loadAll` reads every page and the site again
  * (front matter: hidden pages, descriptions) and the folder's problems are known. A save of a
  * page replaces that page's text only (its front matter changed: the folder is read again); a
- * change of the structure or of the file list re-reads it.
+ * change of the structure or of the file list re-reads it. `signal` (the preview closing) stops
+ * the reading and indexing between files: they reject with its reason.
  */
 export class PreviewState {
   readonly dir: string;
@@ -34,15 +35,17 @@ export class PreviewState {
   /** Whether every file is read: until then the folder's problems are not reported. */
   #complete = false;
   #loaded: Promise<void> | undefined;
+  #signal: AbortSignal | undefined;
 
-  constructor(dir: string, title: string) {
+  constructor(dir: string, title: string, signal?: AbortSignal) {
     this.dir = dir;
     this.#title = title;
+    this.#signal = signal;
   }
 
   /** The site from the structure alone: the navigation of SUMMARY.md, no page read yet. */
   async loadStructure(): Promise<void> {
-    const { files, unread } = await loadPreviewFolder(this.dir, (path) => STRUCTURE.test(path));
+    const { files, unread } = await loadPreviewFolder(this.dir, (path) => STRUCTURE.test(path), this.#signal);
     this.#files = files;
     this.#unread = unread;
     this.#reread();
@@ -51,7 +54,7 @@ export class PreviewState {
   /** Reads every page and the site again; file events wait for it. */
   loadAll(): Promise<void> {
     this.#loaded ??= (async () => {
-      const { files } = await loadPreviewFolder(this.dir);
+      const { files } = await loadPreviewFolder(this.dir, undefined, this.#signal);
       this.#files = files;
       this.#unread.clear();
       this.#reread();
@@ -73,6 +76,7 @@ export class PreviewState {
   async indexAll(): Promise<void> {
     const pages = [...this.#site.byFile];
     for (let i = 0; i < pages.length; i += 200) {
+      this.#signal?.throwIfAborted();
       for (const [file, page] of pages.slice(i, i + 200)) this.search.set(page.url, page.title, this.#text(file));
       await new Promise((resolve) => setImmediate(resolve));
     }
