@@ -72,4 +72,42 @@ describe.each(testDialects())('links follow a page moved by a push (%s)', (diale
     await clone({ client, apiUrl: s.url, spaceId: space.id, dir: fresh });
     expect(await deadLinks(fresh, ['README.md', 'beta-two.md'])).toEqual([]);
   });
+  it("a rename pushed from one clone gives a reusable content's link the new path, in another clone's include file", async () => {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: 'Follow includes', empty: true } })).body;
+    const ids = await editMain(s, space.id, [
+      {
+        operation: 'insert_page',
+        ref: 'a',
+        title: 'Alpha',
+        document: { markdown: '# Alpha\n\n{% include "../.gitbook/includes/note.md" %}\n' },
+      },
+      { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta\n\n## Usage\n\nbeta text\n' } },
+    ]);
+    await editMain(s, space.id, [
+      { operation: 'insert_reusable_content', title: 'Note', name: 'note.md', document: { markdown: 'see [beta](../../beta.md#usage)\n' } },
+    ]);
+    const mover = join(work, `${dialect}-include-mover`);
+    const reader = join(work, `${dialect}-include-reader`);
+    await clone({ client, apiUrl: s.url, spaceId: space.id, dir: mover });
+    await clone({ client, apiUrl: s.url, spaceId: space.id, dir: reader });
+    const note = join(reader, '.gitbook/includes/note.md');
+    expect(await readFile(note, 'utf8')).toContain('[beta](../../beta.md#usage)');
+
+    // The writer renames beta.md and only fixes SUMMARY.md: the include is not part of the push.
+    git(mover, 'checkout', '-qb', 'rename-beta');
+    await rename(join(mover, 'beta.md'), join(mover, 'beta-two.md'));
+    await writeFile(join(mover, 'SUMMARY.md'), '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta-two.md)\n');
+    git(mover, 'add', '-A');
+    git(mover, 'commit', '-qm', 'Rename beta');
+    const pushed = await push(client, mover);
+    expect(pushed.changes).toEqual([expect.objectContaining({ operation: 'update_page', page: ids.get('b'), slug: 'beta-two' })]);
+    expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${pushed.changeRequest!.id}/merge`)).status).toBe(200);
+
+    await pull(client, reader);
+    expect(await readFile(note, 'utf8')).toContain('[beta](../../beta-two.md#usage)');
+    expect(await deadLinks(reader, ['.gitbook/includes/note.md'])).toEqual([]);
+    const fresh = join(work, `${dialect}-include-fresh`);
+    await clone({ client, apiUrl: s.url, spaceId: space.id, dir: fresh });
+    expect(await deadLinks(fresh, ['.gitbook/includes/note.md'])).toEqual([]);
+  });
 });

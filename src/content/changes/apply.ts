@@ -9,7 +9,7 @@ import { insertFilesChange } from './insert-files.js';
 import { insertPageChange } from './insert-page.js';
 import { insertReusableContentChange } from './insert-reusable-content.js';
 import { assignIds } from './refs.js';
-import { finalPaths, storeLinks } from './render-links.js';
+import { finalPaths, storeIncludeLinks, storeLinks } from './render-links.js';
 import { revertPageChange } from './revert-page.js';
 import { setVariablesChange } from './set-variables.js';
 import type { BatchState } from './state.js';
@@ -67,10 +67,23 @@ function storeDocuments(state: BatchState): Map<string, string> {
     return next;
   });
   if (pages !== state.tree.pages) state.tree = { ...state.tree, pages: pages as TreePage[] };
-  // Bodies a later change of the batch replaced are not kept.
-  for (const content of state.tree.reusableContents) {
-    const text = content.document === undefined ? undefined : state.includeTexts.get(content.document);
-    if (text !== undefined) documents.set(content.document!, text);
+  // Bodies a later change of the batch replaced are not kept; those kept get their links as
+  // references into the final tree, as pages' documents do.
+  let changed = false;
+  const contents = state.tree.reusableContents.map((content) => {
+    const body = content.document === undefined ? undefined : state.includeTexts.get(content.document);
+    if (body === undefined) return content;
+    const text = storeIncludeLinks(body, state.tree, state.refs, (paths ??= finalPaths(state.tree)));
+    const sha = text === body ? content.document! : state.ctx.hash(text);
+    documents.set(sha, text);
+    if (sha === content.document) return content;
+    changed = true;
+    return { ...content, document: sha };
+  });
+  if (changed) {
+    state.tree = { ...state.tree, reusableContents: contents };
+    const byId = new Map(contents.map((c) => [c.id, c]));
+    state.insertedReusableContents = state.insertedReusableContents.map((c) => byId.get(c.id) ?? c);
   }
   return documents;
 }

@@ -7,8 +7,10 @@ import { fail } from './types.js';
 /**
  * The body of a reusable content as stored: the markdown as sent (or rendered from its JSON),
  * without a BOM or leading blank lines, ending with a newline (trailing blank lines kept, as a
- * page's are); '' when only white space. Unlike a page's, nothing is taken out of it (front matter, title heading) and its links
- * stay as written, so an include file goes through the server unchanged.
+ * page's are); '' when only white space. Unlike a page's, nothing is taken out of it (front matter,
+ * title heading); its links become references when the batch ends (render-links.ts,
+ * `storeIncludeLinks`), and a link naming nothing stays as written, so an include file goes
+ * through the server unchanged but for them.
  */
 export function includeBody(document: ChangeDocument): string {
   const markdown = submittedMarkdown(document);

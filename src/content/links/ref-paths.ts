@@ -65,3 +65,10 @@ export function renderPageMarkdown(parts: TemplateParts, pageId: string, paths: 
   const own = paths.pages.get(pageId)?.gitPath ?? 'README.md';
   return renderTemplate(parts, (ref) => refDestination(ref, own, paths));
 }
+
+/** A reusable content's stored body as markdown: each reference rendered from its include file (`.gitbook/includes/<name>`). */
+export function renderIncludeMarkdown(parts: TemplateParts, paths: RefPaths): string {
+  if (parts.length === 1) return parts[0] as string;
+  // Every include file is in one folder, so the name never changes a relative path.
+  return renderTemplate(parts, (ref) => refDestination(ref, '.gitbook/includes/_.md', paths));
+}

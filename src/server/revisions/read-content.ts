@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { includeNames, pagePaths, walkPages, type JsonDocument } from '../../content/index.js';
+import { includeNames, pagePaths, refPaths, renderIncludeMarkdown, walkPages, type JsonDocument } from '../../content/index.js';
 import {
   DocsyncError,
   type ContentTree,
@@ -15,8 +15,8 @@ import type { Database } from '../store/schema.js';
 import type { RevisionRow } from '../store/revisions.js';
 import type { SpaceRow } from '../store/spaces.js';
 import { getBlobs } from '../store/blobs.js';
-import { EMPTY_GIT_OID, gitOids } from '../store/git-oids.js';
-import { loadPageMarkdown } from './stored-documents.js';
+import { EMPTY_GIT_OID, gitBlobOid, gitOids } from '../store/git-oids.js';
+import { loadPageMarkdown, templateOf } from './stored-documents.js';
 import { loadFacts } from './facts.js';
 import { pageView, type PageBody } from '../views/page.js';
 import { fileView } from '../views/file.js';
@@ -124,10 +124,19 @@ export function findReusableContent(scope: ContentScope, id: string): TreeReusab
   return content;
 }
 
-/** Reads a reusable content's body: its markdown, '' when it has none. */
-async function includeText(db: Kysely<Database>, content: TreeReusableContent): Promise<{ text: string; bytes: Map<string, Buffer> }> {
+/**
+ * Reads a reusable content's body as markdown, '' when it has none: its references rendered
+ * from its include file in `tree` (as a page's are from its file); `rendered` when it has any.
+ */
+async function includeText(
+  db: Kysely<Database>,
+  tree: ContentTree,
+  content: TreeReusableContent,
+): Promise<{ text: string; bytes: Map<string, Buffer>; rendered: boolean }> {
   const bytes = content.document === undefined ? new Map<string, Buffer>() : await getBlobs(db, [content.document]);
-  return { text: content.document === undefined ? '' : (bytes.get(content.document)?.toString('utf8') ?? ''), bytes };
+  const stored = content.document === undefined ? '' : (bytes.get(content.document)?.toString('utf8') ?? '');
+  const parts = content.document === undefined ? [stored] : templateOf(content.document, stored);
+  return { text: renderIncludeMarkdown(parts, refPaths(tree)), bytes, rendered: parts.length > 1 };
 }
 
 /** One reusable content as RevisionReusableContent; `markdown` carries its body (docsync's `format=markdown`). */
@@ -140,14 +149,20 @@ export async function renderReusableContent(
   // Contents written through the batch keep their name; older ones are named by their place.
   const name =
     content.name ?? includeNames(scope.tree.reusableContents)[scope.tree.reusableContents.findIndex((c) => c.id === content.id)] ?? '';
-  const { text, bytes } =
-    options.markdown || options.metadata ? await includeText(db, content) : { text: '', bytes: new Map<string, Buffer>() };
+  const { text, bytes, rendered } =
+    options.markdown || options.metadata
+      ? await includeText(db, scope.tree, content)
+      : { text: '', bytes: new Map<string, Buffer>(), rendered: false };
+  // A body with references is the file a clone writes once rendered: its oid names that file.
   const oids =
-    options.metadata && content.document !== undefined ? await gitOids(db, [content.document], bytes) : new Map<string, string>();
+    options.metadata && content.document !== undefined && !rendered
+      ? await gitOids(db, [content.document], bytes)
+      : new Map<string, string>();
+  const renderedOid = rendered && options.metadata ? gitBlobOid(Buffer.from(text, 'utf8')) : undefined;
   return reusableContentView(content, {
     metadata: options.metadata,
     name: () => name,
-    gitOid: (c) => (c.document === undefined ? EMPTY_GIT_OID : (oids.get(c.document) ?? EMPTY_GIT_OID)),
+    gitOid: (c) => renderedOid ?? (c.document === undefined ? EMPTY_GIT_OID : (oids.get(c.document) ?? EMPTY_GIT_OID)),
     ...(options.markdown ? { markdown: () => text } : {}),
   });
 }

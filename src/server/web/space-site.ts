@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { includeNames, pagePaths } from '../../content/index.js';
+import { includeNames, pagePaths, refPaths, renderIncludeMarkdown } from '../../content/index.js';
 import type { ContentTree, TreePage } from '../../model/index.js';
 import type { RenderSite, SitePage } from '../../render/index.js';
 import type { Database } from '../store/schema.js';
 import { getBlobs } from '../store/blobs.js';
 import { Lru } from './lru.js';
+import { templateOf } from '../revisions/stored-documents.js';
 
 export interface SpaceSite {
   site: RenderSite;
@@ -87,11 +88,12 @@ async function buildSpaceSite(db: Kysely<Database>, tree: ContentTree, options: 
     tree.reusableContents.flatMap((c) => (c.document === undefined ? [] : [c.document])),
   );
   const includes = new Map<string, string>();
+  const refs = refPaths(tree);
   tree.reusableContents.forEach((content, i) => {
-    includes.set(
-      `.gitbook/includes/${names[i]!}`,
-      content.document === undefined ? '' : (bodies.get(content.document)?.toString('utf8') ?? ''),
-    );
+    const stored = content.document === undefined ? '' : (bodies.get(content.document)?.toString('utf8') ?? '');
+    // Links stored as references are rendered from the include's file, as a clone writes it.
+    const markdown = content.document === undefined ? '' : renderIncludeMarkdown(templateOf(content.document, stored), refs);
+    includes.set(`.gitbook/includes/${names[i]!}`, markdown);
   });
   const assets = new Set(tree.files.map((f) => `.gitbook/assets/${f.name}`));
   return {

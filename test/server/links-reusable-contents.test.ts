@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, testDialects, type TestServer } from '../helpers/server.js';
+import { readTree } from '../helpers/content.js';
+import { editMain } from '../sync/fixture.js';
+
+// Issue 15: a reusable content's links to pages, headings and files are references, as a page's
+// are: moving the target changes the path its markdown renders on the next read (its stored body
+// untouched); deleting it leaves the link as its last known path. A link naming nothing stays as
+// written.
+describe.each(testDialects())("reusable contents' links are references (%s)", (dialect) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(dialect);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const BODY =
+    'See [install](../../guides/install.md), [steps](../../guides/install.md#steps), ![logo](../assets/logo.png) and [later](../../later.md).\n';
+
+  /** Intro (README.md), Guides with Install (guides/install.md, `## Steps`), logo.png, and a reusable content linking to them. */
+  async function space(name: string) {
+    const space = (await s.request('POST', `/v1/orgs/${s.orgId}/spaces`, { body: { title: name, empty: true } })).body;
+    const top = await editMain(s, space.id, [
+      {
+        operation: 'insert_page',
+        ref: 'intro',
+        title: 'Intro',
+        document: { markdown: '# Intro\n\n{% include "../.gitbook/includes/note.md" %}\n' },
+      },
+      { operation: 'insert_page', ref: 'guides', title: 'Guides', document: { markdown: '# Guides\n\nall guides\n' } },
+    ]);
+    const more = await editMain(s, space.id, [
+      {
+        operation: 'insert_page',
+        ref: 'install',
+        into: top.get('guides'),
+        title: 'Install',
+        document: { markdown: '# Install\n\n## Steps\n\nrun it\n' },
+      },
+      {
+        operation: 'insert_files',
+        files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: Buffer.from('logo').toString('base64') }],
+      },
+      { operation: 'insert_reusable_content', title: 'Note', name: 'note.md', document: { markdown: BODY } },
+    ]);
+    const tree = await readTree(s, { spaceId: space.id });
+    return { spaceId: space.id as string, install: more.get('install')!, file: tree.files[0]!.id, content: tree.reusableContents[0]! };
+  }
+
+  const read = async (spaceId: string, id: string) => {
+    const res = await s.request('GET', `/v1/spaces/${spaceId}/content/reusable-contents/${id}?format=markdown`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as { markdown: string; document?: string; git: { oid: string; path: string } };
+  };
+
+  it('renders the path from the include file, follows a move on the next read, and keeps the stored body', async () => {
+    const t = await space('Moves');
+    const before = await read(t.spaceId, t.content.id);
+    expect(before.markdown).toBe(BODY);
+    expect(before.git.path).toBe('.gitbook/includes/note.md');
+
+    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.install, into: null, slug: 'setup' }]);
+    const after = await read(t.spaceId, t.content.id);
+    expect(after.markdown).toBe(
+      'See [install](../../setup.md), [steps](../../setup.md#steps), ![logo](../assets/logo.png) and [later](../../later.md).\n',
+    );
+    // The stored body is the same reference; git.oid names the file a clone writes, so it follows.
+    expect(after.document).toBe(before.document);
+    expect((await readTree(s, { spaceId: t.spaceId })).reusableContents[0]!.document).toBe(t.content.document);
+    expect(after.git.oid).not.toBe(before.git.oid);
+  });
+
+  it('format=document carries the reference objects, by id', async () => {
+    const t = await space('Document');
+    const revision = (await s.request('GET', `/v1/spaces/${t.spaceId}`)).body.revision;
+    const res = await s.request('GET', `/v1/spaces/${t.spaceId}/revisions/${revision}/reusable-contents/${t.content.id}/document`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const refs: unknown[] = [];
+    const visit = (node: any) => {
+      if (node?.type === 'link' || node?.type === 'image') refs.push(node.data?.ref ?? node.data?.src);
+      for (const child of node?.nodes ?? node?.fragments ?? []) visit(child);
+    };
+    visit(res.body);
+    expect(refs).toContainEqual({ kind: 'page', page: t.install });
+    expect(refs).toContainEqual({ kind: 'anchor', anchor: 'steps', page: t.install });
+  });
+
+  it('a deleted target renders as its last known path', async () => {
+    const t = await space('Deletes');
+    await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.install, into: null, slug: 'setup' }]);
+    await editMain(s, t.spaceId, [{ operation: 'delete_page', page: t.install }]);
+    // Where it was when the link was written.
+    expect((await read(t.spaceId, t.content.id)).markdown).toBe(BODY);
+  });
+});
