@@ -1,8 +1,8 @@
 import type { TreeReusableContent } from '../../model/index.js';
 import { includeNames } from '../tree/include-names.js';
-import { mergeText } from './merge-text.js';
 import { pick } from './three-way.js';
-import type { DocumentStore, TreeConflict } from './merge-tree.js';
+import { mergeDocuments, type DocumentStore } from './document-store.js';
+import type { TreeConflict } from './merge-tree.js';
 
 const FIELDS = ['title', 'name'] as const;
 
@@ -27,8 +27,7 @@ export function mergeReusableContent(
   }
   let document = pick(b.document, o.document, t.document);
   if (document === 'conflict') {
-    const read = (sha: string | undefined) => (sha === undefined ? '' : docs.read(sha));
-    const text = mergeText(read(b.document), read(o.document), read(t.document));
+    const text = mergeDocuments(docs, b.document, o.document, t.document);
     if (text.kind === 'conflict') bad.push('document');
     else document = { value: text.text === '' ? undefined : docs.write(text.text) };
   }

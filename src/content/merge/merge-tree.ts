@@ -9,7 +9,7 @@ import {
 } from '../../model/index.js';
 import { indexPages, type PagePlace } from '../tree/page-tree.js';
 import { includeNameClashes, mergeReusableContent } from './merge-reusable-contents.js';
-import { mergeText } from './merge-text.js';
+import { mergeDocuments, type DocumentStore } from './document-store.js';
 import { pick, same } from './three-way.js';
 
 /**
@@ -56,14 +56,9 @@ export interface TreeConflict {
   fields?: string[];
 }
 
-export type TreeMerge = { kind: 'clean'; tree: ContentTree } | { kind: 'conflict'; conflicts: TreeConflict[] };
+export type { DocumentStore } from './document-store.js';
 
-export interface DocumentStore {
-  /** The markdown of a stored document. */
-  read(sha: string): string;
-  /** Stores merged markdown and returns its id (the caller decides the hashing). */
-  write(text: string): string;
-}
+export type TreeMerge = { kind: 'clean'; tree: ContentTree } | { kind: 'conflict'; conflicts: TreeConflict[] };
 
 interface Shape {
   id: string;
@@ -221,7 +216,7 @@ function mergeShape(b: Shape, o: Shape, t: Shape, docs: DocumentStore, conflicts
   }
   let document = pick(b.document, o.document, t.document);
   if (document === 'conflict') {
-    const text = mergeText(read(docs, b.document), read(docs, o.document), read(docs, t.document));
+    const text = mergeDocuments(docs, b.document, o.document, t.document);
     if (text.kind === 'conflict') {
       conflicts.push({ reason: 'document', id: o.id, title: o.meta.title });
       return undefined;
@@ -241,8 +236,6 @@ function mergeShape(b: Shape, o: Shape, t: Shape, docs: DocumentStore, conflicts
     updatedAt,
   };
 }
-
-const read = (docs: DocumentStore, sha: string | undefined) => (sha === undefined ? '' : docs.read(sha));
 
 function toPage(shape: Shape, pages: TreePage[]): TreePage {
   return {

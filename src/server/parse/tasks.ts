@@ -6,6 +6,7 @@ import {
   folderIncludes,
   folderPages,
   htmlToMarkdown,
+  mergeText,
   type AppendedImport,
   type ApplyResult,
   type ConvertedHtml,
@@ -40,6 +41,7 @@ export type ParseTask =
   | { kind: 'append'; tree: ContentTree; pages: ImportedPage[]; files: TreeFile[]; includes: ImportedInclude[]; now: string }
   | { kind: 'measure'; documents: ChangeDocument[] }
   | { kind: 'facts'; texts: string[] }
+  | { kind: 'merge'; merges: { base: string; ours: string; theirs: string }[] }
   | { kind: 'html'; html: string }
   | { kind: 'folder'; files: Map<string, string> }
   | { kind: 'pdf'; title: string; pages: PdfPage[]; createdAt: string }
@@ -50,11 +52,15 @@ export type FactsBySha = [string, DocumentFacts][];
 
 export type Refused = { ok: false; message: string; status: 400 | 409 };
 
+/** A line merge done on a worker: a clean one comes back with the facts of its text. */
+export type MergedLines = { kind: 'clean'; text: string; facts: DocumentFacts | Refused } | { kind: 'conflict' };
+
 export type ParseResult =
   | { kind: 'apply'; result: ApplyResult; facts: FactsBySha }
   | { kind: 'append'; result: { ok: true; value: AppendedImport } | Refused; facts: FactsBySha }
   | { kind: 'measure'; ms: number; failed: boolean }
   | { kind: 'facts'; facts: (DocumentFacts | Refused)[] }
+  | { kind: 'merge'; merged: MergedLines[] }
   | { kind: 'html'; result: ({ ok: true } & ConvertedHtml) | Refused }
   | { kind: 'folder'; result: { ok: true; pages: ImportedPage[]; includes: ImportedInclude[] } | Refused }
   | { kind: 'pdf'; bytes: Uint8Array }
@@ -117,6 +123,15 @@ export async function runParseTask(task: ParseTask): Promise<ParseResult> {
     }
     case 'facts':
       return { kind: 'facts', facts: task.texts.map((text) => guarded(() => documentFacts(text))) };
+    case 'merge':
+      return {
+        kind: 'merge',
+        merged: task.merges.map(({ base, ours, theirs }): MergedLines => {
+          const merged = mergeText(base, ours, theirs);
+          if (merged.kind === 'conflict') return { kind: 'conflict' };
+          return { kind: 'clean', text: merged.text, facts: guarded(() => documentFacts(merged.text)) };
+        }),
+      };
     case 'html': {
       const converted = guarded(() => htmlToMarkdown(task.html));
       return { kind: 'html', result: 'ok' in converted ? converted : { ok: true, ...converted } };
