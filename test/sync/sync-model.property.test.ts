@@ -155,6 +155,25 @@ describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }
     ]);
   });
 
+  // Found by the model (FC_SEED=271828): the writer renamed a page's file while the platform
+  // edited the page; the pull merged file by file, met the rename as a deletion against an edit,
+  // kept the platform's version in the old file and listed it again, and the next push sent the
+  // renamed file as a second page with a new id. The pull now follows the branch's renames.
+  it('regression: the writer renames a page the platform edited, then pull and sync', async () => {
+    await replay([
+      new step.PlatformAppend(1),
+      new step.PlatformAppend(2),
+      new step.WriterMergeMain(11),
+      new step.WriterAppend(11),
+      new step.PlatformAdd(),
+      new step.WriterReset(),
+      new step.WriterRename(8, false),
+      new step.Pull(),
+      new step.PlatformReplace(8, 5),
+      new step.SyncAndMerge(),
+    ]);
+  });
+
   it(
     'keeps every line either side wrote, every page id, and agrees after a clean sync',
     async () => {

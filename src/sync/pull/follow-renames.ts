@@ -37,3 +37,26 @@ export function followRemoteRenames(
   }
   return { base: b, ours: o };
 }
+
+/**
+ * A page the branch moved to another file (a rename git or `matchRenames` pairs, as push sends
+ * it) while the platform edited it in the old one: base's and theirs' file are moved to the
+ * branch's path before the merge, so the platform's edit is merged into the page where the
+ * branch has it, instead of meeting the rename as a deletion (the edit kept in the old file, and
+ * the next push sending the renamed file as a second page). Pure.
+ */
+export function followLocalRenames(
+  base: FileMap,
+  theirs: FileMap,
+  renames: readonly { from: string; to: string }[],
+): { base: Map<string, Uint8Array>; theirs: Map<string, Uint8Array> } {
+  const [b, t] = [new Map(base), new Map(theirs)];
+  for (const { from, to } of renames) {
+    if (!b.has(from) || b.has(to) || !t.has(from) || t.has(to)) continue;
+    b.set(to, b.get(from)!);
+    b.delete(from);
+    t.set(to, t.get(from)!);
+    t.delete(from);
+  }
+  return { base: b, theirs: t };
+}

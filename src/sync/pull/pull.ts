@@ -25,7 +25,9 @@ import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
 import { keepDeletedEdited, type KeptFile } from './deleted-edited.js';
 import { keepEndings } from './keep-endings.js';
-import { followRemoteRenames } from './follow-renames.js';
+import { followLocalRenames, followRemoteRenames } from './follow-renames.js';
+import { matchRenames } from '../push/rename-match.js';
+import { folderPaths } from '../push/changed-files.js';
 import { folderPrefix } from '../push/read.js';
 import { remoteHead } from '../remote/heads.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
@@ -264,7 +266,13 @@ async function mergeRemote(
     snapshot.index,
     folderPrefix(read[1]),
   );
-  const merged = keepDeletedEdited(baseFiles, ourFiles, snapshot.files, mergeFiles(baseFiles, ourFiles, snapshot.files));
+  // The branch's own renames, as push pairs them: the platform's edits follow the page to its new file.
+  const summary = folderPaths(read[1]).summary;
+  const renames = matchRenames(await diffTrees(dir, options.base, ours), read[0], read[1], summary).flatMap((c) =>
+    c.status === 'renamed' && /\.md$/i.test(c.to) && c.to !== summary ? [{ from: c.from, to: c.to }] : [],
+  );
+  const { base: mergeBase, theirs } = followLocalRenames(baseFiles, snapshot.files, renames);
+  const merged = keepDeletedEdited(mergeBase, ourFiles, theirs, mergeFiles(mergeBase, ourFiles, theirs));
   const { conflicts, kept } = merged;
   const notes = [
     ...(conflicts.length > 0 ? [`with conflicts in ${conflicts.join(', ')}`] : []),
