@@ -9,6 +9,7 @@ import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { parseGitbookMarkdown, readFrontMatter, type GitbookBlock } from '../content/index.js';
 import { renderBlock } from './blocks/index.js';
+import { mermaidDiagram } from './blocks/diagram.js';
 import type { RenderContext } from './context.js';
 import { cardsTables } from './hast/cards-table.js';
 import { el, text } from './hast/el.js';
@@ -84,7 +85,7 @@ function toHast(root: Root, ctx: RenderContext): HastRoot {
         return render(node);
       },
       code: (state, node) => {
-        if (node.lang === 'mermaid') return el('pre', { className: ['gb-mermaid'] }, [text(node.value)]);
+        if (node.lang === 'mermaid') return mermaidDiagram(node.value);
         const code = el('code', node.lang ? { className: [`language-${node.lang}`] } : {}, [text(node.value)]);
         const result = el('pre', {}, [code]);
         state.patch(node, result);

@@ -119,8 +119,35 @@ describe('GitBook blocks', () => {
     expect(render('It costs $5 and $6.').html).toBe('<p>It costs $5 and $6.</p>');
   });
 
-  it('mermaid: kept as a diagram block, not highlighted', () => {
-    expect(html('```mermaid\ngraph TD; A-->B\n```')).toBe('<pre class="gb-mermaid">graph TD; A-->B</pre>');
+  it('mermaid: a diagram block holding its source, not highlighted', () => {
+    const diagram = (source: string) =>
+      '<figure class="gb-diagram gb-mermaid"><figcaption class="gb-diagram-label">Mermaid diagram</figcaption>' +
+      `<pre class="gb-diagram-source"><code>${source}</code></pre></figure>`;
+    // GitBook's native Mermaid block, as Git Sync writes it.
+    expect(html('```mermaid\ngraph TD; A-->B\n```')).toBe(diagram('graph TD; A-->B'));
+    // The older Mermaid integration's block: one tag over several lines, quotes and blank lines as written.
+    expect(html('Before\n{% @mermaid/diagram content="graph TD;\n  A["Log in"] --> B\n\n  B --> C" %}\nAfter')).toBe(
+      '<p>Before</p>\n' + diagram('graph TD;\n  A["Log in"] --> B\n\n  B --> C') + '\n<p>After</p>',
+    );
+    // A fence inside the diagram's source stays in it; props after the content are not part of it.
+    expect(html('{% @mermaid/diagram content="%%{init: {}}%%\n```\nflowchart LR\n```" fullWidth="false" %}')).toBe(
+      diagram('%%{init: {}}%%\n```\nflowchart LR\n```'),
+    );
+    expect(html('* Item\n\n  {% @mermaid/diagram content="graph LR\n  A-->B" %}')).toContain(diagram('graph LR\n  A-->B'));
+    expect(render('{% @mermaid/diagram content="graph LR" %}').problems).toEqual([]);
+  });
+
+  it('another integration block: a card naming it, linking its URL when it has one', () => {
+    const out = render('{% @figma/embed fileId="abc" url="https://www.figma.com/file/abc" %}');
+    expect(out.html).toBe(
+      '<a class="gb-card gb-integration" href="https://www.figma.com/file/abc" rel="noopener noreferrer">' +
+        '<span class="gb-card-title">Integration block @figma/embed</span><span class="gb-card-url">https://www.figma.com/file/abc</span></a>',
+    );
+    expect(out.problems).toEqual([]);
+    expect(html('{% @github-files/github-code-block %}', undefined, { mode: 'published' })).toBe(
+      '<div class="gb-card gb-integration"><span class="gb-card-title">Integration block @github-files/github-code-block</span>' +
+        '<span class="gb-card-url">drawn by the github-files integration on GitBook</span></div>',
+    );
   });
 
   it('include: the reusable content expanded, its links relative to its own file', () => {

@@ -15,6 +15,8 @@ const TAG_TEXT = /\{%[\s\S]*?%\}/g;
  * indentation (so a tag inside a list item stays in it). Then remark reads a tag as a paragraph
  * of its own, never as part of the text around it (`{% hint %}\nText\n{% endhint %}` is one
  * paragraph to CommonMark). Fenced code is left as it is: a tag shown in a code sample is text.
+ * An integration block (`{% @owner/block ... %}`) may run over several lines: see
+ * {@link integrationTag}.
  */
 export function separateTags(markdown: string): SeparatedSource {
   const out: string[] = [];
@@ -27,7 +29,9 @@ export function separateTags(markdown: string): SeparatedSource {
   const blank = (line: number) => {
     if (out.length > 0 && out[out.length - 1]!.trim() !== '') push('', line);
   };
-  markdown.split('\n').forEach((raw, index) => {
+  const source = markdown.split('\n');
+  for (let index = 0; index < source.length; index += 1) {
+    const raw = source[index]!;
     const line = index + 1;
     const indent = /^[ \t]*/.exec(raw)![0];
     const rest = raw.slice(indent.length);
@@ -36,25 +40,68 @@ export function separateTags(markdown: string): SeparatedSource {
       if (fenceMatch && fenceMatch[1]![0] === fence.char && fenceMatch[1]!.length >= fence.length && fenceMatch[2]!.trim() === '')
         fence = undefined;
       push(raw, line);
-      return;
+      continue;
     }
     if (fenceMatch && !(fenceMatch[1]![0] === '`' && fenceMatch[2]!.includes('`'))) {
       fence = { char: fenceMatch[1]![0]!, length: fenceMatch[1]!.length };
       push(raw, line);
-      return;
+      continue;
+    }
+    const integration = rest.startsWith('{% @') ? integrationTag(source, index, indent.length) : undefined;
+    if (integration !== undefined) {
+      blank(line);
+      integration.lines.forEach((text, i) => push(indent + text, line + Math.min(i, integration.end - index)));
+      blank(line);
+      index = integration.end;
+      continue;
     }
     const pieces = tagPieces(rest);
     if (pieces === undefined) {
       push(raw, line);
-      return;
+      continue;
     }
     for (const piece of pieces) {
       blank(line);
       push(indent + piece, line);
     }
     blank(line);
-  });
+  }
   return { text: out.join('\n'), lines };
+}
+
+const INTEGRATION = /^\{%\s*(@[\w-]+\/[\w-]+)([\s\S]*?)\s*-?%\}[ \t]*$/;
+/** The attributes after an integration's `content="..."`, up to the end of the tag. */
+const AFTER_CONTENT = /^"(?:\s+[\w-]+="[^"\n]*")*\s*-?%\}[ \t]*$/;
+
+/**
+ * An integration block as Git Sync writes it: `{% @mermaid/diagram content="graph TD\nA-->B" %}`,
+ * one tag alone on its line(s), its props unescaped (a diagram's quotes and line breaks are
+ * written as they are). A Mermaid diagram becomes a fenced ```` ```mermaid ```` block (how GitBook
+ * writes its native Mermaid blocks, so both render alike); any other integration becomes the
+ * tag on one line. `end` is the index of the tag's last line; undefined when the tag never ends.
+ */
+function integrationTag(source: readonly string[], start: number, indent: number): { lines: string[]; end: number } | undefined {
+  let text = source[start]!.slice(indent);
+  let end = start;
+  while (!/%\}[ \t]*$/.test(text) && end + 1 < source.length && end - start < 2000) {
+    end += 1;
+    text += `\n${source[end]!}`;
+  }
+  const match = /%\}[ \t]*$/.test(text) ? INTEGRATION.exec(text) : null;
+  if (!match) return undefined;
+  const name = match[1]!;
+  const opening = text.indexOf('content="');
+  if (name.toLowerCase() === '@mermaid/diagram' && opening >= 0) {
+    // The content ends at the first quote followed by nothing but other props and `%}`.
+    let close = opening + 8;
+    do close = text.indexOf('"', close + 1);
+    while (close >= 0 && !AFTER_CONTENT.test(text.slice(close)));
+    const content = close >= 0 ? text.slice(opening + 9, close) : '';
+    const run = Math.max(2, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+    const fenceText = '`'.repeat(run + 1);
+    return { lines: [`${fenceText}mermaid`, ...content.replace(/^\n+|\n+$/g, '').split('\n'), fenceText], end };
+  }
+  return { lines: [`{% ${name}${match[2]!.replace(/\s+/g, ' ')} %}`], end };
 }
 
 /** The line cut into tags and the text between them; undefined when it holds no tag to set apart. */

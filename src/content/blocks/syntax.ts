@@ -26,4 +26,6 @@ const has = (list: readonly string[], name: string) => list.includes(name);
 export const isWrapping = (name: string) => has(WRAPPING_TAGS, name);
 export const isOptionallyWrapping = (name: string) => has(OPTIONALLY_WRAPPING_TAGS, name);
 export const isBranch = (name: string) => has(BRANCH_TAGS, name);
-export const isKnownTag = (name: string) => isWrapping(name) || isOptionallyWrapping(name) || has(SINGLE_TAGS, name);
+/** An integration's block, `{% @owner/block props %}` (`@mermaid/diagram`, `@figma/embed`): always a single tag. */
+export const isIntegration = (name: string) => /^@[\w-]+\/[\w-]+$/.test(name);
+export const isKnownTag = (name: string) => isWrapping(name) || isOptionallyWrapping(name) || has(SINGLE_TAGS, name) || isIntegration(name);

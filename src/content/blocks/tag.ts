@@ -13,7 +13,7 @@ export interface Tag {
   args: string;
 }
 
-const TAG = /^\{%-?\s*([A-Za-z][\w-]*)([\s\S]*?)-?%\}$/;
+const TAG = /^\{%-?\s*(@[\w-]+\/[\w-]+|[A-Za-z][\w-]*)([\s\S]*?)-?%\}$/;
 const ATTR = /([A-Za-z_][\w-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+)))?/g;
 
 /** Tags that end blocks of theirs are spelled `end` + the block's name. */

@@ -1,7 +1,8 @@
 import type { ElementContent } from 'hast';
-import type { GitbookBlock, KnownTagName } from '../../content/index.js';
+import { isIntegration, type GitbookBlock, type KnownTagName } from '../../content/index.js';
 import { embed, contentRef, file, openapi } from './cards.js';
 import { code } from './code.js';
+import { integration } from './diagram.js';
 import { branch, condition } from './condition.js';
 import { hint } from './hint.js';
 import { column, columns, include, step, stepper } from './layout-blocks.js';
@@ -33,6 +34,7 @@ const BLOCKS: Record<KnownTagName | 'if-branch', BlockRenderer> = {
 };
 
 export function renderBlock(args: Omit<BlockArgs, 'node'> & { node: GitbookBlock }): ElementContent[] {
+  if (args.node.known && isIntegration(args.node.name)) return integration(args);
   const renderer = Object.hasOwn(BLOCKS, args.node.name) && args.node.known ? BLOCKS[args.node.name as keyof typeof BLOCKS] : unknown;
   return renderer(args);
 }

@@ -97,7 +97,11 @@ a.gb-card:hover{border-color:var(--accent)}
 .gb-color-red{color:var(--danger)}.gb-color-orange{color:#d1570f}.gb-color-yellow{color:var(--warning)}.gb-color-green{color:var(--success)}.gb-color-blue,.gb-color-info,.gb-color-primary{color:var(--info)}.gb-color-purple{color:#8250df}.gb-color-success{color:var(--success)}.gb-color-warning{color:var(--warning)}.gb-color-danger{color:var(--danger)}
 mark{background:none;color:inherit}
 .gb-bg-red,.gb-bg-danger{background:color-mix(in srgb,var(--danger) 20%,transparent)}.gb-bg-orange{background:#d1570f33}.gb-bg-yellow,.gb-bg-warning{background:color-mix(in srgb,var(--warning) 25%,transparent)}.gb-bg-green,.gb-bg-success{background:color-mix(in srgb,var(--success) 20%,transparent)}.gb-bg-blue,.gb-bg-info,.gb-bg-primary{background:color-mix(in srgb,var(--info) 20%,transparent)}.gb-bg-purple{background:#8250df33}
-.gb-mermaid{white-space:pre;font:.85rem ui-monospace,monospace}
+.gb-diagram{margin:1rem 0;border:1px solid var(--line);border-left:4px solid var(--accent);border-radius:8px;background:var(--soft);overflow:hidden}
+.gb-diagram-label{padding:.35rem .9rem;border-bottom:1px solid var(--line);font-size:.8rem;font-weight:600;color:var(--muted)}
+.gb-diagram-label::before{content:"◇ ";color:var(--accent)}
+.gb-diagram-source{margin:0;padding:.7rem .9rem;background:none;border:0;font-size:.85rem}
+.gb-integration{border-style:dashed}
 .gb-openapi{border-style:dashed}
 .gb-condition{border-left:3px dashed var(--accent);padding-left:.8rem;margin:1rem 0}
 .gb-condition-label{font-size:.8rem;color:var(--accent);font-family:ui-monospace,monospace}
