@@ -63,7 +63,18 @@ const IMPURE_BUILTINS = /^(fs|fs\/promises|net|http|https|http2|child_process|os
  * layers, and the pure folders inside layers that also do I/O (git's object and index formats,
  * the push planner). A pure folder imports only pure code.
  */
-const PURE_FOLDERS: readonly string[] = ['model', 'content', 'render', 'git/format', 'sync/push/plan', 'git/errors.ts', 'sync/errors.ts'];
+const PURE_FOLDERS: readonly string[] = [
+  'model',
+  'content',
+  'render',
+  'git/format',
+  'sync/push/plan',
+  'git/errors.ts',
+  'sync/errors.ts',
+  // The daemon's timing decisions: time and random draws come in with the events.
+  'daemon/scheduler',
+  'daemon/backoff.ts',
+];
 /** The clock and randomness, read directly: pure code is given them instead. */
 const CLOCK_OR_RANDOM = /\bDate\.now\s*\(|\bnew Date\s*\(\s*\)|\bperformance\.now\s*\(|\bMath\.random\s*\(/;
 

@@ -4,6 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Ignore } from 'ignore';
 import { ApiError, ConnectionError, type Client } from '../client/index.js';
+import { assertNever } from '../model/index.js';
 import {
   branchOid,
   commitWorkingTree,
@@ -27,7 +28,7 @@ import {
   skippedPlace,
   type BranchPull,
 } from '../sync/index.js';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { Debouncer } from './debounce.js';
 import { fileList } from './file-list.js';
 import type { DaemonActivity, DaemonEvent } from './events.js';
@@ -37,6 +38,19 @@ import { acquireDaemonLock, type DaemonLock } from './lock.js';
 import { writeDaemonStatus, type DaemonStatus } from './status-file.js';
 import { withWorkspaceLock } from './workspace-lock.js';
 import { followRemoteEvents, type RemoteEvents } from './remote-events.js';
+import {
+  initialState,
+  isCyclePhase,
+  step,
+  stillBeingWritten,
+  type SchedulerAction,
+  type SchedulerEvent,
+  type SchedulerOptions,
+  type SchedulerState,
+  type TimerName,
+} from './scheduler/scheduler.js';
+
+type CyclePhase = Extract<SchedulerAction, { type: 'begin-cycle' | 'commit' | 'sync' | 'end-cycle' }>;
 
 export interface DaemonOptions {
   client: Client;
@@ -52,6 +66,8 @@ export interface DaemonOptions {
   /** Report comments and replies posted on the followed change requests (and the space) at each poll. @default true */
   comments?: boolean;
   onEvent?: (event: DaemonEvent) => void;
+  /** Hears each event the scheduler is fed and the actions it answers (tests wait on these instead of sleeping). */
+  onSchedule?: (event: SchedulerEvent, actions: readonly SchedulerAction[]) => void;
 }
 
 export interface Daemon {
@@ -116,6 +132,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     branch: await currentBranch(dir),
     pendingFiles: 0,
     unpushed: [],
+    cycles: 0,
   };
   let statusWrite = Promise.resolve();
   const saveStatus = () => {
@@ -138,13 +155,10 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     options.onEvent?.(event);
   };
 
-  let stopping = false;
-  let pendingSave = false;
-  let pollDue = true; // the first cycle pulls and pushes what a previous run left
-  let wake: NodeJS.Timeout | undefined;
-  let failures = 0;
-  let offlineSince = 0;
-  let nextTryAt = 0;
+  /** The scheduler's state: every timing decision is `step`'s (scheduler/scheduler.ts); this loop performs them. */
+  let sched: SchedulerState = initialState;
+  const schedule: SchedulerOptions = { debounceMs, pollMs, headCheckMs: options.headCheckMs ?? 1_000, backoff };
+  const timers = new Map<TimerName, NodeJS.Timeout>();
   let paused: string | undefined;
   let headText = await readFile(join(dir, '.git', 'HEAD'), 'utf8').catch(() => '');
   /** Branch heads whose push was refused: not tried again until the branch moves. */
@@ -154,22 +168,12 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   /** Comments seen so far; the first poll only takes note of what is there. */
   const commentFeed = options.comments === false ? undefined : newCommentFeed();
 
-  /** Paths the settled saves touched; a save-only cycle looks at these alone. */
-  const savedPaths = new Set<string>();
-  /** The next commit looks at the whole working tree: first cycle, polls, branch switches, after a failure. */
-  let fullWalk = true;
   const debouncer = new Debouncer({
     quietMs: debounceMs,
     flush: (paths) => {
-      for (const path of paths) {
-        const inside = relative(dir, path).split(sep).join('/');
-        // The workspace folder itself (or anything odd): look at everything.
-        if (inside === '' || inside.startsWith('../')) fullWalk = true;
-        else savedPaths.add(inside);
-      }
-      pendingSave = true;
       status.pendingFiles = 0;
-      kick();
+      // The workspace folder itself (or anything odd) comes as '' or '../…': the scheduler looks at everything.
+      dispatch({ type: 'saves-settled', paths: paths.map((path) => relative(dir, path).split(sep).join('/')) });
     },
   });
 
@@ -177,52 +181,103 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
   let failure: Error | undefined;
   /** The server's event stream, where offered (remote-events.ts); set once the watcher is ready. */
   let remote: RemoteEvents | undefined = undefined;
-  function kick(): void {
-    if (running || stopping || !(pendingSave || pollDue) || debouncer.pending > 0) return;
-    running = (async () => {
-      // `running` must be set before the finally below clears it.
-      await Promise.resolve();
-      try {
-        // Saves still settling hold every cycle back, a poll too: their flush starts the next one,
-        // and nothing is committed half-written or before its burst is over.
-        while ((pendingSave || pollDue) && !stopping && debouncer.pending === 0) {
-          const wasPoll = pollDue;
-          pendingSave = false;
-          pollDue = false;
-          // A command typed in another shell (push, merge, ...) and a cycle never overlap.
-          await withWorkspaceLock(dir, () => cycle(wasPoll));
-        }
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        emit({ type: 'error', message });
-        if (isWorkspaceGone(error)) {
-          // Nothing left to watch: stop, and say why.
-          failure = error instanceof Error ? error : new Error(message);
-        } else {
-          // The sync lock held too long by another process: try again later.
-          pendingSave = true;
-          retryAt(backoffDelay(1, Math.random(), backoff));
-        }
-      } finally {
-        running = undefined;
-        remote?.poke();
-        if (failure) setImmediate(() => void daemon.stop('the workspace is gone'));
-        else if (!stopping) setActivity(status.offline ? 'offline' : paused ? 'paused' : 'idle');
+
+  /**
+   * Feeds an event to the scheduler and performs what it asks for, except a cycle's next phase,
+   * which goes back to the cycle in flight (`runCycles`).
+   */
+  function dispatch(event: SchedulerEvent): CyclePhase | undefined {
+    const next = step(sched, event, schedule);
+    sched = next.state;
+    options.onSchedule?.(event, next.actions);
+    let phase: CyclePhase | undefined;
+    for (const action of next.actions) {
+      // The cycle in flight asks for its next phase; any other event that starts a cycle starts the loop.
+      if (isCyclePhase(action)) {
+        if (action.type === 'begin-cycle' && event.type !== 'cycle-ended') running = runCycles();
+        else phase = action;
+      } else perform(action);
+    }
+    return phase;
+  }
+
+  function perform(action: Exclude<SchedulerAction, CyclePhase>): void {
+    switch (action.type) {
+      case 'set-timer': {
+        clearTimeout(timers.get(action.timer));
+        const timer = setTimeout(() => {
+          timers.delete(action.timer);
+          dispatch({ type: 'timer-fired', timer: action.timer, at: Date.now() });
+        }, action.delayMs);
+        // A file still being written does not keep the process alive on its own.
+        if (action.timer === 'recheck') timer.unref();
+        timers.set(action.timer, timer);
+        break;
       }
-    })();
+      case 'clear-timer':
+        clearTimeout(timers.get(action.timer));
+        timers.delete(action.timer);
+        break;
+      case 'check-head':
+        void readFile(join(dir, '.git', 'HEAD'), 'utf8').then(
+          (text) => {
+            if (text === headText) return;
+            headText = text;
+            dispatch({ type: 'head-moved' });
+          },
+          () => undefined,
+        );
+        break;
+      case 'went-offline':
+        status.offline = {
+          since: new Date(action.since).toISOString(),
+          failures: action.failures,
+          nextTryAt: new Date(action.nextTryAt).toISOString(),
+          message: action.message,
+        };
+        emit({ type: 'offline', message: action.message, failures: action.failures, retryInMs: action.retryInMs });
+        break;
+      case 'came-online':
+        delete status.offline;
+        emit({ type: 'online', afterMs: action.afterMs });
+        break;
+      default:
+        assertNever(action, 'scheduler action');
+    }
   }
 
-  /** Runs the network part again at `at` (after a failure), or polls when it is due. */
-  function retryAt(delay: number): void {
-    clearTimeout(wake);
-    wake = setTimeout(() => {
-      pollDue = true;
-      fullWalk = true;
-      kick();
-    }, delay);
+  /** Runs cycles, one at a time, for as long as the scheduler asks for the next. */
+  async function runCycles(): Promise<void> {
+    // `running` must be set before the finally below clears it.
+    await Promise.resolve();
+    try {
+      for (let again = true; again;) {
+        // A command typed in another shell (push, merge, ...) and a cycle never overlap.
+        await withWorkspaceLock(dir, cycle);
+        // Counted for `docsync status` (and for tests, which wait for cycles instead of sleeping).
+        status.cycles += 1;
+        again = dispatch({ type: 'cycle-ended' })?.type === 'begin-cycle';
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      emit({ type: 'error', message });
+      // The workspace gone: nothing left to watch, stop and say why. Else the sync lock was held too long by another process.
+      if (isWorkspaceGone(error)) failure = error instanceof Error ? error : new Error(message);
+      dispatch({ type: 'cycle-aborted', at: Date.now(), random: Math.random(), reason: failure ? 'gone' : 'busy' });
+    } finally {
+      running = undefined;
+      remote?.poke();
+      if (failure) setImmediate(() => void daemon.stop('the workspace is gone'));
+      else if (!sched.stopping) {
+        // Written even when the activity is the same: the count of cycles moved.
+        status.activity = status.offline ? 'offline' : paused ? 'paused' : 'idle';
+        saveStatus();
+      }
+    }
   }
 
-  async function cycle(poll: boolean): Promise<void> {
+  /** One cycle, under the workspace lock: its phases as the scheduler asks for them. */
+  async function cycle(): Promise<void> {
     try {
       const branch = await currentBranch(dir);
       if (branch !== status.branch) {
@@ -234,75 +289,51 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       if (busy !== undefined) {
         if (paused !== busy) emit({ type: 'paused', reason: busy });
         paused = busy;
-        return;
-      }
-      if (paused !== undefined) {
+      } else if (paused !== undefined) {
         paused = undefined;
         emit({ type: 'resumed' });
       }
-      await commitSaves(branch!);
-      if (failures > 0 && Date.now() < nextTryAt) return; // the wake timer comes back for the network part
-      await syncWithRemote(poll || failures > 0);
-      if (status.offline) {
-        delete status.offline;
-        emit({ type: 'online', afterMs: Date.now() - offlineSince });
+      let phase = dispatch({ type: 'cycle-began', at: Date.now(), paused: busy !== undefined });
+      while (phase !== undefined && phase.type !== 'end-cycle') {
+        if (phase.type === 'commit') {
+          const held = await commitSaves(branch!, phase.paths);
+          phase = dispatch({ type: 'committed', at: Date.now(), held });
+        } else if (phase.type === 'sync') {
+          await syncWithRemote(phase.pull);
+          phase = dispatch({ type: 'synced', at: Date.now() });
+        } else {
+          throw new Error(`a cycle cannot ${phase.type} while one is under way`);
+        }
       }
-      failures = 0;
     } catch (error) {
-      fullWalk = true;
       if (isWorkspaceGone(error)) throw error;
-      if (!isOutage(error) && !isGitError(error, 'ref-moved')) {
-        emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
-      }
-      // An outage, a bug, or a branch moved by the user's own git command meanwhile: try again later.
-      failures += 1;
-      if (failures === 1) offlineSince = Date.now();
-      const retryInMs = backoffDelay(failures, Math.random(), backoff);
-      nextTryAt = Date.now() + retryInMs;
-      if (isOutage(error)) {
-        const message = error instanceof Error ? error.message : String(error);
-        status.offline = { since: new Date(offlineSince).toISOString(), failures, nextTryAt: new Date(nextTryAt).toISOString(), message };
-        emit({ type: 'offline', message, failures, retryInMs });
-      }
-      retryAt(retryInMs);
+      const message = error instanceof Error ? error.message : String(error);
+      if (!isOutage(error) && !isGitError(error, 'ref-moved')) emit({ type: 'error', message });
+      dispatch({ type: 'cycle-failed', at: Date.now(), random: Math.random(), outage: isOutage(error), message });
     }
   }
 
-  async function commitSaves(branch: string): Promise<void> {
-    // A save made while this cycle was under way waits for its own burst to settle.
-    if (debouncer.pending > 0) return;
-    const paths = [...savedPaths];
-    const whole = fullWalk || paths.length === 0;
-    savedPaths.clear();
-    fullWalk = false;
+  /** Commits the changes at `paths` (or anywhere); returns the files left for later, still being written. */
+  async function commitSaves(branch: string, paths: readonly string[] | 'all'): Promise<string[]> {
     // A save looks at the paths it touched (O(change)); what an event missed, the next poll's whole walk finds.
-    const found = (whole ? null : await workingTreeChangesAt(dir, paths)) ?? (await workingTreeChanges(dir));
-    // A file written less than the quiet time ago may still be being written, its event not yet
-    // delivered (a loaded machine): it waits for the next cycle, which comes after that time.
-    // (A time stamp far in the future, from another clock, does not hold a file back for ever.)
+    const found = (paths === 'all' ? null : await workingTreeChangesAt(dir, [...paths])) ?? (await workingTreeChanges(dir));
     const now = Date.now();
-    const fresh = (path: string) => {
-      const mtime = lstatOrNull(join(dir, path))?.mtimeMs ?? 0;
-      return mtime > now - debounceMs && mtime < now + 1_000;
-    };
-    const changes = found.filter((c) => c.status === 'deleted' || !fresh(c.path));
-    if (changes.length < found.length) {
-      for (const c of found) if (!changes.includes(c)) savedPaths.add(c.path);
-      setTimeout(() => {
-        pendingSave = true;
-        kick();
-      }, debounceMs + 10).unref();
+    const held = new Set(
+      found.filter((c) => c.status !== 'deleted' && stillBeingWritten(lstatOrNull(join(dir, c.path))?.mtimeMs ?? 0, now, debounceMs)),
+    );
+    const changes = found.filter((c) => !held.has(c));
+    if (changes.length > 0) {
+      setActivity('committing');
+      const files = changes.map((c) => c.path);
+      const commit = await commitWorkingTree(dir, {
+        message: `docsync: save ${fileList(files)}\n\n${changes.map((c) => `${c.status}: ${c.path}`).join('\n')}\n`,
+        // The walk just made: the commit does not walk the working tree again.
+        changes,
+        author: (await configuredAuthor(dir)) ?? DOCSYNC_AUTHOR,
+      });
+      if (commit !== null) emit({ type: 'committed', branch, commit, files });
     }
-    if (changes.length === 0) return;
-    setActivity('committing');
-    const files = changes.map((c) => c.path);
-    const commit = await commitWorkingTree(dir, {
-      message: `docsync: save ${fileList(files)}\n\n${changes.map((c) => `${c.status}: ${c.path}`).join('\n')}\n`,
-      // The walk just made: the commit does not walk the working tree again.
-      changes,
-      author: (await configuredAuthor(dir)) ?? DOCSYNC_AUTHOR,
-    });
-    if (commit !== null) emit({ type: 'committed', branch, commit, files });
+    return [...held].map((c) => c.path);
   }
 
   async function syncWithRemote(poll: boolean): Promise<void> {
@@ -315,7 +346,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     const toPush = await branchesToPush(dir);
     status.unpushed = toPush;
     for (const branch of toPush) {
-      if (conflicted.has(branch) || stopping) continue;
+      if (conflicted.has(branch) || sched.stopping) continue;
       const head = await branchOid(dir, branch);
       // Refused, or pushed with nothing sent (files left out, such as one with conflict markers):
       // not again, nor said again, until the branch moves.
@@ -399,13 +430,14 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     ignoreInitial: true,
   });
   const onPath = (path: string) => {
-    if (stopping) return;
+    if (sched.stopping) return;
     if (path === join(dir, '.gitignore')) {
       void loadIgnoreRules(dir).then((next) => {
         rules = next;
       });
     }
     debouncer.touch(path);
+    dispatch({ type: 'file-changed' });
     status.pendingFiles = debouncer.pending;
     // The first save of a burst shows in `docsync status`; the rest would only rewrite the file.
     if (debouncer.pending === 1) saveStatus();
@@ -430,37 +462,18 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
           backoff,
           onConnected: () => {
             emit({ type: 'remote', mode: 'events' });
-            pollDue = true; // what changed before the stream opened
-            if (failures === 0) kick();
+            dispatch({ type: 'stream-connected' });
           },
-          onEvent: () => {
-            pollDue = true;
-            if (failures === 0) kick();
+          onEvent: () => dispatch({ type: 'stream-event' }),
+          onDisconnected: (reason) => {
+            dispatch({ type: 'stream-lost' });
+            emit({ type: 'remote', mode: 'polling', reason });
           },
-          onDisconnected: (reason) => emit({ type: 'remote', mode: 'polling', reason }),
         });
-  const pollTimer = setInterval(() => {
-    fullWalk = true;
-    if (remote?.connected) return;
-    pollDue = true;
-    if (failures === 0) kick();
-  }, pollMs);
-  // A branch switch that changed no file gives no file event: read HEAD now and then.
-  const headTimer = setInterval(() => {
-    void readFile(join(dir, '.git', 'HEAD'), 'utf8').then(
-      (text) => {
-        if (text === headText) return;
-        headText = text;
-        pendingSave = true;
-        fullWalk = true;
-        kick();
-      },
-      () => undefined,
-    );
-  }, options.headCheckMs ?? 1_000);
 
   emit({ type: 'started', dir, branch: status.branch, pid: process.pid, debounceMs, pollMs });
-  kick();
+  // The poll timer, the HEAD check (a branch switch that changed no file gives no file event), the first cycle.
+  dispatch({ type: 'start', at: Date.now() });
 
   let stopPromise: Promise<void> | undefined;
   let settle: () => void = () => undefined;
@@ -474,10 +487,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     },
     stop(reason = 'stopped') {
       stopPromise ??= (async () => {
-        stopping = true;
-        clearInterval(pollTimer);
-        clearInterval(headTimer);
-        clearTimeout(wake);
+        dispatch({ type: 'stop' });
         debouncer.cancel();
         await running;
         await remote?.stop();

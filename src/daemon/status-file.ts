@@ -15,6 +15,8 @@ export interface DaemonStatus {
   pendingFiles: number;
   /** Branches with commits not yet on their change request. */
   unpushed: string[];
+  /** Cycles finished since the daemon started. */
+  cycles: number;
   lastCommit?: { at: string; branch: string; files: string[] };
   lastPush?: { at: string; branch: string; changeRequest: number | undefined };
   lastPull?: { at: string; branch: string; files: number };

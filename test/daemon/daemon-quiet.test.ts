@@ -6,6 +6,7 @@ import { createClient, type Client } from '../../src/client/index.js';
 import { startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
+import { cycleAfterTouch } from './watch-process.js';
 
 // Issue 13, item 11: the daemon says a thing once. A file with conflict markers is not pushed
 // (and "pushed ... left out" said) again at every poll; a rebase stopped at a conflict is named
@@ -32,7 +33,6 @@ describe('the daemon, quiet when nothing changes', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('pushes a file with pending markers once, not at every poll', async () => {
     const t = await clonedSpace(s, client, work, 'markers');
@@ -42,7 +42,8 @@ describe('the daemon, quiet when nothing changes', () => {
       await until(events, (e) => e.type === 'started', 'start');
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\n<<<<<<< local\nmine\n=======\ntheirs\n>>>>>>> remote\n');
       await until(events, (e) => e.type === 'pushed', 'push');
-      await pause(1_500); // fifteen polls
+      // More looks at the branch (each touch starts a cycle that would push it again).
+      for (let n = 0; n < 3; n += 1) await cycleAfterTouch(t.dir, 'README.md');
       const pushed = events.filter((e) => e.type === 'pushed');
       expect(pushed).toHaveLength(1);
       expect(pushed[0]).toMatchObject({ skipped: [{ path: 'beta.md' }] });
@@ -64,7 +65,7 @@ describe('the daemon, quiet when nothing changes', () => {
       await until(events, (e) => e.type === 'pushed', 'the push of main');
       git(t.dir, 'checkout', '-qb', 'fresh');
       await until(events, (e) => e.type === 'branch' && e.to === 'fresh', 'the branch change');
-      await pause(1_000);
+      for (let n = 0; n < 2; n += 1) await cycleAfterTouch(t.dir, 'README.md');
       expect(events.filter((e) => e.type === 'pushed' && e.branch === 'fresh')).toEqual([]);
       const open = (await s.request('GET', `/v1/spaces/${t.spaceId}/change-requests?status=open`)).body.items;
       expect(open).toHaveLength(1);

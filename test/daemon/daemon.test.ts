@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { readDaemonStatus, startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
+import type { SchedulerEvent } from '../../src/daemon/scheduler/scheduler.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
+import { eventually } from './watch-process.js';
 
 /** The daemon in this process, for what needs its timings under control. */
 describe('startDaemon', () => {
@@ -23,6 +25,13 @@ describe('startDaemon', () => {
     await rm(work, { recursive: true, force: true });
   });
 
+  const waitFor = async (what: string, ok: () => boolean, ms = 20_000) => {
+    const end = Date.now() + ms;
+    while (!ok()) {
+      if (Date.now() > end) throw new Error(`no ${what} within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
   const until = async (events: DaemonEvent[], type: DaemonEvent['type'], ms = 20_000) => {
     const end = Date.now() + ms;
     while (!events.some((e) => e.type === type)) {
@@ -35,21 +44,37 @@ describe('startDaemon', () => {
   it('lets no cycle, not even a poll, commit a save before its burst has settled', async () => {
     const t = await clonedSpace(s, client, work, 'settle');
     const events: DaemonEvent[] = [];
-    const daemon = await startDaemon({ client, dir: t.dir, debounceMs: 1_500, pollMs: 100, onEvent: (e) => events.push(e) });
+    const scheduled: SchedulerEvent[] = [];
+    let cycles = 0;
+    const daemon = await startDaemon({
+      client,
+      dir: t.dir,
+      debounceMs: 1_500,
+      pollMs: 100,
+      onEvent: (e) => events.push(e),
+      onSchedule: (event, actions) => {
+        scheduled.push(event);
+        cycles += actions.filter((a) => a.type === 'begin-cycle').length;
+        if (event.type === 'cycle-ended' || event.type === 'cycle-aborted') cycles -= 1;
+      },
+    });
+    const polls = () => scheduled.filter((e) => e.type === 'timer-fired' && e.timer === 'poll').length;
     try {
       await until(events, 'started');
-      await new Promise((r) => setTimeout(r, 300)); // the first cycle (pull and push) is over
-      const saved = Date.now();
+      await waitFor('the first cycle (pull and push) to be over', () => scheduled.some((e) => e.type === 'cycle-ended') && cycles === 0);
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nfirst half of a save\n');
-      await new Promise((r) => setTimeout(r, 700));
       // Another shell sees the save settling.
-      expect(await readDaemonStatus(t.dir)).toMatchObject({ pendingFiles: 1 });
+      await eventually(async () => expect(await readDaemonStatus(t.dir)).toMatchObject({ pendingFiles: 1 }));
+      const firstPolls = polls();
+      await waitFor('three polls', () => polls() >= firstPolls + 3);
+      const saved = Date.now();
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nfirst half of a save\nsecond half\n');
-      // Polls came every 100 ms meanwhile; none of them committed the half-written file.
-      await new Promise((r) => setTimeout(r, 700));
+      // Polls come every 100 ms meanwhile; none of them commits the half-written file.
+      const secondPolls = polls();
+      await waitFor('three more polls', () => polls() >= secondPolls + 3);
       expect(events.filter((e) => e.type === 'committed')).toEqual([]);
       const committed = await until(events, 'committed');
-      expect(Date.now() - saved).toBeGreaterThanOrEqual(700 + 1_500);
+      expect(Date.now() - saved).toBeGreaterThanOrEqual(1_500);
       expect(committed).toMatchObject({ files: ['beta.md'] });
       expect(git(t.dir, 'show', 'main:beta.md')).toBe('# Beta\n\nfirst half of a save\nsecond half\n');
       await until(events, 'pushed');

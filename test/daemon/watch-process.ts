@@ -1,3 +1,6 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readDaemonStatus } from '../../src/daemon/index.js';
 import { spawnCli, type CliProcess } from '../cli/spawn-cli.js';
 
 // No vitest here: `npm run bench` runs the daemon with this too.
@@ -54,6 +57,20 @@ export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promi
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/**
+ * Writes `file` of the workspace again as it is (a file event, no change) and waits for the
+ * daemon to finish a cycle after it: one more chance for it to commit, pull or push what it must
+ * not, waited for instead of sleeping through polls (which an open event stream stops anyway).
+ */
+export async function cycleAfterTouch(dir: string, file: string, ms = 20_000): Promise<void> {
+  const from = (await readDaemonStatus(dir))?.cycles ?? 0;
+  await writeFile(join(dir, file), await readFile(join(dir, file)));
+  await eventually(async () => {
+    const cycles = (await readDaemonStatus(dir))?.cycles ?? 0;
+    if (cycles <= from) throw new Error(`no cycle of the daemon in ${dir} within ${ms} ms of writing ${file}`);
+  }, ms);
 }
 
 /** Stops the daemon; throws unless it exits 0. */

@@ -8,7 +8,7 @@ import { readDaemonStatus } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from '../sync/fixture.js';
 import { runCli, spawnCli } from '../cli/run-cli.js';
-import { eventually, expectExitOk, spawnWatch } from './watch-process.js';
+import { cycleAfterTouch, eventually, expectExitOk, spawnWatch } from './watch-process.js';
 
 /** `docsync watch` as a child process on a real server and a real clone. */
 describe('docsync watch', () => {
@@ -84,8 +84,10 @@ describe('docsync watch', () => {
       const pulled = await watch.waitFor((e) => e.type === 'pulled' && e.branch === 'main');
       expect(pulled.files).toEqual(['beta.md']);
       expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toContain('edited on the platform');
-      // The pull's own writes are not taken for saves: nothing is pushed back.
-      await new Promise((r) => setTimeout(r, 1_500));
+      // The pull's own writes are not taken for saves: nothing is pushed back, once the cycle
+      // of the pull is over and another has looked at the working tree.
+      await eventually(async () => expect((await readDaemonStatus(t.dir))?.activity).toBe('idle'));
+      await cycleAfterTouch(t.dir, 'README.md');
       expect(watch.events().filter((e) => e.type === 'committed' || e.type === 'pushed')).toEqual([]);
     } finally {
       await expectExitOk(watch);
@@ -164,8 +166,11 @@ describe('docsync watch', () => {
     try {
       const paused = await watch.waitFor((e) => e.type === 'paused');
       expect(paused.reason).toBe('a merge is in progress');
+      // The save's own cycle, and one more, pass without a commit.
+      const before = (await readDaemonStatus(t.dir))!.cycles;
       await writeFile(join(t.dir, 'README.md'), '# Alpha\n\nsaved during the merge\n');
-      await new Promise((r) => setTimeout(r, 1_500));
+      await eventually(async () => expect((await readDaemonStatus(t.dir))!.cycles).toBeGreaterThan(before));
+      await cycleAfterTouch(t.dir, 'beta.md');
       expect(watch.events().filter((e) => ['committed', 'pushed', 'pulled'].includes(e.type))).toEqual([]);
       git(t.dir, 'merge', '--abort');
       await watch.waitFor((e) => e.type === 'resumed');
@@ -209,7 +214,7 @@ describe('docsync watch', () => {
       expect(text).toContain('as the platform has it');
       // Polls come and go meanwhile: the file with markers is left out of any push.
       const at = watch.events().indexOf(conflict);
-      await new Promise((r) => setTimeout(r, 1_500));
+      for (let n = 0; n < 3; n += 1) await cycleAfterTouch(t.dir, 'README.md');
       for (const pushed of watch
         .events()
         .slice(at)
@@ -240,7 +245,7 @@ describe('docsync watch', () => {
       await writeFile(join(t.dir, 'SUMMARY.md'), '# Table of contents\n');
       const refused = await watch.waitFor((e) => e.type === 'refused');
       expect(refused).toMatchObject({ branch: 'main', code: 'mass-delete' });
-      await new Promise((r) => setTimeout(r, 2_000)); // four polls
+      for (let n = 0; n < 4; n += 1) await cycleAfterTouch(t.dir, 'SUMMARY.md'); // four more looks
       expect(watch.events().filter((e) => e.type === 'refused')).toHaveLength(1);
       // The deletions may be committed a moment before SUMMARY.md: that push sends nothing (the
       // entries of the missing files wait), and no push sends anything after.

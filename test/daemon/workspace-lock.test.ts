@@ -9,8 +9,11 @@ import { syncLockPath, withWorkspaceLock, WorkspaceBusyError } from '../../src/d
 import { startServer, type TestServer } from '../helpers/server.js';
 import { spawnCli } from '../cli/spawn-cli.js';
 import { clonedSpace, editMain } from '../sync/fixture.js';
+import { eventually } from './watch-process.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The first holder has the lock (its file is there): what the next one comes after. */
+const held = (dir: string) => eventually(async () => expect(existsSync(syncLockPath(dir))).toBe(true));
 
 describe('withWorkspaceLock', () => {
   let s: TestServer;
@@ -38,7 +41,7 @@ describe('withWorkspaceLock', () => {
         return name;
       });
     const first = job('first', 300);
-    await sleep(50);
+    await held(t.dir);
     expect(await Promise.all([first, job('second', 10)])).toEqual(['first', 'second']);
     expect(log).toEqual(['first in', 'first out', 'second in', 'second out']);
     expect(existsSync(syncLockPath(t.dir))).toBe(false);
@@ -46,12 +49,12 @@ describe('withWorkspaceLock', () => {
 
   it('gives up after waitMs with an error naming the holder', async () => {
     const t = await clonedSpace(s, client, work, 'busy');
-    const held = withWorkspaceLock(t.dir, () => sleep(1_000));
-    await sleep(50);
+    const holder = withWorkspaceLock(t.dir, () => sleep(1_000));
+    await held(t.dir);
     const error = await withWorkspaceLock(t.dir, async () => 'never', { waitMs: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkspaceBusyError);
     expect((error as Error).message).toContain(`pid ${process.pid} on ${hostname()}`);
-    await held;
+    await holder;
   });
 
   it('takes over a lock left by a dead process', async () => {
@@ -75,15 +78,15 @@ describe('withWorkspaceLock', () => {
     const t = await clonedSpace(s, client, work, 'cli');
     await editMain(s, t.spaceId, [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nfrom the platform\n' } }]);
     let released = 0;
-    const held = withWorkspaceLock(t.dir, async () => {
+    const holder = withWorkspaceLock(t.dir, async () => {
       await sleep(1_500);
       released = Date.now();
     });
-    await sleep(50);
+    await held(t.dir);
     const pull = spawnCli(['pull', '--dir', t.dir], { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token });
     expect(await pull.exited, pull.stderr()).toBe(0);
     const done = Date.now();
-    await held;
+    await holder;
     expect(released).toBeGreaterThan(0);
     expect(done).toBeGreaterThanOrEqual(released);
     expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toContain('from the platform');
