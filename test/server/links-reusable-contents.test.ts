@@ -27,7 +27,7 @@ describe.each(testDialects())("reusable contents' links are references (%s)", (d
         operation: 'insert_page',
         ref: 'intro',
         title: 'Intro',
-        document: { markdown: '# Intro\n\n{% include "../.gitbook/includes/note.md" %}\n' },
+        document: { markdown: '# Intro\n\n{% include ".gitbook/includes/note.md" %}\n' },
       },
       { operation: 'insert_page', ref: 'guides', title: 'Guides', document: { markdown: '# Guides\n\nall guides\n' } },
     ]);
@@ -46,7 +46,13 @@ describe.each(testDialects())("reusable contents' links are references (%s)", (d
       { operation: 'insert_reusable_content', title: 'Note', name: 'note.md', document: { markdown: BODY } },
     ]);
     const tree = await readTree(s, { spaceId: space.id });
-    return { spaceId: space.id as string, install: more.get('install')!, file: tree.files[0]!.id, content: tree.reusableContents[0]! };
+    return {
+      spaceId: space.id as string,
+      intro: top.get('intro')!,
+      install: more.get('install')!,
+      file: tree.files[0]!.id,
+      content: tree.reusableContents[0]!,
+    };
   }
 
   const read = async (spaceId: string, id: string) => {
@@ -93,5 +99,71 @@ describe.each(testDialects())("reusable contents' links are references (%s)", (d
     await editMain(s, t.spaceId, [{ operation: 'delete_page', page: t.install }]);
     // Where it was when the link was written.
     expect((await read(t.spaceId, t.content.id)).markdown).toBe(BODY);
+  });
+  type Item = { status: string; targetReference?: any; locationReferences: { page: { id: string } }[] };
+  const listing = async (path: string) => {
+    const res = await s.request('GET', path);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as { items: Item[]; stats: { total: number; broken: { total: number; changeRequest: number } } };
+  };
+  const brief = (items: Item[]) =>
+    items.map((i) => [
+      i.targetReference.kind === 'page'
+        ? `page:${i.targetReference.page.id}${i.targetReference.internalLocation ? `#${i.targetReference.internalLocation.anchor}` : ''}`
+        : i.targetReference.kind === 'file'
+          ? `file:${i.targetReference.file.id}`
+          : `url:${i.targetReference.url}`,
+      i.status,
+      i.locationReferences.map((l) => l.page.id),
+    ]);
+
+  it("lists a content's links as links of the pages that embed it: broken when the target is deleted, counted, filtered, ok again when restored", async () => {
+    const t = await space('Listings');
+    const all = await listing(`/v1/spaces/${t.spaceId}/links`);
+    expect(brief(all.items)).toEqual([
+      [`page:${t.install}`, 'ok', [t.intro]],
+      [`page:${t.install}#steps`, 'ok', [t.intro]],
+      [`file:${t.file}`, 'ok', [t.intro]],
+      // Written relative to the include file, naming nothing: broken, as written.
+      ['url:../../later.md', 'broken', [t.intro]],
+    ]);
+
+    const cr = (await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests`, { body: { subject: 'delete install' } })).body;
+    const write = await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content?compat=false`, {
+      body: { changes: [{ operation: 'delete_page', page: t.install }] },
+    });
+    expect(write.status, JSON.stringify(write.body)).toBe(200);
+    const deleted = await listing(`/v1/spaces/${t.spaceId}/change-requests/${cr.id}/links`);
+    expect(brief(deleted.items)).toEqual([
+      ['url:guides/install.md', 'broken', [t.intro]],
+      ['url:guides/install.md#steps', 'broken', [t.intro]],
+      [`file:${t.file}`, 'ok', [t.intro]],
+      ['url:../../later.md', 'broken', [t.intro]],
+    ]);
+    // Two broken by the change request; the one broken before it is not counted.
+    expect(deleted.stats).toEqual({ total: 4, broken: { total: 3, changeRequest: 2 } });
+    const broken = await listing(`/v1/spaces/${t.spaceId}/change-requests/${cr.id}/links?status=broken`);
+    expect(broken.items).toHaveLength(3);
+    const ofPage = await listing(`/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content/page/${t.intro}/links`);
+    expect(brief(ofPage.items).map(([key, status]) => [key, status])).toEqual([
+      ['url:guides/install.md', 'broken'],
+      ['url:guides/install.md#steps', 'broken'],
+      [`file:${t.file}`, 'ok'],
+      ['url:../../later.md', 'broken'],
+    ]);
+    const backlinks = await s.request('GET', `/v1/spaces/${t.spaceId}/content/files/${t.file}/backlinks`);
+    expect(backlinks.body.items.map((l: { page: { id: string } }) => l.page.id)).toEqual([t.intro]);
+
+    // Restored (the delete reverted in the change request): the same links are ok again.
+    const restore = await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content?compat=false`, {
+      body: { changes: [{ operation: 'revert_page', page: t.install }] },
+    });
+    expect(restore.status, JSON.stringify(restore.body)).toBe(200);
+    const restored = await listing(`/v1/spaces/${t.spaceId}/change-requests/${cr.id}/links`);
+    expect(brief(restored.items).slice(0, 2)).toEqual([
+      [`page:${t.install}`, 'ok', [t.intro]],
+      [`page:${t.install}#steps`, 'ok', [t.intro]],
+    ]);
+    expect(restored.stats.broken).toEqual({ total: 1, changeRequest: 0 });
   });
 });

@@ -79,7 +79,7 @@ describe.each(testDialects())('links follow a page moved by a push (%s)', (diale
         operation: 'insert_page',
         ref: 'a',
         title: 'Alpha',
-        document: { markdown: '# Alpha\n\n{% include "../.gitbook/includes/note.md" %}\n' },
+        document: { markdown: '# Alpha\n\n{% include ".gitbook/includes/note.md" %}\n' },
       },
       { operation: 'insert_page', ref: 'b', title: 'Beta', document: { markdown: '# Beta\n\n## Usage\n\nbeta text\n' } },
     ]);

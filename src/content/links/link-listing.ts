@@ -1,7 +1,7 @@
 import { assertNever, type ContentTree, type LinkStatus } from '../../model/index.js';
 import { walkPages } from '../tree/page-tree.js';
 import { indexRevision } from './revision-index.js';
-import { resolveLink, resolveRef, type LinkResolution, type LinkTargetRef } from './resolve-link.js';
+import { resolveLink, resolveRef, type LinkResolution, type LinkTargetRef, type ResolveContext } from './resolve-link.js';
 import type { StoredRef } from './stored-ref.js';
 
 /** A link of a page's document: a URL as written, or a stored reference to a page or file. */
@@ -16,9 +16,17 @@ export interface LinkEntry {
   sources: string[];
 }
 
+/** The links of a reusable content a page embeds, with the include file they are written in. */
+export interface IncludedLinks {
+  gitPath: string;
+  links: readonly DocumentLink[];
+}
+
 export interface LinkSources {
   /** The links of a page's document in document order, or undefined when it has no document. */
   links: (pageId: string) => readonly DocumentLink[] | undefined;
+  /** The links of the reusable contents a page embeds, in document order: they are the page's links too. */
+  includes?: (pageId: string) => readonly IncludedLinks[];
   anchors: (pageId: string) => ReadonlySet<string> | undefined;
   appPrefixes: readonly string[];
 }
@@ -57,15 +65,20 @@ export function listLinks(tree: ContentTree, sources: LinkSources, only?: Readon
   for (const page of walkPages(tree.pages)) {
     if (only !== undefined && !only.has(page.id)) continue;
     const ctx = { index, from: page.id, anchors: sources.anchors, appPrefixes: sources.appPrefixes };
-    for (const link of sources.links(page.id) ?? []) {
-      if (typeof link === 'string' && link.trim() === '') continue;
-      const resolution = typeof link === 'string' ? resolveLink(link, ctx) : resolveRef(link, ctx);
-      const { status, target } = resolution;
-      const key = linkKey(link, resolution);
-      const entry = entries.get(key);
-      if (!entry) entries.set(key, { key, status, target, sources: [page.id] });
-      else if (!entry.sources.includes(page.id)) entry.sources.push(page.id);
-    }
+    const add = (links: readonly DocumentLink[], from: ResolveContext) => {
+      for (const link of links) {
+        if (typeof link === 'string' && link.trim() === '') continue;
+        const resolution = typeof link === 'string' ? resolveLink(link, from) : resolveRef(link, from);
+        const { status, target } = resolution;
+        const key = linkKey(link, resolution);
+        const entry = entries.get(key);
+        if (!entry) entries.set(key, { key, status, target, sources: [page.id] });
+        else if (!entry.sources.includes(page.id)) entry.sources.push(page.id);
+      }
+    };
+    add(sources.links(page.id) ?? [], ctx);
+    // An embedded reusable content's links show on the page; written ones resolve from its include file.
+    for (const included of sources.includes?.(page.id) ?? []) add(included.links, { ...ctx, fromGitPath: included.gitPath });
   }
   return [...entries.values()];
 }

@@ -15,8 +15,10 @@ export interface LinkResolution {
 
 export interface ResolveContext {
   index: RevisionIndex;
-  /** Id of the page the link is written in. */
+  /** Id of the page the link is written in (or that embeds the reusable content it is written in). */
   from: string;
+  /** The file the link is written in when it is not the page's own: a reusable content's include file. */
+  fromGitPath?: string;
   /** Anchors (heading ids) of a page, or undefined when the page has no document. */
   anchors: (pageId: string) => ReadonlySet<string> | undefined;
   /** URL prefixes of this server's app: a link under one is `in-app`. */
@@ -84,7 +86,7 @@ export function resolveLink(url: string, ctx: ResolveContext): LinkResolution {
     }
     case 'relative': {
       if (link.path === '') return pageTarget(ctx, ctx.from, link.anchor, url);
-      const path = joinPath(dirOf(ctx.index.gitPathOf.get(ctx.from) ?? ''), link.path);
+      const path = joinPath(dirOf(ctx.fromGitPath ?? ctx.index.gitPathOf.get(ctx.from) ?? ''), link.path);
       return path === undefined ? broken(url) : resolveSpacePath(ctx, path, link.anchor, url, false);
     }
     default:

@@ -1,4 +1,7 @@
+import type { Root } from 'mdast';
+import { visit } from 'unist-util-visit';
 import { parseMarkdown } from './processor.js';
+import { includeTarget, parseTag } from '../blocks/tag.js';
 import { extractLinks } from './links.js';
 import { pageSections, type PageText } from './sections.js';
 import { textBlocks, type TextBlock } from './text-blocks.js';
@@ -25,6 +28,25 @@ export interface DocumentFacts {
   blockNodes: BlockNode[];
   /** The published JSON document. */
   document: JsonDocument;
+  /**
+   * The reusable contents it embeds, as written (`{% include "<path>" %}`, relative to the
+   * document's file), in document order; absent in facts derived before they were kept.
+   */
+  includes?: string[];
+}
+
+const INCLUDE_TAG = /\{%-?\s*include\s[\s\S]*?%\}/g;
+
+/** The targets of the `{% include %}` tags in a document's text (not in code). */
+function includesOf(root: Root): string[] {
+  const found: string[] = [];
+  visit(root, 'text', (node) => {
+    for (const match of node.value.matchAll(INCLUDE_TAG)) {
+      const tag = parseTag(match[0]);
+      if (tag?.name === 'include' && !tag.closing) found.push(includeTarget(tag));
+    }
+  });
+  return found;
 }
 
 /** The facts of a stored document (a template, see stored-ref.ts). Pure. */
@@ -41,5 +63,6 @@ export function documentFacts(stored: string): DocumentFacts {
       const ref = refOf(url);
       return ref === undefined ? undefined : contentRefOf(ref);
     }),
+    includes: includesOf(root),
   };
 }

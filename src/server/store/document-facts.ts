@@ -3,7 +3,7 @@ import type { DocumentFacts } from '../../content/index.js';
 import type { Database } from './schema.js';
 
 /** Bumped when `documentFacts` changes what it derives: older rows are then derived again. */
-export const FACTS_VERSION = 1;
+export const FACTS_VERSION = 2;
 
 export async function putFacts(db: Kysely<Database>, facts: Iterable<[string, DocumentFacts]>): Promise<void> {
   for (const [sha, value] of facts) {
