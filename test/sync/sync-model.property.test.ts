@@ -174,6 +174,30 @@ describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }
     ]);
   });
 
+  // Found by the model (FC_SEED=314159): the writer moved a page into a folder while the platform
+  // changed its slug; the pull's file merge saw two files for one page, and the push sent the
+  // writer's as a new page. The platform's file now follows the branch's rename before the merge.
+  it('regression: the writer moves a page whose slug the platform changed, then sync', async () => {
+    await replay([
+      new step.WriterResolve(),
+      new step.WriterMergeMain(1),
+      new step.PlatformMove(0, 4),
+      new step.PlatformAppend(6),
+      new step.SyncAndMerge(),
+      new step.SyncAndMerge(),
+      new step.Pull(),
+      new step.Pull(),
+      new step.WriterReplace(19, 10),
+      new step.WriterRename(12, true),
+      new step.PlatformSlug(10),
+      new step.WriterAdd(true),
+      new step.SyncAndMerge(),
+      new step.PlatformReview(19),
+      new step.WriterResolve(),
+      new step.SyncAndMerge(),
+    ]);
+  });
+
   it(
     'keeps every line either side wrote, every page id, and agrees after a clean sync',
     async () => {

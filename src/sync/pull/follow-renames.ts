@@ -40,23 +40,38 @@ export function followRemoteRenames(
 
 /**
  * A page the branch moved to another file (a rename git or `matchRenames` pairs, as push sends
- * it) while the platform edited it in the old one: base's and theirs' file are moved to the
+ * it) while the platform edited it in the old one, or moved it too (`theirsPath`: where the
+ * platform has the page that was at a path of the base): base's and theirs' file are moved to the
  * branch's path before the merge, so the platform's edit is merged into the page where the
- * branch has it, instead of meeting the rename as a deletion (the edit kept in the old file, and
+ * branch has it, instead of meeting the rename as a deletion (the edit kept in another file, and
  * the next push sending the renamed file as a second page). Pure.
  */
 export function followLocalRenames(
   base: FileMap,
+  ours: FileMap,
   theirs: FileMap,
   renames: readonly { from: string; to: string }[],
+  theirsPath: (basePath: string) => string | undefined = () => undefined,
 ): { base: Map<string, Uint8Array>; theirs: Map<string, Uint8Array> } {
   const [b, t] = [new Map(base), new Map(theirs)];
   for (const { from, to } of renames) {
-    if (!b.has(from) || b.has(to) || !t.has(from) || t.has(to)) continue;
+    const at = t.has(from) ? from : theirsPath(from);
+    if (at === undefined || !b.has(from) || b.has(to) || !t.has(at) || t.has(to) || (at !== from && (ours.has(at) || b.has(at)))) continue;
     b.set(to, b.get(from)!);
     b.delete(from);
-    t.set(to, t.get(from)!);
-    t.delete(from);
+    t.set(to, t.get(at)!);
+    t.delete(at);
   }
   return { base: b, theirs: t };
+}
+
+/** Where `theirsIndex` has the page `baseIndex` has at a path (both relative to `prefix`; full paths in and out). */
+export function remotePlaceOf(baseIndex: Index, theirsIndex: Index, prefix: string): (basePath: string) => string | undefined {
+  const now = pageFiles(theirsIndex);
+  return (basePath) => {
+    if (!basePath.startsWith(prefix)) return undefined;
+    const id = baseIndex.pages[basePath.slice(prefix.length)];
+    const path = id === undefined ? undefined : now.get(id);
+    return path === undefined ? undefined : prefix + path;
+  };
 }

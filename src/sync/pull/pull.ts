@@ -25,7 +25,7 @@ import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
 import { keepDeletedEdited, type KeptFile } from './deleted-edited.js';
 import { keepEndings } from './keep-endings.js';
-import { followLocalRenames, followRemoteRenames } from './follow-renames.js';
+import { followLocalRenames, followRemoteRenames, remotePlaceOf } from './follow-renames.js';
 import { matchRenames } from '../push/rename-match.js';
 import { folderPaths } from '../push/changed-files.js';
 import { folderPrefix } from '../push/read.js';
@@ -271,7 +271,13 @@ async function mergeRemote(
   const renames = matchRenames(await diffTrees(dir, options.base, ours), read[0], read[1], summary).flatMap((c) =>
     c.status === 'renamed' && /\.md$/i.test(c.to) && c.to !== summary ? [{ from: c.from, to: c.to }] : [],
   );
-  const { base: mergeBase, theirs } = followLocalRenames(baseFiles, snapshot.files, renames);
+  const { base: mergeBase, theirs } = followLocalRenames(
+    baseFiles,
+    ourFiles,
+    snapshot.files,
+    renames,
+    remotePlaceOf(options.baseIndex, snapshot.index, folderPrefix(read[1])),
+  );
   const merged = keepDeletedEdited(mergeBase, ourFiles, theirs, mergeFiles(mergeBase, ourFiles, theirs));
   const { conflicts, kept } = merged;
   const notes = [
