@@ -83,6 +83,7 @@ if (process.env.DOCSYNC_TEST_DATABASE_URL) {
 await benchDaemon();
 // BENCH_REQUESTS=0 skips the request counts of the sync commands (issue 16).
 if (process.env.BENCH_REQUESTS !== '0') await benchRequestCounts();
-await benchPreview();
+// BENCH_PREVIEW=0 skips the preview figures (issue 21).
+if (process.env.BENCH_PREVIEW !== '0') await benchPreview();
 // The visible corpus through push and clone, when DOCSYNC_CORPUS_DIR names it (issue 14).
 await benchCorpus();

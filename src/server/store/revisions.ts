@@ -28,14 +28,22 @@ export interface NewRevision {
   createdBy?: string | null;
 }
 
-/** Stores the tree (once) and a revision pointing at it. Moving a head is the caller's job. */
+/**
+ * Stores the tree (once, as a delta of its first parent's where it can) and a revision pointing
+ * at it. Moving a head is the caller's job.
+ */
 export async function createRevision(db: Kysely<Database>, input: NewRevision, now: string): Promise<RevisionRow> {
+  const parent = input.parents[0];
+  const base =
+    parent === undefined
+      ? undefined
+      : (await db.selectFrom('revisions').select('tree_sha').where('id', '=', parent).executeTakeFirst())?.tree_sha;
   const row: RevisionRow = {
     id: newId(),
     space_id: input.spaceId,
     type: input.type,
     parents: JSON.stringify(input.parents),
-    tree_sha: await saveTree(db, input.tree),
+    tree_sha: await saveTree(db, input.tree, base),
     change_request_id: input.changeRequestId ?? null,
     merged_from: input.mergedFrom ?? null,
     created_by: input.createdBy ?? null,

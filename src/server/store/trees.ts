@@ -4,6 +4,7 @@ import { deriveIndex } from '../../content/index.js';
 import type { Database } from './schema.js';
 import { getBlob, getBlobs, putBlob, sha256 } from './blobs.js';
 import { forgetNodes, knownNode, markNode, markSaved, nodeSha, storedSubtrees } from './tree-nodes.js';
+import { MAX_DELTA_DEPTH, applyChangedPages, changedPages, type DeltaBlob, type PageFields } from './tree-deltas.js';
 
 /**
  * Trees are stored like git trees: every page is a node blob holding its own fields and the
@@ -19,6 +20,10 @@ import { forgetNodes, knownNode, markNode, markSaved, nodeSha, storedSubtrees } 
  * - loaded trees are shared (cache, and the node registry in tree-nodes.ts): callers never
  *   mutate them. The content layer's tree operations copy on write, so untouched subtrees keep
  *   their identity and are recognised as already stored when the tree is saved again.
+ *
+ * A tree of the same shape as the tree it was made from (a page edit) is stored as a delta of
+ * the pages it changed instead (tree-deltas.ts), so an edit stores what the page holds whatever
+ * the space's size; every MAX_DELTA_DEPTH deltas the tree is stored as nodes again.
  */
 interface NodeBlob {
   page: Omit<TreePage, 'pages'>;
@@ -35,6 +40,8 @@ type Rest = Omit<ContentTree, 'pages'>;
 
 const CACHE_SIZE = 32;
 const cache = new Map<string, ContentTree>();
+/** Deltas between a tree in memory and a root of nodes (absent: it is one). */
+const depths = new WeakMap<ContentTree, number>();
 
 function remember(sha: string, tree: ContentTree): void {
   cache.delete(sha);
@@ -81,8 +88,16 @@ async function saveNode(
   return sha;
 }
 
-/** Stores a tree (only the nodes not stored yet) and returns the id of its root blob. */
-export async function saveTree(db: Kysely<Database>, tree: ContentTree): Promise<string> {
+/**
+ * Stores a tree and returns the id of its root blob: a delta against `base` (the root of the
+ * tree it was made from) when that tree is in memory and has its shape, else the nodes not
+ * stored yet.
+ */
+export async function saveTree(db: Kysely<Database>, tree: ContentTree, base?: string): Promise<string> {
+  const before = base === undefined ? undefined : cache.get(base);
+  const depth = before === undefined ? MAX_DELTA_DEPTH : (depths.get(before) ?? 0) + 1;
+  const changed = depth < MAX_DELTA_DEPTH ? changedPages(before!.pages, tree.pages) : undefined;
+  if (changed) return saveDelta(db, tree, { base: base!, depth, changed, before: before! });
   const trusted = await storedSubtrees(db, tree.pages);
   const written = new Map<TreePage, string>();
   const pages: string[] = [];
@@ -91,6 +106,24 @@ export async function saveTree(db: Kysely<Database>, tree: ContentTree): Promise
   await putBlob(db, rest.json);
   const sha = await putBlob(db, canonicalJson({ format: 'nodes-1', pages, rest: rest.sha } satisfies RootBlob));
   markSaved(sha, trusted, written);
+  depths.delete(tree);
+  remember(sha, tree);
+  return sha;
+}
+
+async function saveDelta(
+  db: Kysely<Database>,
+  tree: ContentTree,
+  delta: { base: string; depth: number; changed: PageFields[]; before: ContentTree },
+): Promise<string> {
+  const rest = restBlob(tree);
+  await putBlob(db, rest.json);
+  const pages = delta.changed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const sha = await putBlob(
+    db,
+    canonicalJson({ format: 'delta-1', base: delta.base, depth: delta.depth, rest: rest.sha, pages } satisfies DeltaBlob),
+  );
+  depths.set(tree, delta.depth);
   remember(sha, tree);
   return sha;
 }
@@ -104,10 +137,43 @@ export async function loadTree(db: Kysely<Database>, sha: string): Promise<Conte
   }
   const bytes = await getBlob(db, sha);
   if (!bytes) throw new Error(`tree ${sha} is missing from the blob store`);
-  const root = JSON.parse(bytes.toString('utf8')) as RootBlob | ContentTree;
+  const root = JSON.parse(bytes.toString('utf8')) as RootBlob | DeltaBlob | ContentTree;
   // Trees written before node blobs existed (migration 0002) are one plain JSON document.
-  const tree = 'format' in root ? await loadNodes(db, sha, root) : (root as ContentTree);
+  const tree = !('format' in root)
+    ? (root as ContentTree)
+    : root.format === 'delta-1'
+      ? await loadDelta(db, root)
+      : await loadNodes(db, sha, root);
   remember(sha, tree);
+  return tree;
+}
+
+/**
+ * A delta's tree: the deltas down its chain are read until a tree in memory or a root of nodes,
+ * and their pages applied to it in one walk (later deltas win), so a cold read of a long chain
+ * costs one small read per delta, not one tree per delta.
+ */
+async function loadDelta(db: Kysely<Database>, root: DeltaBlob): Promise<ContentTree> {
+  const chain: DeltaBlob[] = [root];
+  let base = cache.get(root.base);
+  while (!base) {
+    const sha = chain[chain.length - 1]!.base;
+    const bytes = await getBlob(db, sha);
+    if (!bytes) throw new Error(`tree ${sha} is missing from the blob store`);
+    const next = JSON.parse(bytes.toString('utf8')) as RootBlob | DeltaBlob | ContentTree;
+    if ('format' in next && next.format === 'delta-1') {
+      chain.push(next);
+      base = cache.get(next.base);
+    } else {
+      base = await loadTree(db, sha);
+    }
+  }
+  const changed = new Map<string, PageFields>();
+  for (const delta of chain) for (const page of delta.pages) if (!changed.has(page.id)) changed.set(page.id, page);
+  const rest = await loadRest(db, root.rest);
+  const tree: ContentTree = { ...rest, pages: applyChangedPages(base.pages, changed) };
+  depths.set(tree, root.depth);
+  deriveIndex(base.pages, tree.pages);
   return tree;
 }
 
