@@ -31,7 +31,9 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   [/^@sinclair\/typebox(\/|$)/, ['model', 'server']],
   [/^(fastify|@fastify\/.+|kysely|better-sqlite3|pg|ajv|ajv-formats|ipaddr\.js|fflate|pdfkit|piscina)(\/|$)/, ['server']],
   [/^commander(\/|$)/, ['cli']],
-  [/^(undici|p-queue)(\/|$)/, ['client']],
+  [/^p-queue(\/|$)/, ['client']],
+  // server: the fetch guard connects to the addresses it checked (server/fetch, DNS rebinding).
+  [/^undici(\/|$)/, ['client', 'server']],
   [/^isomorphic-git(\/|$)/, ['git']],
   [/^chokidar(\/|$)/, ['daemon', 'preview']],
   // The preview's in-memory search over a folder's pages.

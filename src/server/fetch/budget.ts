@@ -13,22 +13,40 @@ export const FETCH_BUDGET = {
   totalMs: 60_000,
 };
 
-/** One request's allowance of fetches; every server-side fetch of the request goes through it. */
+export type FetchBudgetLimits = typeof FETCH_BUDGET;
+
+/**
+ * One request's (or one background job's) allowance of fetches; every server-side fetch of it goes
+ * through it. The limits are FETCH_BUDGET's as they are when the budget is made, with `limits`
+ * over them (an OpenAPI spec's job holds less in memory).
+ */
 export class FetchBudget {
   #fetches = 0;
   #bytes = 0;
   #deadline: number | undefined;
+  readonly limits: Readonly<FetchBudgetLimits>;
+  /** Whose budget, in messages. */
+  readonly #what: string;
+
+  constructor(limits: Partial<FetchBudgetLimits> = {}, what = 'one request') {
+    this.limits = { ...FETCH_BUDGET, ...limits };
+    this.#what = what;
+  }
 
   async fetch(url: string, options: SafeFetchOptions): Promise<Fetched> {
-    this.#deadline ??= Date.now() + FETCH_BUDGET.totalMs;
-    if ((this.#fetches += 1) > FETCH_BUDGET.maxFetches) {
-      throw new FetchError(`${url}: not fetched, one request may fetch at most ${FETCH_BUDGET.maxFetches} URLs`);
+    const { maxFetches, maxBytes, totalMs } = this.limits;
+    this.#deadline ??= Date.now() + totalMs;
+    if ((this.#fetches += 1) > maxFetches) {
+      throw new FetchError(`${url}: not fetched, ${this.#what} may fetch at most ${maxFetches} URLs`);
     }
     const left = this.#deadline - Date.now();
-    if (left <= 0)
-      throw new FetchError(`${url}: not fetched, one request's fetches may take at most ${FETCH_BUDGET.totalMs / 1000} s together`);
-    const room = FETCH_BUDGET.maxBytes - this.#bytes;
-    if (room <= 0) throw new FetchError(`${url}: not fetched, one request may fetch at most ${FETCH_BUDGET.maxBytes} bytes together`);
+    if (left <= 0) {
+      throw new FetchError(`${url}: not fetched, ${this.#what}'s fetches may take at most ${totalMs / 1000} s together`, {
+        timedOut: true,
+      });
+    }
+    const room = maxBytes - this.#bytes;
+    if (room <= 0) throw new FetchError(`${url}: not fetched, ${this.#what} may fetch at most ${maxBytes} bytes together`);
     const fetched = await safeFetch(url, {
       ...options,
       maxBytes: Math.min(options.maxBytes, room),

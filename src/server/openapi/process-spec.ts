@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { findSpecById, recordProcessing, setSpecState, type ProcessingOutcome } from '../store/openapi-specs.js';
-import { readSpec, SpecProcessError, type ReadSpec } from './read-spec.js';
+import { readSpec, specFetchBudget, SpecProcessError, type ReadSpec } from './read-spec.js';
 
 export const PROCESS_OPENAPI_SPEC = 'process-openapi-spec';
 
@@ -29,8 +29,10 @@ export async function processSpec(db: Kysely<Database>, payload: ProcessSpecPayl
   await setSpecState(db, spec.id, 'progress');
   let outcome: ProcessingOutcome;
   try {
+    // One fetch budget per run of the job, as a request has one.
     const read = await readSpec(source.url !== null ? { url: source.url } : { text: source.text ?? '' }, {
       allowPrivate: payload.allowPrivate,
+      budget: specFetchBudget(),
     });
     outcome = versionOf(read, source.url);
   } catch (error) {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIErrorCode, OpenAPIErrorObject } from '../../model/index.js';
-import { FetchError, safeFetch } from '../fetch/safe-fetch.js';
+import { FetchBudget } from '../fetch/budget.js';
+import { FetchError } from '../fetch/safe-fetch.js';
 import { OPENAPI_LIMITS } from './limits.js';
 
 /** Why a spec could not be processed, with the published error code it answers. */
@@ -29,47 +30,53 @@ export interface ReadSpec {
 /** A text source has no URL of its own; its entry is read from memory under this name. */
 const TEXT_ENTRY = 'https://uploaded.invalid/openapi';
 
+/** The fetch budget of one spec's processing (one job run): FETCH_BUDGET's, holding 20 MiB at most. */
+export function specFetchBudget(): FetchBudget {
+  return new FetchBudget({ maxBytes: OPENAPI_LIMITS.maxTotalBytes }, 'one OpenAPI spec');
+}
+
 /**
  * Reads, parses and validates an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML) with
  * swagger-parser. From a URL, the entry and the files its `$ref`s name are fetched through the
- * fetch guard, and only from the entry's origin; a text source may not `$ref` other files.
+ * fetch guard within `budget` (files, bytes and time together), and only from the entry's
+ * origin; a text source may not `$ref` other files. The first fetch refused or failed fails the
+ * spec, and no other file is fetched after it.
  */
-export async function readSpec(source: { url: string } | { text: string }, options: { allowPrivate: boolean }): Promise<ReadSpec> {
+export async function readSpec(
+  source: { url: string } | { text: string },
+  options: { allowPrivate: boolean; budget?: FetchBudget },
+): Promise<ReadSpec> {
+  const budget = options.budget ?? specFetchBudget();
   const texts = new Map<string, string>();
   const entryUrl = 'url' in source ? source.url : TEXT_ENTRY;
   if ('text' in source) texts.set(TEXT_ENTRY, source.text.replace(/^\uFEFF/, ''));
   const origin = new URL(entryUrl).origin;
   let fetchFailure: SpecProcessError | undefined;
-  let total = 0;
 
   const read = async (url: string): Promise<string> => {
     const known = texts.get(url);
     if (known !== undefined) return known;
+    if (fetchFailure) throw fetchFailure;
     const fail = (code: OpenAPIErrorCode, message: string) => {
       fetchFailure ??= new SpecProcessError(code, [{ message, code }]);
       throw fetchFailure;
     };
     if ('text' in source) fail('PARSE_ERROR', `${url}: a spec given as text cannot $ref other files; give the spec by URL instead`);
     if (new URL(url).origin !== origin) fail('FETCH_ERROR', `${url}: a $ref may only name files of the spec's origin ${origin}`);
-    if (texts.size >= OPENAPI_LIMITS.maxFiles) fail('FETCH_ERROR', `${url}: the spec spans more than ${OPENAPI_LIMITS.maxFiles} files`);
-    const started = Date.now();
     try {
-      const fetched = await safeFetch(url, {
+      const fetched = await budget.fetch(url, {
         allowPrivate: options.allowPrivate,
         maxBytes: OPENAPI_LIMITS.maxFileBytes,
         timeoutMs: OPENAPI_LIMITS.timeoutMs,
       });
-      total += fetched.bytes.length;
-      if (total > OPENAPI_LIMITS.maxTotalBytes)
-        fail('FETCH_ERROR', `${url}: the spec's files are larger than ${OPENAPI_LIMITS.maxTotalBytes} bytes together`);
       const text = new TextDecoder('utf-8').decode(fetched.bytes).replace(/^\uFEFF/, '');
       texts.set(url, text);
       return text;
     } catch (error) {
       if (error instanceof SpecProcessError) throw error;
-      const message = error instanceof FetchError ? error.message : `${url}: ${String(error)}`;
-      // safeFetch's timeout covers the whole exchange: a failure past it is that timeout.
-      fail(Date.now() - started >= OPENAPI_LIMITS.timeoutMs ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', message);
+      if (!(error instanceof FetchError)) fail('FETCH_ERROR', `${url}: ${String(error)}`);
+      const refused = error as FetchError;
+      fail(refused.timedOut ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', refused.message);
       throw error;
     }
   };

@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, testDialects, type TestServer } from '../helpers/server.js';
+import { FETCH_BUDGET } from '../../src/server/fetch/budget.js';
+import { OPENAPI_LIMITS } from '../../src/server/openapi/limits.js';
+
+/** An entry whose one operation answers `FANOUT` schemas, each a `$ref` to its own file. */
+const FANOUT = 12;
+const ENTRY = `openapi: 3.0.3
+info: { title: Fan, version: "1.0" }
+paths:
+  /things:
+    get:
+      responses:
+${Array.from({ length: FANOUT }, (_, i) => `        "${200 + i}":\n          description: Thing ${i}\n          content:\n            application/json:\n              schema: { $ref: "schemas/s${i}.yaml" }\n`).join('')}`;
+const SCHEMA = 'type: object\nproperties:\n  name: { type: string }\n';
+
+// OpenAPI spec fetches are under the fetch budget (issue 25), one per job run: a spec whose
+// $refs fan out past it fails with the published FETCH_ERROR (FETCH_TIMEOUT for time) and
+// fetches no file after the refusal.
+describe.each(testDialects())('OpenAPI spec fetches within the fetch budget (%s)', (dialect) => {
+  let s: TestServer;
+  let origin: Server;
+  let url: string;
+  const served: string[] = [];
+  const saved = { budget: { ...FETCH_BUDGET }, limits: { ...OPENAPI_LIMITS } };
+  beforeAll(async () => {
+    s = await startServer(dialect, { allowPrivateFetch: true });
+    origin = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      served.push(path);
+      if (path === '/api/fan.yaml') res.end(ENTRY);
+      else if (path === '/api/hang.yaml') setTimeout(() => res.end(ENTRY), 3_000).unref();
+      else if (path.startsWith('/api/schemas/')) res.end(SCHEMA);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    origin.closeAllConnections();
+    await new Promise((r) => origin.close(r));
+    await s?.close();
+  });
+  afterEach(() => {
+    Object.assign(FETCH_BUDGET, saved.budget);
+    Object.assign(OPENAPI_LIMITS, saved.limits);
+  });
+
+  async function processSpec(slug: string, source: string) {
+    const made = await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, { body: { slug, source: { url: source } } });
+    expect(made.status).toBe(201);
+    for (let i = 0; i < 200; i += 1) {
+      const res = await s.request('GET', `/v1/orgs/${s.orgId}/openapi/${slug}`);
+      if (res.body.processingState === 'complete') return res.body;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`spec ${slug} was not processed`);
+  }
+
+  it('processes the whole fan-out within the default budget (13 files)', async () => {
+    served.length = 0;
+    const spec = await processSpec(`fan-${dialect}`, `${url}/api/fan.yaml`);
+    expect(spec.lastProcessErrorCode).toBeUndefined();
+    expect(spec.lastVersion).toEqual(expect.any(String));
+    expect(served).toHaveLength(FANOUT + 1);
+  });
+
+  it('refuses the fetch past the budget with FETCH_ERROR and fetches nothing after it', async () => {
+    FETCH_BUDGET.maxFetches = 4;
+    served.length = 0;
+    const spec = await processSpec(`over-${dialect}`, `${url}/api/fan.yaml`);
+    expect(spec.lastProcessErrorCode).toBe('FETCH_ERROR');
+    expect(spec.lastProcessedErrors).toEqual([
+      { code: 'FETCH_ERROR', message: expect.stringMatching(/not fetched, one OpenAPI spec may fetch at most 4 URLs/) },
+    ]);
+    expect(spec.lastVersion).toBeUndefined();
+    // swagger-parser asks for the $refs together: fetches the budget let through may still be
+    // arriving, none past them.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(served[0]).toBe('/api/fan.yaml');
+    expect(served.length).toBeLessThanOrEqual(4);
+  });
+
+  it("cuts a file's timeout to what is left of the job's time and records FETCH_TIMEOUT", async () => {
+    FETCH_BUDGET.totalMs = 800; // the file's own timeout stays 10 s
+    const started = Date.now();
+    const spec = await processSpec(`hang-${dialect}`, `${url}/api/hang.yaml`);
+    expect(spec.lastProcessErrorCode).toBe('FETCH_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(2_800);
+  });
+});
