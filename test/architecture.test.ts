@@ -39,9 +39,11 @@ const LIBRARY_LAYERS: [RegExp, readonly Layer[]][] = [
   // The preview's in-memory search over a folder's pages.
   [/^minisearch(\/|$)/, ['preview']],
   [/^ignore(\/|$)/, ['daemon']],
-  [/^(gray-matter|js-yaml)(\/|$)/, ['workspace']],
-  // content parses page front matter (the batch endpoint); workspace reads .gitbook.yaml and vars.
-  [/^yaml(\/|$)/, ['content', 'workspace']],
+  // One YAML reader and writer for both halves (content/markdown/yaml.ts, front-matter.ts): the
+  // batch endpoint's front matter, and through content the workspace's page files, .gitbook.yaml
+  // and vars. No second YAML library, no second front matter reader (issue 14).
+  [/^js-yaml(\/|$)/, ['content']],
+  [/^(gray-matter|yaml)(\/|$)/, []],
   // JWTs: the visitor claims of ping, signed with each organization's key.
   [/^jose(\/|$)/, ['server']],
   // OpenAPI specs: parsing, $ref resolution and validation (server/openapi).

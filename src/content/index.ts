@@ -11,6 +11,8 @@ export * from './merge/merge-tree.js';
 export * from './links/index.js';
 export * from './changes/index.js';
 export * from './markdown/front-matter.js';
+export * from './markdown/yaml.js';
+export { readLayout as readGitbookLayout, renderLayout } from './markdown/page-layout.js';
 export * from './import/index.js';
 export * from './markdown/text-blocks.js';
 export * from './markdown/block-nodes.js';

@@ -85,6 +85,15 @@ export const MAX_GIT_PATH = 1024;
  */
 const GitPath = Type.String({ minLength: 1, maxLength: MAX_GIT_PATH });
 
+/** Longest `frontMatter`. */
+export const MAX_FRONT_MATTER = 16 * 1024;
+/**
+ * Extension (docs/api.md, `front-matter`): the document page's front matter YAML as its Git Sync
+ * file holds it (between the `---` lines), kept so the file is written back as it was. Checked
+ * by the content layer (a YAML mapping), which names the change.
+ */
+const FrontMatterText = Type.String({ maxLength: MAX_FRONT_MATTER });
+
 /**
  * `type` (default `document`) and `href` are docsync extensions (docs/api.md): the published
  * endpoint only makes documents, so groups and link pages could not be written.
@@ -100,6 +109,7 @@ export const InsertPageChange = Type.Object(
     href: Type.Optional(Href),
     gitPath: Type.Optional(GitPath),
     computed: Type.Optional(ComputedSource),
+    frontMatter: Type.Optional(FrontMatterText),
     ...pageMetadata,
   },
   closed,
@@ -118,6 +128,8 @@ export const UpdatePageChange = Type.Object(
     gitPath: Type.Optional(Type.Union([GitPath, Type.Null()])),
     /** Extension: a computed page's new source. */
     computed: Type.Optional(ComputedSource),
+    /** Extension: the page's front matter as written (see insert_page); null or "" forgets it. */
+    frontMatter: Type.Optional(Type.Union([FrontMatterText, Type.Null()])),
     ...pageMetadata,
   },
   closed,
@@ -334,7 +346,9 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  *   `computed` on update_page;
  * - `space-events`: `GET /v1/spaces/{spaceId}/events` and `GET /v1/orgs/{orgId}/events`, server-sent
  *   events of what changes (model/space-event.ts);
- * - `explicit-layout`: `explicitLayout` on document pages read, the layout options set to their default.
+ * - `explicit-layout`: `explicitLayout` on document pages read, the layout options set to their default;
+ * - `front-matter`: `frontMatter` on insert_page and update_page and on document pages read, the
+ *   page file's front matter as written.
  */
 export const DOCSYNC_EXTENSIONS = [
   'page-types',
@@ -351,5 +365,6 @@ export const DOCSYNC_EXTENSIONS = [
   'computed-pages',
   'space-events',
   'explicit-layout',
+  'front-matter',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

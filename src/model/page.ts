@@ -97,6 +97,8 @@ function pageProperties<C extends TSchema>(children: C) {
      * which `layout` cannot tell from options left unset; absent when there are none.
      */
     explicitLayout: Type.Optional(Type.Array(Type.String())),
+    /** Extension (`front-matter`): the page file's front matter YAML as written. */
+    frontMatter: Type.Optional(Type.String()),
     cover: Type.Optional(PageCoverView),
     variables: Type.Optional(VariablesView),
     ...flags,

@@ -59,6 +59,12 @@ export interface PageMeta {
    * Absent: the rule's path. Honoured while no other page holds that file.
    */
   gitPath?: string;
+  /**
+   * Document pages: the front matter of the page's Git Sync file as written (the YAML between
+   * the `---` lines), so a file whose values did not change is written back byte for byte; a
+   * field changed on the platform is rewritten in it, in place (`patchPageFrontMatter`).
+   */
+  frontMatter?: string;
 }
 
 export interface TreePage extends PageMeta {
@@ -118,4 +124,5 @@ export const PAGE_META_KEYS = [
   'href',
   'gitPath',
   'computed',
+  'frontMatter',
 ] as const satisfies readonly (keyof PageMeta)[];

@@ -27,6 +27,8 @@ export const WITHOUT_EXTENSION: Readonly<Record<DocsyncExtension, string>> = {
     'a layout option a page sets to its default value (`title: visible: true`, as GitBook writes them) is left out of its front matter by clone and pull',
   'computed-pages':
     'an OpenAPI reference entry of SUMMARY.md (a computed page) is not created or changed: push names it NOT SENT (exit 4) and SUMMARY.md keeps it',
+  'front-matter':
+    "front matter is written back in docsync's canonical form (GitBook's keys in GitBook's order, long strings folded) rather than as the writer wrote it (key order, quoting, comments)",
   'space-events': '`docsync watch` learns of platform edits by polling (every `--poll` interval, 10 s) instead of within a second of them',
 };
 

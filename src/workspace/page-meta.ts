@@ -2,7 +2,8 @@ import type { PageCover, VariableValue } from '../model/index.js';
 import type { WorkspaceDocument } from './types.js';
 import { readLayout, renderLayout } from './layout.js';
 import { ASSETS, decodePath, isUrl, relativePath, resolvePath } from './paths.js';
-import { isMapping } from './yaml.js';
+import { patchFrontMatter } from '../content/index.js';
+import { isMapping, loadYaml, sameYaml } from './yaml.js';
 
 /** Page fields that live in front matter. */
 export type PageMeta = Pick<
@@ -150,4 +151,21 @@ export function renderPageMeta(
   for (const key of KEY_ORDER) if (key in keys) ordered[key] = keys[key];
   for (const [key, value] of Object.entries(keys)) if (!(key in ordered)) ordered[key] = value;
   return ordered;
+}
+
+/**
+ * The YAML of a page file's front matter holding `want` (what `renderPageMeta` gives for the
+ * page), written over the block as the file had it (`yaml`, kept in the page's `frontMatter`):
+ * a key that reads as the same field value keeps its text as written (quoting, folding,
+ * comments, order, a `hidden: false` the page does not record); a changed one is rewritten in
+ * place, a cleared one removed, a new one added at the end.
+ */
+export function writtenFrontMatter(yaml: string, want: Record<string, unknown>, file: string): string {
+  const read = loadYaml(yaml);
+  if (!read.ok || !isMapping(read.value ?? {})) return patchFrontMatter(yaml, want);
+  const was = (read.value ?? {}) as Record<string, unknown>;
+  // What the block stands for, in the form `want` has (a cover named by its asset, whatever it is).
+  const asRead = readPageMeta(was, file, (name) => `\u0000${name}`);
+  const known = renderPageMeta(asRead.meta, asRead.extra, file, (id) => (id.startsWith('\u0000') ? id.slice(1) : undefined));
+  return patchFrontMatter(yaml, want, was, (key) => sameYaml(known[key], want[key]));
 }

@@ -3,7 +3,7 @@ import { assetPath, isAssetName } from './assets.js';
 import { GITBOOK_YAML, renderGitbookYaml, rootPrefix, structurePath } from './gitbook-yaml.js';
 import { includePaths, renderInclude } from './includes.js';
 import { renderPageFile, splitMarkdown } from './page-file.js';
-import { renderPageMeta } from './page-meta.js';
+import { renderPageMeta, writtenFrontMatter } from './page-meta.js';
 import { relativePath, resolvePath } from './paths.js';
 import { problem, type WorkspaceProblem } from './problems.js';
 import { renderSummary, type SummaryItem, type Summary, type SummaryPart } from './summary.js';
@@ -28,7 +28,8 @@ export interface WrittenFolder {
  */
 export function renderDocument(page: WorkspaceDocument, path: string, assetName: (id: string) => string | undefined): string {
   const { extra, body } = splitMarkdown(page.markdown);
-  return renderPageFile(renderPageMeta(page, extra, path, assetName), page.title, body);
+  const want = renderPageMeta(page, extra, path, assetName);
+  return renderPageFile(page.frontMatter === undefined ? want : writtenFrontMatter(page.frontMatter, want, path), page.title, body);
 }
 
 /**

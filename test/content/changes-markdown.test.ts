@@ -31,9 +31,13 @@ describe('front matter', () => {
   });
 
   it('treats a missing or empty block as no metadata and rejects non-mappings', () => {
-    expect(readFrontMatter('# Title\n')).toEqual({ ok: true, value: { data: {}, body: '# Title\n' } });
-    expect(readFrontMatter('---\n---\nbody')).toEqual({ ok: true, value: { data: {}, body: 'body' } });
-    expect(readFrontMatter('---\n- a\n---\n')).toEqual({ ok: false, message: 'front matter must be a YAML mapping (`key: value` lines)' });
+    expect(readFrontMatter('# Title\n')).toEqual({ ok: true, value: { data: {}, body: '# Title\n', lines: new Map() } });
+    expect(readFrontMatter('---\n---\nbody')).toEqual({ ok: true, value: { data: {}, body: 'body', yaml: '', lines: new Map() } });
+    expect(readFrontMatter('---\n- a\n---\n')).toEqual({
+      ok: false,
+      line: 2,
+      message: 'front matter must be a YAML mapping (`key: value` lines)',
+    });
     expect(writeFrontMatter({})).toBe('');
   });
 });

@@ -62,6 +62,20 @@ const tree = (pages: TreePage[], variables: ContentTree['variables'] = {}): Cont
 describe('mergeTrees cases', () => {
   const base = tree([page('a', { document: 'd:one\ntwo\nthree\n' }), page('b', { pages: [page('c')] }), page('d')]);
 
+  it('merges front matter as written line by line, and leaves it out where both sides changed one line', () => {
+    const fm = (description: string, icon: string) => `description: ${description}\nkept: true\nicon: ${icon}\n`;
+    const at = (frontMatter: string, description: string, icon: string) => tree([page('a', { frontMatter, description, icon })]);
+    const result = mergeTrees(at(fm('d', 'i'), 'd', 'i'), at(fm('D', 'i'), 'D', 'i'), at(fm('d', 'I'), 'd', 'I'), docs);
+    expect(result).toEqual({ kind: 'clean', tree: at(fm('D', 'I'), 'D', 'I') });
+    const both = mergeTrees(
+      at(fm('d', 'i'), 'd', 'i'),
+      at('description: d\nkept: true\nicon: i # theirs\n', 'd', 'i'),
+      at(fm('d', 'i2'), 'd', 'i2'),
+      docs,
+    );
+    expect(both).toEqual({ kind: 'clean', tree: tree([page('a', { description: 'd', icon: 'i2' })]) });
+  });
+
   it('combines an edit on one side with a rename and a move on the other', () => {
     const ours = tree([page('a', { document: 'd:ONE\ntwo\nthree\n' }), page('b', { pages: [page('c')] }), page('d')]);
     const theirs = tree([page('a', { document: 'd:one\ntwo\nTHREE\n', title: 'Alpha' }), page('b'), page('d', { pages: [page('c')] })]);

@@ -267,7 +267,10 @@ describe.each(testDialects())('content batch writes (%s)', (dialect) => {
     );
     expectSpec(res, 'POST', SPEC, 200);
     const [index, guide] = res.body.changes.map((c: { page: { id: string } }) => c.page.id);
-    expect(await docOf(t, index)).toBe('See [the guide](guide.md), [intro](README.md), nothing and [web](https://example.com).\n');
+    // A link resolving to nothing is kept as written (the published API makes it text).
+    expect(await docOf(t, index)).toBe(
+      'See [the guide](guide.md), [intro](README.md), [nothing](/pages/nowhere) and [web](https://example.com).\n',
+    );
     expect(await docOf(t, guide)).toBe('Back to [index](index.md#top) and [intro by id](README.md).\n');
   });
 

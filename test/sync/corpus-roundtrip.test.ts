@@ -1,6 +1,6 @@
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
@@ -13,10 +13,17 @@ import { corpusFolder } from '../helpers/corpus.js';
 // A real folder exported by GitBook's Git Sync (DOCSYNC_CORPUS_DIR, see test/helpers/corpus.ts).
 const CORPUS = corpusFolder('currents-readme');
 
-/** Files of the canonical folder (200) that come back byte for byte: 134 before pages kept their files on the server, 186 since (and links written as folders stay so). */
-const IDENTICAL_TODAY = 186;
-/** Files of the folder as written (215, of which 15 SUMMARY.md does not list) back byte for byte: 111 before issue 14, 173 since. */
-const WRITTEN_IDENTICAL_TODAY = 173;
+/**
+ * Files of the canonical folder (200) that come back byte for byte: 134 before pages kept their
+ * files on the server, 186 once links written as folders stayed so, all 200 since links to
+ * missing assets are kept as written (issue 14).
+ */
+const IDENTICAL_TODAY = 200;
+/**
+ * Files of the folder as written (215, of which 15 SUMMARY.md does not list) back byte for byte:
+ * 111 before issue 14, 173, then 192 with links to missing assets and front matter as written.
+ */
+const WRITTEN_IDENTICAL_TODAY = 192;
 
 const text = (files: Map<string, Uint8Array | string>) =>
   new Map(
@@ -64,11 +71,26 @@ describe('a space built from a Git Sync folder, cloned back', () => {
     const lost = [...expected.keys()].filter((path) => !actual.has(path));
     expect(lost).toEqual([]);
     expect([...actual.keys()].filter((path) => !expected.has(path))).toEqual([]);
+    const dump = process.env.DOCSYNC_CORPUS_DUMP;
+    if (dump !== undefined && dump !== '') {
+      // Where the round trip differs: the folder cloned back and the canonical folder, to diff by hand.
+      await rm(dump, { recursive: true, force: true });
+      await cp(back, join(dump, 'back'), { recursive: true, filter: (src) => !/\/\.git(?:\/|$)/.test(src) });
+      for (const [path, body] of expected) {
+        await mkdir(dirname(join(dump, 'canonical', path)), { recursive: true });
+        await writeFile(join(dump, 'canonical', path), body, 'latin1');
+      }
+    }
     const identical = [...expected.keys()].filter((path) => expected.get(path) === actual.get(path));
-    expect(identical.length).toBeGreaterThanOrEqual(IDENTICAL_TODAY);
     const written = text(await loadFolder(CORPUS));
-    expect([...written.keys()].filter((path) => written.get(path) === actual.get(path)).length).toBeGreaterThanOrEqual(
-      WRITTEN_IDENTICAL_TODAY,
+    const writtenIdentical = [...written.keys()].filter((path) => written.get(path) === actual.get(path));
+    // The figures docs/workspace-format.md quotes, and what differs (DOCSYNC_CORPUS_DUMP keeps both folders).
+    // eslint-disable-next-line no-console -- the measurement this test exists for
+    console.log(
+      `corpus round trip: canonical ${identical.length}/${expected.size}, as written ${writtenIdentical.length}/${written.size}; ` +
+        `differ: ${[...written.keys()].filter((path) => written.get(path) !== actual.get(path) && actual.has(path)).join(', ')}`,
     );
-  }, 240_000); // a few hundred pages through real HTTP on a shared 2-core machine
+    expect(identical.length).toBeGreaterThanOrEqual(IDENTICAL_TODAY);
+    expect(writtenIdentical.length).toBeGreaterThanOrEqual(WRITTEN_IDENTICAL_TODAY);
+  }, 480_000); // a few hundred pages through real HTTP on a shared 2-core machine (4 min met under load)
 });

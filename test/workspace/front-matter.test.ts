@@ -172,6 +172,7 @@ describe('page files', () => {
     expect(parsePageFile('---\ndescription: d\n---\n\nText\n', 'T')).toEqual({
       ok: true,
       frontMatter: { description: 'd' },
+      yaml: 'description: d\n',
       lines: new Map([['description', 2]]),
       markdown: 'Text\n',
     });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatProblem, readFolder, writeFolder, type FileMap, type WorkspaceContent } from '../../src/workspace/index.js';
+import {
+  formatProblem,
+  readFolder,
+  writeFolder,
+  type FileMap,
+  type WorkspaceContent,
+  type WorkspaceDocument,
+} from '../../src/workspace/index.js';
 
 const folder = (files: Record<string, string | Uint8Array>): FileMap => new Map(Object.entries(files));
 const problems = (files: FileMap) => readFolder(files).problems.map(formatProblem);
@@ -149,6 +156,9 @@ describe('readFolder on hand-edited folders', () => {
     };
     const written = writeFolder(content);
     expect(written.files.get('README.md')).toBe('---\nicon: rocket\nemoji: 🚀\n---\n\n# Home\n\n');
-    expect(readFolder(written.files, { index: written.index }).content).toEqual(content);
+    const read = readFolder(written.files, { index: written.index }).content;
+    expect(read.pages[0]).toMatchObject({ frontMatter: 'icon: rocket\nemoji: 🚀\n' });
+    const { frontMatter: _written, ...page } = read.pages[0] as WorkspaceDocument;
+    expect({ ...read, pages: [page] }).toEqual(content);
   });
 });

@@ -9,6 +9,7 @@ import {
 import { scriptUrlProblem } from '../../model/index.js';
 import { findPage } from '../tree/page-tree.js';
 import { isPageGitPath } from '../tree/paths.js';
+import { isMapping, loadYaml } from '../markdown/yaml.js';
 import { fail } from './types.js';
 
 /**
@@ -26,6 +27,7 @@ const HELD_BY = {
   href: ['link'],
   gitPath: ['document'],
   computed: ['computed'],
+  frontMatter: ['document'],
 } as const satisfies Record<string, readonly PageType[]>;
 
 const NAMES: Record<PageType, string> = { document: 'document pages', group: 'groups', link: 'link pages', computed: 'computed pages' };
@@ -71,6 +73,11 @@ export function checkTypedFields(type: PageType, change: TypedFields): void {
   }
   if (change.computed !== undefined && JSON.stringify(change.computed).length > MAX_COMPUTED_SOURCE) {
     fail(`computed: the source is longer than ${MAX_COMPUTED_SOURCE} characters as JSON`);
+  }
+  if (typeof change.frontMatter === 'string' && change.frontMatter !== '') {
+    const read = loadYaml(change.frontMatter);
+    if (!read.ok || !isMapping(read.value ?? {}))
+      fail(`frontMatter must be a YAML mapping (\`key: value\` lines)${read.ok ? '' : `: ${read.reason}`}`);
   }
   if (typeof change.gitPath === 'string' && !isPageGitPath(change.gitPath)) {
     fail(

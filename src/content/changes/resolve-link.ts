@@ -100,11 +100,14 @@ function byFilePath(scope: LinkScope, path: string, anchor: string | undefined):
  * What a link in submitted markdown points at (api-gaps 3.3): `/pages/<id>`, `/pages/<slug path>`,
  * `/pages/<git path>.md`, `/files/<id>`, a batch ref (`./<ref>.md`, `./<ref>`), or a path
  * relative to the page's own git file (`../other.md`, `./section`, `../.gitbook/assets/x.png`).
- * External URLs and same-page anchors are kept; anything else becomes text.
+ * External URLs and same-page anchors are kept, and so is a link that resolves to nothing (an
+ * image whose asset is not in the space, a page not written yet, a path out of the space): the
+ * published API makes it plain text, but the writer's text is kept as written, stored as text
+ * (not a reference) and listed as broken by the links listing (docs/api.md).
  */
 export function resolveLink(url: string, fromGitPath: string, scope: LinkScope, kind: 'link' | 'image' | 'definition'): LinkDecision {
   const target = classifyLink(url.trim());
-  const decide = (found: Target | undefined): LinkDecision => (found ? { kind: 'url', url: placeholder(found) } : { kind: 'text' });
+  const decide = (found: Target | undefined): LinkDecision => (found ? { kind: 'url', url: placeholder(found) } : { kind: 'keep' });
   switch (target.type) {
     case 'external':
       // `data:` images are not ingested (upload the bytes with insert_files).
@@ -118,7 +121,7 @@ export function resolveLink(url: string, fromGitPath: string, scope: LinkScope, 
         const id = path.slice('/files/'.length);
         return decide(scope.fileIds.has(id) ? { kind: 'file', id } : undefined);
       }
-      if (!path.startsWith('/pages/')) return { kind: 'text' };
+      if (!path.startsWith('/pages/')) return { kind: 'keep' };
       const rest = path.slice('/pages/'.length).replace(/\/+$/, '');
       if (scope.pageIds.has(rest)) return decide(withAnchor(rest));
       const id = rest.endsWith('.md') ? scope.byGitPath.get(rest) : scope.byPath.get(rest);

@@ -3,6 +3,7 @@ import { indexPages, isWithin, movePage, updatePage } from '../tree/page-tree.js
 import { readSubmittedDocument } from './document.js';
 import { checkNoDocument, checkParent, checkTypedFields } from './page-types.js';
 import { checkSlug, parkDocument, withMeta, type BatchState } from './state.js';
+import { patchPageFrontMatter } from './front-matter-text.js';
 import { fail } from './types.js';
 
 /**
@@ -38,17 +39,21 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
   state.tree = {
     ...state.tree,
     pages: updatePage(state.tree.pages, id, (page) =>
-      withGitPath(
-        {
-          ...withMeta(page, change, doc?.meta ?? {}),
-          slug,
-          ...(title !== undefined ? { title } : {}),
-          ...(change.href !== undefined ? { href: change.href } : {}),
-          ...(change.computed !== undefined ? { computed: JSON.stringify(change.computed) } : {}),
-          updatedAt: state.ctx.now,
-        },
-        change.gitPath,
-        moved || slug !== place.page.slug,
+      withFrontMatter(
+        page,
+        change.frontMatter,
+        withGitPath(
+          {
+            ...withMeta(page, change, doc?.meta ?? {}),
+            slug,
+            ...(title !== undefined ? { title } : {}),
+            ...(change.href !== undefined ? { href: change.href } : {}),
+            ...(change.computed !== undefined ? { computed: JSON.stringify(change.computed) } : {}),
+            updatedAt: state.ctx.now,
+          },
+          change.gitPath,
+          moved || slug !== place.page.slug,
+        ),
       ),
     )!,
   };
@@ -65,4 +70,18 @@ function withGitPath(page: TreePage, given: string | null | undefined, moved: bo
   if (given === undefined && !moved) return page;
   const { gitPath: _old, ...rest } = page;
   return typeof given === 'string' ? { ...rest, gitPath: given } : rest;
+}
+
+/**
+ * The page's front matter as written after an update: the one given (null or "": none), else the
+ * one it had with each field the update changed rewritten in place (`patchPageFrontMatter`).
+ */
+function withFrontMatter(before: TreePage, given: string | null | undefined, after: TreePage): TreePage {
+  if (given === undefined) {
+    if (before.frontMatter === undefined) return after;
+    const patched = patchPageFrontMatter(before.frontMatter, before, after);
+    if (patched !== '') return { ...after, frontMatter: patched };
+  }
+  const { frontMatter: _old, ...rest } = after;
+  return typeof given === 'string' && given !== '' ? { ...rest, frontMatter: given } : rest;
 }

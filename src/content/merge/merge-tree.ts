@@ -10,6 +10,7 @@ import {
 import { indexPages, type PagePlace } from '../tree/page-tree.js';
 import { includeNameClashes, mergeReusableContent } from './merge-reusable-contents.js';
 import { mergeDocuments, type DocumentStore } from './document-store.js';
+import { mergeText } from './merge-text.js';
 import { pick, same } from './three-way.js';
 
 /**
@@ -205,7 +206,12 @@ function mergeShape(b: Shape, o: Shape, t: Shape, docs: DocumentStore, conflicts
   const badFields: string[] = [];
   for (const key of PAGE_META_KEYS) {
     const result = pick(b.meta[key], o.meta[key], t.meta[key]);
-    if (result === 'conflict') badFields.push(key);
+    if (result === 'conflict' && key === 'frontMatter') {
+      // The front matter as written follows the fields, which merge on their own: its lines
+      // merge as text, and where both sides changed one line it is left out (written afresh).
+      const text = mergeText(b.meta.frontMatter ?? '', o.meta.frontMatter ?? '', t.meta.frontMatter ?? '');
+      if (text.kind === 'clean' && text.text !== '') meta[key] = text.text;
+    } else if (result === 'conflict') badFields.push(key);
     else if (result.value !== undefined) meta[key] = result.value;
   }
   const type = pick(b.type, o.type, t.type);

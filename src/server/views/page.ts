@@ -74,6 +74,7 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
         .filter(([key, value]) => DEFAULT_PAGE_LAYOUT[key as keyof typeof DEFAULT_PAGE_LAYOUT] === value)
         .map(([key]) => key);
       if (explicit.length > 0) view.explicitLayout = explicit;
+      if (page.frontMatter !== undefined) view.frontMatter = page.frontMatter;
       if (page.cover) view.cover = coverView(page.cover);
       if (page.variables && Object.keys(page.variables).length > 0) view.variables = page.variables;
       view.hidden = page.hidden ?? false;

@@ -31,9 +31,9 @@ const INCLUDE_VERB = { insert_reusable_content: 'add', update_reusable_content: 
  * lost, as the folder keeps each page where it is (snapshot.ts `places`). An update that set
  * only the file is left out (undefined).
  */
-function withoutGitPath(change: ContentChange): ContentChange | undefined {
-  if ((change.operation !== 'insert_page' && change.operation !== 'update_page') || !('gitPath' in change)) return change;
-  const { gitPath: _gitPath, ...rest } = change;
+function without(field: 'gitPath' | 'frontMatter', change: ContentChange): ContentChange | undefined {
+  if ((change.operation !== 'insert_page' && change.operation !== 'update_page') || !(field in change)) return change;
+  const { [field]: _left, ...rest } = change;
   return change.operation === 'update_page' && Object.keys(rest).length <= 2 ? undefined : (rest as ContentChange);
 }
 
@@ -54,7 +54,9 @@ export function adaptPlan(
     if (change.operation === 'insert_page' && change.ref !== undefined) left.add(localIdOfRef.get(change.ref) ?? change.ref);
   };
   for (const planned of plan.changes) {
-    const change = extensions.has('git-path') ? planned : withoutGitPath(planned);
+    // Where the file is and its front matter as written: dropped quietly, the page goes anyway.
+    const kept = extensions.has('git-path') ? planned : without('gitPath', planned);
+    const change = kept === undefined || extensions.has('front-matter') ? kept : without('frontMatter', kept);
     if (change === undefined) continue;
     if (
       (change.operation === 'insert_page' || change.operation === 'update_page') &&

@@ -77,6 +77,7 @@ export function toWorkspacePage(page: RevisionPage, keptFiles = false): Workspac
     ...(page.variables && Object.keys(page.variables).length > 0 ? { variables: page.variables } : {}),
     markdown: page.markdown ?? '',
     ...(keptFiles && page.git?.path !== undefined ? { path: page.git.path } : {}),
+    ...(typeof page.frontMatter === 'string' && page.frontMatter !== '' ? { frontMatter: page.frontMatter } : {}),
     pages: children,
   };
 }

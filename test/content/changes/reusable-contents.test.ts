@@ -82,14 +82,14 @@ describe('insert_reusable_content', () => {
     for (const [changes, message, status] of cases) expect(apply(base(), changes)).toMatchObject({ ok: false, message, status });
   });
 
-  it('a reusable content ref is not a link target: a page linking to `./ref` keeps no link to it', () => {
+  it('a reusable content ref is not a link target: a page linking to `./ref` keeps the link as written, resolved to nothing', () => {
     const r = ok(
       apply(base(), [
         insert('T', 'x', { ref: 'note' }),
         { operation: 'insert_page', title: 'P', document: { markdown: 'See [n](./note.md).\n' } },
       ]),
     );
-    expect([...r.documents.values()]).toEqual(['See n.\n', 'x\n']);
+    expect([...r.documents.values()]).toEqual(['See [n](./note.md).\n', 'x\n']);
   });
 });
 

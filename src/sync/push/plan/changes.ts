@@ -46,6 +46,8 @@ export function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNo
   if (remote.type === 'document' && local.type === 'document') {
     // The file the page is kept at, when the path rules would put it elsewhere (see writeFolder).
     if (remote.path !== local.path) fields.gitPath = local.path ?? null;
+    // The front matter as written (extension `front-matter`); its values travel in the document.
+    if ((remote.frontMatter ?? '') !== (local.frontMatter ?? '')) fields.frontMatter = local.frontMatter ?? null;
     for (const key of CLEARABLE) if (remote[key] !== local[key]) fields[key] = local[key] ?? '';
     for (const flag of FLAGS) if ((remote[flag] ?? false) !== (local[flag] ?? false)) fields[flag] = local[flag] ?? false;
   }
@@ -118,6 +120,7 @@ export function insertChange(
     slug: page.slug,
     ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}),
     ...(page.path !== undefined ? { gitPath: page.path } : {}),
+    ...(page.frontMatter !== undefined ? { frontMatter: page.frontMatter } : {}),
     document: { markdown: pageDocument(page, undefined, path, files) },
     ...place,
   };

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, testDialects, type TestServer } from '../helpers/server.js';
+import { expectError, expectSpec } from '../helpers/expect-spec.js';
+import { createSpace } from '../helpers/spaces.js';
+
+const SPEC = '/spaces/{spaceId}/change-requests/{changeRequestId}/content';
+const PAGE_SPEC = '/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}';
+
+/**
+ * The `front-matter` extension (docs/api.md): a document page keeps its Git Sync file's front
+ * matter as written (`frontMatter` on insert_page and update_page, read back on the page); a
+ * field changed on the platform is rewritten in it in place, every other line kept.
+ */
+describe.each(testDialects())('content batch: frontMatter, the front matter as written (%s)', (dialect) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(dialect);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const yaml = "# kept\ndescription: 'A page, as written'\nhidden: false\ncustom: [1, 2]\n";
+
+  it('stores it beside the fields, gives it back, and rewrites only a field the platform changes', async () => {
+    const space = await createSpace(s, { title: 'Docs' });
+    const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Edits' } })).body;
+    const url = `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`;
+    const inserted = await s.request('POST', url, {
+      body: {
+        changes: [
+          {
+            operation: 'insert_page',
+            title: 'Page',
+            frontMatter: yaml,
+            document: { markdown: "---\ndescription: 'A page, as written'\ncustom: [1, 2]\n---\n\nBody\n" },
+          },
+        ],
+      },
+    });
+    expectSpec(inserted, 'POST', SPEC, 200);
+    const id = inserted.body.changes[0].page.id as string;
+    const read = async () => {
+      const res = await s.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`);
+      expectSpec(res, 'GET', PAGE_SPEC, 200);
+      return res.body as { frontMatter?: string; description?: string; hidden: boolean };
+    };
+    expect(await read()).toMatchObject({ frontMatter: yaml, description: 'A page, as written', hidden: false });
+
+    expectSpec(
+      await s.request('POST', url, { body: { changes: [{ operation: 'update_page', page: id, description: 'New' }] } }),
+      'POST',
+      SPEC,
+      200,
+    );
+    expect((await read()).frontMatter).toBe(yaml.replace("'A page, as written'", 'New'));
+    expectSpec(
+      await s.request('POST', url, { body: { changes: [{ operation: 'update_page', page: id, hidden: true }] } }),
+      'POST',
+      SPEC,
+      200,
+    );
+    expect((await read()).frontMatter).toBe(yaml.replace("'A page, as written'", 'New').replace('hidden: false', 'hidden: true'));
+
+    expectSpec(
+      await s.request('POST', url, { body: { changes: [{ operation: 'update_page', page: id, frontMatter: null }] } }),
+      'POST',
+      SPEC,
+      200,
+    );
+    expect((await read()).frontMatter).toBeUndefined();
+  });
+
+  it('refuses front matter that is not a YAML mapping, and on a page type that has none, naming the field', async () => {
+    const space = await createSpace(s, { title: 'Docs' });
+    const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Edits' } })).body;
+    const url = `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`;
+    const bad = await s.request('POST', url, {
+      body: { changes: [{ operation: 'insert_page', title: 'P', frontMatter: '- a\n', document: {} }] },
+    });
+    expectError(bad, 400, /frontMatter/);
+    const group = await s.request('POST', url, {
+      body: { changes: [{ operation: 'insert_page', type: 'group', title: 'G', frontMatter: 'a: 1\n', document: {} }] },
+    });
+    expectError(group, 400, /frontMatter/);
+  });
+});
