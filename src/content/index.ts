@@ -20,3 +20,4 @@ export { jsonDocumentToMarkdown } from './changes/json-to-markdown.js';
 export * from './conditions/index.js';
 export * from './blocks/index.js';
 export * from './markdown/document-facts.js';
+export * from './openapi/index.js';

@@ -113,6 +113,13 @@ function pageProperties<C extends TSchema>(children: C) {
      * dependencies}`). Any JSON to the serialiser, which then keeps its keys in the order written.
      */
     computed: Type.Optional(Type.Unsafe<{ type: string } & Record<string, unknown>>({})),
+    /** Pages a computed page generated: the seed their id was derived from. */
+    computedSeed: Type.Optional(Type.String()),
+    /**
+     * Extension: the source a generated page came from (the published
+     * ComputedContentSourceDocument, `{type: "builtin:openapi", props, dependencies}`).
+     */
+    generatedBy: Type.Optional(Type.Unsafe<{ type: string } & Record<string, unknown>>({})),
   };
 }
 

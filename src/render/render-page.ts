@@ -16,6 +16,7 @@ import { el, text } from './hast/el.js';
 import { headingAnchors } from './hast/headings.js';
 import { inlineHtml } from './hast/inline-html.js';
 import { expandIncludes } from './mdast/includes.js';
+import { expandOpenApi } from './mdast/openapi.js';
 import { resolveLinks } from './mdast/links.js';
 import { substituteVariables } from './mdast/variables.js';
 import { SANITIZE_SCHEMA } from './sanitize-schema.js';
@@ -52,6 +53,7 @@ export function renderPage(site: RenderSite, page: SitePage, markdown: string, o
   );
 
   expandIncludes(root, ctx, ctx.file);
+  expandOpenApi(root, ctx);
   substituteVariables(root, ctx, ctx.file);
   resolveLinks(root, ctx, ctx.file);
 

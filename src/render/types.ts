@@ -1,4 +1,5 @@
 import type { PageCover, PageLayout, VariableValue } from '../model/index.js';
+import type { OpenApiFiles } from '../content/index.js';
 
 /**
  * A page of the site as the renderer sees it: what its caller (the preview reading a folder, the
@@ -38,6 +39,11 @@ export interface RenderSite {
   assets: ReadonlySet<string>;
   /** Prefix of asset URLs: an asset's URL is this + its encoded path. @default '/' */
   assetBase?: string;
+  /**
+   * The OpenAPI specs `{% openapi-operation %}` and `{% openapi-schemas %}` blocks may name, by
+   * slug: each one's latest processed version. A block naming another spec is a placeholder card.
+   */
+  openapi?: ReadonlyMap<string, OpenApiFiles>;
 }
 
 export interface RenderOptions {

@@ -15,8 +15,8 @@ export interface GitbookBlock extends Parent {
   /** False for a tag GitBook does not define (rendered as a warning, left out when published). */
   known: boolean;
   children: RootContent[];
-  /** What renderers learn about the block: the file an include came from, a resolved target. */
-  data?: Data & { file?: string; href?: string; label?: string; broken?: boolean };
+  /** What renderers learn about the block: the file an include came from, a resolved target, an OpenAPI block filled in. */
+  data?: Data & { file?: string; href?: string; label?: string; broken?: boolean; openapi?: boolean };
 }
 
 /** A problem in a page's block syntax, at a 1-based line of the markdown given. */

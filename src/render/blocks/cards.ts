@@ -55,8 +55,13 @@ export const file: BlockRenderer = ({ node, children }) => {
   ];
 };
 
-/** `{% openapi %}`, `{% openapi-operation %}`, `{% swagger %}`: a placeholder card until OpenAPI pages render. */
-export const openapi: BlockRenderer = ({ node }) => {
+/**
+ * `{% openapi-operation %}` and `{% openapi-schemas %}` filled from their spec (render's
+ * `expandOpenApi`): what they name. Otherwise (`{% openapi %}`, `{% swagger %}`, a spec the
+ * site does not have) a placeholder card.
+ */
+export const openapi: BlockRenderer = ({ node, children }) => {
+  if (node.data?.openapi) return [el('div', { className: ['gb-openapi-block', `gb-${node.name}`] }, children())];
   const method = attr(node, 'method')?.toUpperCase();
   const path = attr(node, 'path');
   const spec = attr(node, 'spec') ?? attr(node, 'src') ?? '';

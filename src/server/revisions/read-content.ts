@@ -1,5 +1,13 @@
 import type { Kysely } from 'kysely';
-import { includeNames, pagePaths, refPaths, renderIncludeMarkdown, walkPages, type JsonDocument } from '../../content/index.js';
+import {
+  includeNames,
+  markdownToJsonDocument,
+  pagePaths,
+  refPaths,
+  renderIncludeMarkdown,
+  walkPages,
+  type JsonDocument,
+} from '../../content/index.js';
 import {
   DocsyncError,
   type ContentTree,
@@ -18,7 +26,8 @@ import { getBlobs } from '../store/blobs.js';
 import { EMPTY_GIT_OID, gitBlobOid, gitOids } from '../store/git-oids.js';
 import { loadPageMarkdown, templateOf } from './stored-documents.js';
 import { loadFacts } from './facts.js';
-import { pageView, type PageBody } from '../views/page.js';
+import { generatedPageView, pageView, type PageBody } from '../views/page.js';
+import type { GeneratedReference, PlacedGenerated } from '../openapi/reference.js';
 import { fileView } from '../views/file.js';
 import { reusableContentView } from '../views/reusable-content.js';
 import { apiUrl } from '../urls.js';
@@ -40,6 +49,8 @@ export interface RenderOptions {
   metadata: boolean;
   /** Body of document pages; without one a page carries its JSON document (see docs/api.md). */
   format?: PageFormat | undefined;
+  /** The pages OpenAPI computed pages generated (docs/api.md, "API reference pages"); none without. */
+  generated?: ReadonlyMap<string, GeneratedReference> | undefined;
 }
 
 const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };
@@ -77,14 +88,31 @@ export async function renderPages(
     if (options.format === 'markdown') return { markdown: documents.markdown(page) };
     return { document: page.document === undefined ? EMPTY_DOCUMENT : (facts.get(page.document)?.document ?? EMPTY_DOCUMENT) };
   };
-  const ctx = {
+  return pages.map((page) => pageView(page, viewContext(scope, options, body, gitOid)));
+}
+
+function viewContext(scope: ContentScope, options: RenderOptions, body: (page: TreePage) => PageBody, gitOid: (page: TreePage) => string) {
+  return {
     paths: pagePaths(scope.tree.pages),
     appURL: (pageId: string) => `${scope.appURL}/pages/${pageId}`,
     metadata: options.metadata,
     body,
     gitOid,
+    ...(options.generated ? { generated: options.generated } : {}),
+    generatedBody: (markdown: string): PageBody =>
+      options.format === 'markdown' ? { markdown } : { document: markdownToJsonDocument(markdown) as JsonDocument },
   };
-  return pages.map((page) => pageView(page, ctx));
+}
+
+/** One generated page (with its generated subpages), as page reads by id and path answer it. */
+export function renderGeneratedPage(scope: ContentScope, placed: PlacedGenerated, options: RenderOptions): RevisionPage {
+  const ctx = viewContext(
+    scope,
+    options,
+    () => ({ markdown: '' }),
+    () => EMPTY_GIT_OID,
+  );
+  return generatedPageView(placed.page, ctx, { spec: placed.spec, base: placed.base });
 }
 
 /** Where a file's bytes are served: by revision, so the URL keeps working after later edits. */

@@ -22,6 +22,7 @@ import {
   findFile,
   findReusableContent,
   renderFiles,
+  renderGeneratedPage,
   renderPages,
   renderReusableContent,
   reusableContentDocument,
@@ -36,6 +37,7 @@ import {
   spaceScope,
 } from '../revisions/content-scope.js';
 import { revisionJson, revisionView } from '../views/revision.js';
+import { generateReferences, placedGenerated } from '../openapi/reference.js';
 
 const Flag = Type.Optional(Type.Boolean());
 const contentFlags = { metadata: Flag, computed: Flag };
@@ -118,6 +120,18 @@ const withParams = (scope: TObject, extra: Record<string, typeof Id>) => Type.Ob
 export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx;
   const params = (request: FastifyRequest) => request.params as ContentParams;
+  // The pages OpenAPI computed pages generate, unless the read asks for `computed=false`.
+  const references = (request: FastifyRequest, scope: ContentScope) =>
+    (request.query as { computed?: boolean }).computed === false ? undefined : generateReferences(db, scope.space.org_id, scope.tree);
+  /** A generated page by id or by path; undefined when none is. */
+  const findGenerated = async (request: FastifyRequest, scope: ContentScope, match: (p: { id: string; path: string }) => boolean) => {
+    const refs = await references(request, scope);
+    if (!refs) return undefined;
+    const paths = pagePaths(scope.tree.pages);
+    for (const placed of placedGenerated(refs, (id) => paths.get(id)?.path ?? ''))
+      if (match({ id: placed.page.id, path: placed.path })) return { placed, refs };
+    return undefined;
+  };
 
   for (const { prefix, params: scopeParams, resolve } of SCOPES) {
     app.get(
@@ -127,7 +141,11 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const scope = await resolve(request, params(request));
         // Pages of a revision carry their markdown: the cheapest body the published Document
         // accepts (a JSON tree would parse every page); docs/api.md, "Content reads".
-        const options = { metadata: request.query.metadata ?? true, format: 'markdown' as const };
+        const options = {
+          metadata: request.query.metadata ?? true,
+          format: 'markdown' as const,
+          generated: await references(request, scope),
+        };
         return revisionView(scope.revision, scope.tree, {
           pages: await renderPages(db, scope, scope.tree.pages, options),
           files: await renderFiles(db, scope, scope.tree.files, options),
@@ -143,7 +161,11 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request) => {
         const scope = await resolve(request, params(request));
         return {
-          pages: await renderPages(db, scope, scope.tree.pages, { metadata: request.query.metadata ?? true, format: request.query.format }),
+          pages: await renderPages(db, scope, scope.tree.pages, {
+            metadata: request.query.metadata ?? true,
+            format: request.query.format,
+            generated: await references(request, scope),
+          }),
         };
       },
     );
@@ -183,8 +205,14 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const scope = await resolve(request, params(request));
         const pageId = params(request).pageId ?? '';
         const page = findPage(scope.tree.pages, pageId);
-        if (!page) throw new DocsyncError('not_found', `page ${pageId} not found in revision ${scope.revision.id}`);
-        const [view] = await renderPages(db, scope, [page], { metadata: request.query.metadata ?? true, format: request.query.format });
+        const options = { metadata: request.query.metadata ?? true, format: request.query.format };
+        if (!page) {
+          const found = await findGenerated(request, scope, (p) => p.id === pageId);
+          if (found) return renderGeneratedPage(scope, found.placed, options);
+          throw new DocsyncError('not_found', `page ${pageId} not found in revision ${scope.revision.id}`);
+        }
+        const generated = page.type === 'computed' ? await references(request, scope) : undefined;
+        const [view] = await renderPages(db, scope, [page], { ...options, generated });
         return view;
       },
     );
@@ -243,8 +271,12 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         for (const [id, p] of paths) if (p.path === wanted) found ??= id;
         const page = found === undefined ? undefined : findPage(scope.tree.pages, found);
         // The published answer is a document or group page: a link page has no content at a path.
-        if (!page || page.type === 'link' || page.type === 'computed')
+        if (!page || page.type === 'link' || page.type === 'computed') {
+          const generated = await findGenerated(request, scope, (p) => p.path === wanted);
+          if (generated)
+            return renderGeneratedPage(scope, generated.placed, { metadata: request.query.metadata ?? true, format: request.query.format });
           throw new DocsyncError('not_found', `no page at path "${wanted}" in revision ${scope.revision.id}`);
+        }
         const [view] = await renderPages(db, scope, [page], { metadata: request.query.metadata ?? true, format: request.query.format });
         return view;
       },

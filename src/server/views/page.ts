@@ -1,5 +1,5 @@
 import { assertNever, DEFAULT_PAGE_LAYOUT, type PageCover, type RevisionPage, type TreePage } from '../../model/index.js';
-import type { JsonDocument, PagePaths } from '../../content/index.js';
+import type { GeneratedPage, JsonDocument, PagePaths } from '../../content/index.js';
 
 /** The content fields of a document page: its markdown or its JSON document. */
 export type PageBody = { markdown: string } | { document: JsonDocument };
@@ -17,6 +17,9 @@ export interface PageViewContext {
   shallow?: boolean;
   /** Git blob id of the page's stored markdown (the empty blob for a page without one). */
   gitOid: (page: TreePage) => string;
+  /** The pages each OpenAPI computed page generated (by its id), and their body; none without. */
+  generated?: ReadonlyMap<string, { spec: string; pages: GeneratedPage[] }>;
+  generatedBody?: (markdown: string) => PageBody;
 }
 
 function coverView(cover: PageCover): NonNullable<RevisionPage['cover']> {
@@ -106,13 +109,16 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
         hidden: page.hidden ?? false,
       } as RevisionPage;
     }
-    case 'computed':
+    case 'computed': {
       // The published RevisionPageComputed: its generated pages come from the source (not stored).
+      const view = { ...common(page), type: 'computed', computed: JSON.parse(page.computed ?? '{"type":""}') as { type: string } };
+      const generated = ctx.generated?.get(page.id);
+      if (!generated || ctx.shallow) return view as RevisionPage;
       return {
-        ...common(page),
-        type: 'computed',
-        computed: JSON.parse(page.computed ?? '{"type":""}') as { type: string },
+        ...view,
+        pages: generated.pages.map((g) => generatedPageView(g, ctx, { spec: generated.spec, base: path })),
       } as RevisionPage;
+    }
     default:
       return assertNever(page.type, 'page type');
   }
@@ -120,4 +126,35 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
 
 export function pagesView(pages: readonly TreePage[], ctx: PageViewContext): RevisionPage[] {
   return pages.map((page) => pageView(page, ctx));
+}
+
+/**
+ * A page an OpenAPI reference generated, as a RevisionPageDocument: `computedSeed` (what its id
+ * is derived from), layout defaults, no `git` (it is no file of the space), no `documentId`.
+ * Its source (the published ComputedContentSourceDocument: `props` naming the tag, operation
+ * or models) is the extension field `generatedBy`, not `computed`: the published
+ * RevisionPageDocument's last `oneOf` has a branch that any object matches, so a page with
+ * both `computed` and `computedSeed` matches two branches and no such answer validates.
+ */
+export function generatedPageView(page: GeneratedPage, ctx: PageViewContext, at: { spec: string; base: string }): RevisionPage {
+  const path = at.base === '' ? page.slug : `${at.base}/${page.slug}`;
+  const view: Record<string, unknown> = {
+    id: page.id,
+    title: page.title,
+    type: 'document',
+    kind: 'sheet',
+    urls: { app: ctx.appURL(page.id) },
+    slug: page.slug,
+    path,
+    pages: ctx.shallow ? [] : page.pages.map((child) => generatedPageView(child, ctx, { spec: at.spec, base: path })),
+    layout: { ...DEFAULT_PAGE_LAYOUT },
+    hidden: false,
+    noIndex: false,
+    noRobotsIndex: false,
+    tags: [],
+    computedSeed: page.seed,
+    generatedBy: { type: 'builtin:openapi', props: page.props, dependencies: { spec: { ref: { kind: 'openapi', spec: at.spec } } } },
+  };
+  if (ctx.generatedBody) Object.assign(view, ctx.generatedBody(page.markdown));
+  return view as RevisionPage;
 }

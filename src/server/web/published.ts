@@ -154,7 +154,7 @@ export const publishedSites: FastifyPluginAsync = async (app) => {
     const entry = target ? built.byId.get(target.id) : undefined;
     if (!entry) throw new DocsyncError('not_found', `no page at ${request.url.split('?')[0]}`);
     const treePage = [...walkPages(tree.pages)].find((p) => p.id === entry.site.id)!;
-    const rendered = await renderedPage(db, key, tree, built, treePage, { mode: 'published', claims });
+    const rendered = await renderedPage(db, key, tree, built, treePage, { mode: 'published', claims }, space.org_id);
     const html = renderDocument(built.site, entry.site, rendered, { bodyStart: `<style>${APP_STYLES}</style>${sectionNav}${spaces}` });
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
     const shared = site.visibility === 'public' || site.visibility === 'unlisted';

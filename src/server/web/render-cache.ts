@@ -6,6 +6,8 @@ import type { Database } from '../store/schema.js';
 import { loadPageMarkdown } from '../revisions/stored-documents.js';
 import { Lru } from './lru.js';
 import type { SpaceSite } from './space-site.js';
+import { loadSpecFiles } from '../openapi/reference.js';
+import type { OpenApiFiles } from '../../content/index.js';
 
 // A page of a revision renders the same every time (for one URL scheme and one set of claims):
 // it is rendered once and kept. Rendering runs on the parse pool's worker threads within the parse
@@ -13,23 +15,48 @@ import type { SpaceSite } from './space-site.js';
 // with 422 `document_too_complex` (an error page), and the refusal is not kept.
 const rendered = new Lru<string, Promise<RenderedPage>>(2000);
 
-/** A page's body as HTML; `key` names the revision and URL scheme of `site`. */
-export function renderedPage(
+/** The specs a page's `{% openapi-operation %}` and `{% openapi-schemas %}` blocks name. */
+const SPEC_ATTRIBUTE = /\{%\s*openapi-(?:operation|schemas)\b[^%]*?\bspec="([^"]+)"/g;
+
+/**
+ * The organization's specs as `slug@version`: part of a page's cache key, so a new version of
+ * a spec its OpenAPI blocks name renders the page again.
+ */
+async function specVersions(db: Kysely<Database>, orgId: string): Promise<string> {
+  const rows = await db.selectFrom('openapi_specs').select(['slug', 'last_version']).where('org_id', '=', orgId).orderBy('slug').execute();
+  return rows.map((r) => `${r.slug}@${r.last_version ?? ''}`).join(',');
+}
+
+/**
+ * A page's body as HTML; `key` names the revision and URL scheme of `site`. With `orgId`, the
+ * OpenAPI blocks of the page are filled from that organization's specs (their latest versions).
+ */
+export async function renderedPage(
   db: Kysely<Database>,
   key: string,
   tree: ContentTree,
   site: SpaceSite,
   page: TreePage,
   options: RenderOptions,
+  orgId?: string,
 ): Promise<RenderedPage> {
-  const cacheKey = `${key}|${page.id}|${options.mode}|${options.claims === undefined ? '' : JSON.stringify(options.claims)}`;
+  const specs = orgId === undefined ? '' : await specVersions(db, orgId);
+  const cacheKey = `${key}|${page.id}|${options.mode}|${options.claims === undefined ? '' : JSON.stringify(options.claims)}|${specs}`;
   let found = rendered.get(cacheKey);
   if (!found) {
     found = (async () => {
       const markdown = (await loadPageMarkdown(db, tree, [page])).markdown(page);
       const target = site.byId.get(page.id);
       if (!target) throw new DocsyncError('not_found', `page ${page.id} not found`);
-      const task = { kind: 'render' as const, site: site.site, page: target.site, markdown, options };
+      const openapi = new Map<string, OpenApiFiles>();
+      if (orgId !== undefined)
+        for (const [, slug] of markdown.matchAll(SPEC_ATTRIBUTE)) {
+          if (openapi.has(slug!)) continue;
+          const files = await loadSpecFiles(db, orgId, slug!);
+          if (files) openapi.set(slug!, files);
+        }
+      const withSpecs = openapi.size > 0 ? { ...site.site, openapi } : site.site;
+      const task = { kind: 'render' as const, site: withSpecs, page: target.site, markdown, options };
       return (await runParse(task, 'this page', 'render', "simplify the page's markdown")).rendered;
     })();
     rendered.set(cacheKey, found);

@@ -87,7 +87,7 @@ export async function sendContentPage(
       appPage(view.space.title, `<h1>${esc(view.space.title || 'Untitled space')}</h1><p>This space has no page yet.</p>`, chrome),
     );
   }
-  const rendered = await renderedPage(db, key, view.tree, site, entry.tree, { mode: 'preview' });
+  const rendered = await renderedPage(db, key, view.tree, site, entry.tree, { mode: 'preview' }, view.space.org_id);
   return sendHtml(reply, 200, renderDocument(site.site, entry.site, rendered, { bodyStart: appBar(chrome) }));
 }
 

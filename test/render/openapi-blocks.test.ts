@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { renderPage } from '../../src/render/index.js';
+import type { OpenApiFiles } from '../../src/content/index.js';
+import { pageOf, testSite } from './site.js';
+
+const PETS: OpenApiFiles = {
+  entry: 'openapi.yaml',
+  files: {
+    'openapi.yaml': {
+      openapi: '3.0.3',
+      info: { title: 'Pets', version: '1.0' },
+      paths: {
+        '/pets/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: {
+            operationId: 'getPet',
+            summary: 'Get a pet',
+            description: 'One pet, by id.',
+            responses: {
+              '200': { description: 'The pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
+              '404': { description: 'No such pet' },
+            },
+          },
+        },
+      },
+      components: { schemas: { Pet: { $ref: 'schemas/pet.yaml' } } },
+    },
+    'schemas/pet.yaml': {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', description: 'What it answers to' }, kind: { type: 'string', enum: ['cat', 'dog'] } },
+    },
+  },
+};
+
+// The renderer is pure: the caller resolves the spec (site.openapi, by slug) and passes it in.
+describe('OpenAPI blocks', () => {
+  const withSpec = testSite({ openapi: new Map([['pets', PETS]]) });
+  const render = (markdown: string, site = withSpec) => renderPage(site, pageOf(site, 'README.md'), markdown);
+
+  it('openapi-operation: the operation, its parameters and responses, from the spec the site passes in', () => {
+    const out = render('{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}\n{% endopenapi-operation %}');
+    expect(out.problems).toEqual([]);
+    expect(out.html).toContain('<div class="gb-openapi-block gb-openapi-operation">');
+    expect(out.html).toContain('<strong>Get a pet</strong>');
+    expect(out.html).toContain('<code>GET /pets/{id}</code>');
+    expect(out.html).toContain('One pet, by id.');
+    expect(out.html).toMatch(/<td><code>id<\/code><\/td>\s*<td>path<\/td>\s*<td>string<\/td>\s*<td>yes<\/td>/);
+    expect(out.html).toContain('<code>name</code> (string, required): What it answers to');
+    expect(out.html).toContain('No such pet');
+    // Deterministic: the same input renders the same HTML.
+    expect(render('{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}\n{% endopenapi-operation %}').html).toBe(out.html);
+  });
+
+  it('openapi-schemas: each named schema with its properties', () => {
+    const out = render('{% openapi-schemas spec="pets" schemas="Pet" %}\n{% endopenapi-schemas %}');
+    expect(out.html).toContain('<div class="gb-openapi-block gb-openapi-schemas">');
+    expect(out.html).toContain('<h3 id="pet">Pet<');
+    expect(out.html).toContain('<code>kind</code> (string): Allowed: <code>"cat"</code>, <code>"dog"</code>.');
+  });
+
+  it('an unknown operation is a problem; a spec the site does not have stays a placeholder card', () => {
+    const missing = render('{% openapi-operation spec="pets" path="/nope" method="get" %}\n{% endopenapi-operation %}');
+    expect(missing.problems.map((p) => p.message)).toEqual(['openapi-operation: the spec pets has no operation GET /nope']);
+    expect(missing.html).toContain('gb-card gb-openapi');
+    const unknown = render('{% openapi-operation spec="other" path="/pets/{id}" method="get" %}\n{% endopenapi-operation %}');
+    expect(unknown.html).toContain('gb-card gb-openapi');
+    expect(
+      render('{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}\n{% endopenapi-operation %}', testSite()).html,
+    ).toContain('OpenAPI: GET /pets/{id}');
+  });
+});

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, testDialects, type TestServer } from '../helpers/server.js';
+import { expectSpec } from '../helpers/expect-spec.js';
+import { createSpace } from '../helpers/spaces.js';
+import { PETS_V1, PETS_V2, startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
+import { WebClient } from '../helpers/web.js';
+import { spaceWithPages } from '../helpers/web-content.js';
+
+const PAGES = '/spaces/{spaceId}/content/pages';
+const PAGE = '/spaces/{spaceId}/content/page/{pageId}';
+const PATH = '/spaces/{spaceId}/content/path/{pagePath}';
+
+interface Page {
+  id: string;
+  type: string;
+  title: string;
+  slug?: string;
+  path?: string;
+  markdown?: string;
+  generatedBy?: { props: Record<string, unknown> };
+  computedSeed?: string;
+  pages?: Page[];
+}
+
+/**
+ * API reference pages (docs/api.md): a `builtin:openapi` computed page generates, on read, one
+ * page per tag and per operation of the latest processed version of the spec it names.
+ */
+describe.each(testDialects())('API reference pages (%s)', (dialect) => {
+  let s: TestServer;
+  let fixture: SpecFixture;
+  beforeAll(async () => {
+    s = await startServer(dialect, { allowPrivateFetch: true });
+    fixture = await startSpecFixture();
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await s?.close();
+  });
+
+  async function processed(slug: string, previous?: string) {
+    for (let i = 0; i < 200; i += 1) {
+      const res = await s.request('GET', `/v1/orgs/${s.orgId}/openapi/${slug}`);
+      if (res.body.processingState === 'complete' && res.body.lastVersion !== previous) return res.body.lastVersion as string;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`spec ${slug} was not processed`);
+  }
+
+  it(
+    'lists the generated pages under the computed page, reads them by id and path, and follows a new version',
+    { timeout: 120_000 },
+    async () => {
+      fixture.files.set('/api/openapi.yaml', PETS_V1);
+      await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, {
+        body: { slug: 'pets', source: { url: `${fixture.url}/api/openapi.yaml` } },
+      });
+      const v1 = await processed('pets');
+      const space = await createSpace(s, { title: 'API' });
+      const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });
+      const source = {
+        type: 'builtin:openapi',
+        props: { models: true },
+        dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } },
+      };
+      const written = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content?compat=false`, {
+        body: {
+          changes: [
+            { operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n\nHello.\n' } },
+            { operation: 'insert_page', type: 'computed', title: 'pets', computed: source, document: {} },
+          ],
+        },
+      });
+      expect(written.status).toBe(200);
+      const computedId = written.body.changes[1].page.id as string;
+      expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+
+      const read = async (query = '') => {
+        const res = await s.request('GET', `/v1/spaces/${space.id}/content/pages${query}`);
+        expectSpec(res, 'GET', PAGES, 200);
+        return (res.body.pages as Page[]).find((p) => p.id === computedId)!;
+      };
+      const computed = await read('?format=markdown');
+      expect(computed.type).toBe('computed');
+      // The spec has no components.schemas: no models page.
+      expect(computed.pages!.map((p) => [p.title, p.slug, p.path])).toEqual([['pets', 'pets', 'pets']]);
+      const tag = computed.pages![0]!;
+      expect(tag).toMatchObject({ type: 'document', generatedBy: { type: 'builtin:openapi', props: { doc: 'tag', page: 'pets' } } });
+      expect(tag.markdown).toContain('Everything about pets');
+      const op = tag.pages![0]!;
+      expect(op).toMatchObject({
+        title: 'List pets',
+        slug: 'listpets',
+        path: 'pets/listpets',
+        generatedBy: {
+          props: { doc: 'operation', page: '/pets', method: 'get' },
+          dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } },
+        },
+        computedSeed: 'operation:get:/pets',
+      });
+      expect(op.markdown).toContain('`GET /pets`');
+      expect(op.markdown).toContain('| `limit` | query | integer | no |');
+      expect(op.markdown).toContain('### 200');
+      expect(op.markdown).toContain('- `name` (string, required)');
+      expect(op).not.toHaveProperty('git');
+
+      // Stable ids across reads; none generated with computed=false.
+      expect((await read()).pages![0]!.pages![0]!.id).toBe(op.id);
+      expect((await read('?computed=false')).pages).toBeUndefined();
+
+      const byId = await s.request('GET', `/v1/spaces/${space.id}/content/page/${op.id}?format=markdown`);
+      expectSpec(byId, 'GET', PAGE, 200);
+      expect(byId.body).toMatchObject({ id: op.id, markdown: op.markdown, path: 'pets/listpets' });
+      const asDocument = await s.request('GET', `/v1/spaces/${space.id}/content/page/${op.id}`);
+      expectSpec(asDocument, 'GET', PAGE, 200);
+      expect(asDocument.body.document.object).toBe('document');
+      const byPath = await s.request('GET', `/v1/spaces/${space.id}/content/path/pets/listpets?format=markdown`);
+      expectSpec(byPath, 'GET', PATH, 200);
+      expect(byPath.body.id).toBe(op.id);
+      const computedById = await s.request('GET', `/v1/spaces/${space.id}/content/page/${computedId}`);
+      expectSpec(computedById, 'GET', PAGE, 200);
+      expect(computedById.body.pages.map((p: Page) => p.id)).toEqual(computed.pages!.map((p) => p.id));
+
+      // A new version: the next read has its operation, the earlier pages keep their ids.
+      fixture.files.set('/api/openapi.yaml', PETS_V2);
+      await s.request('PUT', `/v1/orgs/${s.orgId}/openapi/pets`, { body: { source: { url: `${fixture.url}/api/openapi.yaml` } } });
+      await processed('pets', v1);
+      const after = await read('?format=markdown');
+      expect(after.pages![0]!.pages!.map((p) => p.generatedBy!.props.method)).toEqual(['get', 'post']);
+      expect(after.pages![0]!.pages![0]!.id).toBe(op.id);
+    },
+  );
+
+  it(
+    "renders a page's openapi-operation block from the spec on the app's pages, and a new version on the next visit",
+    { timeout: 120_000 },
+    async () => {
+      const spec = (extra: string) =>
+        `openapi: 3.0.3\ninfo: { title: Shop, version: "1" }\npaths:\n  /orders:\n    get:\n      summary: List orders${extra}\n      responses:\n        "200": { description: The orders }\n`;
+      expect((await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, { body: { slug: 'shop', source: { text: spec('') } } })).status).toBe(
+        201,
+      );
+      const { space, ids } = await spaceWithPages(s, [
+        {
+          title: 'Orders',
+          markdown: '# Orders\n\n{% openapi-operation spec="shop" path="/orders" method="get" %}\n{% endopenapi-operation %}\n',
+        },
+      ]);
+      const web = new WebClient(s.url);
+      await web.signIn(s.token);
+      const page = `/app/spaces/${space.id}/pages/${ids.get('Orders')}`;
+      const first = await web.get(page);
+      expect(first.status).toBe(200);
+      expect(first.text).toContain('gb-openapi-operation');
+      expect(first.text).toContain('<strong>List orders</strong>');
+      expect(first.text).toContain('The orders');
+      expect(
+        (await s.request('PUT', `/v1/orgs/${s.orgId}/openapi/shop`, { body: { source: { text: spec(' and refunds') } } })).status,
+      ).toBe(200);
+      expect((await web.get(page)).text).toContain('<strong>List orders and refunds</strong>');
+    },
+  );
+
+  it('generates nothing for a spec that does not exist', async () => {
+    const space = await createSpace(s, { title: 'None' });
+    const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });
+    const source = {
+      type: 'builtin:openapi',
+      props: { models: false },
+      dependencies: { spec: { ref: { kind: 'openapi', spec: 'nope' } } },
+    };
+    await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, {
+      body: { changes: [{ operation: 'insert_page', type: 'computed', title: 'nope', computed: source, document: {} }] },
+    });
+    const res = await s.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content/pages`);
+    expectSpec(res, 'GET', '/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', 200);
+    expect(res.body.pages.find((p: Page) => p.type === 'computed')).not.toHaveProperty('pages');
+  });
+});
