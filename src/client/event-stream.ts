@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { SpaceEvent } from '../model/index.js';
+import type { SpaceEvent, SpaceResetEvent } from '../model/index.js';
 import { ApiError, ConnectionError, redact } from './errors.js';
 import { requestUrl } from './transport.js';
 
@@ -8,7 +8,8 @@ export interface EventStreamOptions {
   lastEventId?: string;
   /** Called once the server accepted the stream (200), before any event. */
   onOpen?: () => void;
-  onEvent: (event: SpaceEvent) => void;
+  /** Every event, and `reset` when events after `lastEventId` were purged (read everything again). */
+  onEvent: (event: SpaceEvent | SpaceResetEvent) => void;
   /** Ends the stream (the promise then resolves). */
   signal: AbortSignal;
   /**
@@ -91,7 +92,7 @@ export async function followEventStream(
       while ((cut = buffer.indexOf('\n\n')) >= 0) {
         const parsed = parseBlock(buffer.slice(0, cut));
         buffer = buffer.slice(cut + 2);
-        if (parsed) options.onEvent(JSON.parse(parsed.data) as SpaceEvent);
+        if (parsed) options.onEvent(JSON.parse(parsed.data) as SpaceEvent | SpaceResetEvent);
       }
     }
   } catch (error) {

@@ -1,5 +1,5 @@
 import { isApiError, type Client } from '../client/index.js';
-import { EVENTS_EXTENSION, type SpaceEvent } from '../model/index.js';
+import { EVENTS_EXTENSION, type SpaceEvent, type SpaceResetEvent } from '../model/index.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 
 export interface RemoteEventsOptions {
@@ -8,8 +8,13 @@ export interface RemoteEventsOptions {
   backoff: BackoffPolicy;
   /** The stream is open: the daemon catches up once (what changed before it opened) and stops polling. */
   onConnected: () => void;
-  /** Something changed on the platform: the daemon pulls. */
-  onEvent: (event: SpaceEvent) => void;
+  /**
+   * Something changed on the platform: the daemon pulls. A `reset` (the server purged events this
+   * stream would have resumed from) is handled the same way: a pull compares every followed head
+   * with what was last synced, so it reads everything the purged events told of; the stream then
+   * resumes after the reset's id.
+   */
+  onEvent: (event: SpaceEvent | SpaceResetEvent) => void;
   /** The stream is lost: the daemon polls again until it is back. */
   onDisconnected: (reason: string) => void;
 }

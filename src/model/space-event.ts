@@ -11,6 +11,20 @@ import type { DocsyncExtension } from './content-change.js';
 export const SPACE_EVENT_TYPES = ['revision', 'change-request', 'comment'] as const;
 export type SpaceEventType = (typeof SPACE_EVENT_TYPES)[number];
 
+/**
+ * Sent first to a subscriber resuming (`Last-Event-ID`) from before the events still kept (the
+ * server purges events past its retention window): events it missed are gone, so it should read
+ * everything again (a full pull). Its `id` is the purge horizon; the stream goes on after it.
+ */
+export const RESET_EVENT = 'reset';
+export const SpaceResetEvent = Type.Object({
+  id: Type.String(),
+  type: Type.Literal(RESET_EVENT),
+  /** Events at or below this id were purged. */
+  horizon: Type.String(),
+});
+export type SpaceResetEvent = Static<typeof SpaceResetEvent>;
+
 /** One event of `GET /v1/spaces/{spaceId}/events`, the `data` of a server-sent event. */
 export const SpaceEvent = Type.Object({
   /** Also the SSE `id:` line: send it back as `Last-Event-ID` to resume after it. */

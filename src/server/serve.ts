@@ -6,6 +6,7 @@ import { openDatabase, type Db, type StoreOptions } from './store/db.js';
 import { bootstrapStore, checkBootstrapToken } from './bootstrap.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { startJobRunner, type JobRunner } from './jobs/runner.js';
+import { DEFAULT_EVENT_RETENTION_MS, schedulePurgeEvents } from './jobs/purge-events.js';
 
 export interface ServeOptions extends StoreOptions {
   host: string;
@@ -21,6 +22,8 @@ export interface ServeOptions extends StoreOptions {
   log?: LogOptions;
   /** The event streams' timing (routes/events.ts). */
   events?: EventRouteOptions;
+  /** How long events are kept for subscribers to resume from, in ms (`DOCSYNC_EVENT_RETENTION_DAYS`). @default 7 days */
+  eventRetentionMs?: number;
 }
 
 export interface RunningServer {
@@ -55,6 +58,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    await schedulePurgeEvents(db.kysely, options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS, clock.now());
     const jobs = startJobRunner({ db: db.kysely, clock, intervalMs: options.jobIntervalMs ?? 60_000 });
     let closing: Promise<void> | undefined;
     return {

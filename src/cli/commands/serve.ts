@@ -26,11 +26,21 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** `DOCSYNC_EVENT_RETENTION_DAYS`: how long event streams can be resumed from (docs/api.md); absent: 7 days. */
+function eventRetentionMs(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const days = Number(value);
+  if (!Number.isFinite(days) || days <= 0)
+    throw new ExitError(`DOCSYNC_EVENT_RETENTION_DAYS must be a positive number of days, got "${value}"`, EXIT.usage);
+  return days * 24 * 60 * 60 * 1000;
+}
+
 /** `docsync serve`: runs the API until SIGINT or SIGTERM, then closes cleanly. */
 export async function serveCommand(options: ServeCommandOptions): Promise<void> {
   const port = parsePort(options.port);
   const level = parseLogLevel(options.logLevel);
   const bootstrapToken = process.env.DOCSYNC_BOOTSTRAP_TOKEN;
+  const retention = eventRetentionMs(process.env.DOCSYNC_EVENT_RETENTION_DAYS);
   const server = await serve({
     host: options.host,
     port,
@@ -38,6 +48,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
     ...(bootstrapToken ? { bootstrapToken } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     allowPrivateFetch: options.allowPrivateFetch === true,
+    ...(retention !== undefined ? { eventRetentionMs: retention } : {}),
     // One JSON line per request and every server-side error with its stack, on stdout.
     log: { level, stream: process.stdout },
   });

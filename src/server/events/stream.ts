@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SpaceEvent } from '../../model/index.js';
-import { DOCSYNC_EXTENSIONS, EXTENSIONS_HEADER } from '../../model/index.js';
+import type { SpaceEvent, SpaceResetEvent } from '../../model/index.js';
+import { DOCSYNC_EXTENSIONS, EXTENSIONS_HEADER, RESET_EVENT } from '../../model/index.js';
 import type { EventHub, EventRow } from './hub.js';
 
 /** An event as the stream sends it (model/space-event.ts). */
@@ -29,6 +29,8 @@ export interface StreamOptions {
   /** False once the caller may no longer read what it subscribed to (access or token revoked): the stream ends. */
   allowed: () => Promise<boolean>;
   heartbeatMs: number;
+  /** The purge horizon, when the subscriber resumes from below it: a `reset` event is sent first. */
+  reset?: number;
 }
 
 /**
@@ -49,6 +51,11 @@ export async function serveEventStream(request: FastifyRequest, reply: FastifyRe
 
   let closed = false;
   let sent = 0;
+  if (options.reset !== undefined) {
+    sent = options.reset;
+    const reset: SpaceResetEvent = { id: String(sent), type: RESET_EVENT, horizon: String(sent) };
+    res.write(`id: ${sent}\nevent: ${RESET_EVENT}\ndata: ${JSON.stringify(reset)}\n\n`);
+  }
   // Batches are written one after another, in order, even though filtering them is async.
   let chain = Promise.resolve();
   const end = () => {

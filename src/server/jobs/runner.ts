@@ -2,12 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Clock } from '../util/clock.js';
 import { PURGE_SPACE, purgeSpace } from './purge-space.js';
+import { PURGE_EVENTS, purgeEvents } from './purge-events.js';
 import { PROCESS_OPENAPI_SPEC, processSpec } from '../openapi/process-spec.js';
 
 type Handler = (db: Kysely<Database>, payload: never, now: Date) => Promise<void>;
 
 const HANDLERS: Record<string, Handler> = {
   [PURGE_SPACE]: purgeSpace as Handler,
+  [PURGE_EVENTS]: purgeEvents as Handler,
   [PROCESS_OPENAPI_SPEC]: processSpec as Handler,
 };
 

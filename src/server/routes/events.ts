@@ -7,6 +7,7 @@ import { findSpace } from '../store/spaces.js';
 import { userForToken } from '../store/users.js';
 import { EventHub, readEvents, type EventRow } from '../events/hub.js';
 import { serveEventStream } from '../events/stream.js';
+import { eventHorizon } from '../jobs/purge-events.js';
 
 export interface EventRouteOptions {
   /** How often each server process reads new events while anyone listens. @default 200 */
@@ -52,6 +53,13 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRouteOptions> = async (
   app.addHook('onClose', async () => hub.stop());
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
+  /** The purge horizon when `after` is below it (the subscriber missed purged events), else undefined. */
+  async function resetFor(after: number | undefined): Promise<number | undefined> {
+    if (after === undefined) return undefined;
+    const horizon = await eventHorizon(db);
+    return after < horizon ? horizon : undefined;
+  }
+
   /** Every event after `after` up to `upTo` that `where` selects, however many. */
   async function missed(after: number | undefined, upTo: number, where: { spaceId?: string; orgId?: string }): Promise<EventRow[]> {
     if (after === undefined) return [];
@@ -82,10 +90,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRouteOptions> = async (
     if (!space) throw new DocsyncError('not_found', `space ${spaceId} not found`);
     requireRole(await contentRole(db, userId, space), 'space.view', `space ${spaceId}`);
     const token = tokenStillValid(request.headers.authorization, userId);
+    const reset = await resetFor(after);
     await serveEventStream(request, reply, {
       hub,
       heartbeatMs,
-      missed: (upTo) => missed(after, upTo, { spaceId }),
+      ...(reset !== undefined ? { reset } : {}),
+      missed: (upTo) => missed(reset ?? after, upTo, { spaceId }),
       visible: async (rows) => rows.filter((row) => row.space_id === spaceId),
       allowed: cached(async () => (await token()) && (await readable())),
     });
@@ -111,10 +121,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRouteOptions> = async (
         return role;
       };
     });
+    const reset = await resetFor(after);
     await serveEventStream(request, reply, {
       hub,
       heartbeatMs,
-      missed: (upTo) => missed(after, upTo, { orgId: organizationId }),
+      ...(reset !== undefined ? { reset } : {}),
+      missed: (upTo) => missed(reset ?? after, upTo, { orgId: organizationId }),
       visible: async (rows) => {
         const roleOf = await resolver();
         const mine = rows.filter((row) => row.org_id === organizationId);

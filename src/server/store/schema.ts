@@ -280,6 +280,7 @@ export interface Database {
   link_invites: LinkInvitesTable;
   org_keys: OrgKeysTable;
   events: EventsTable;
+  event_horizon: EventHorizonTable;
 }
 
 /** One change of a space, in commit order (migration 0012, server/events/). */
@@ -295,6 +296,14 @@ export interface EventsTable {
   comment_id: string | null;
   reply_id: string | null;
   created_at: string;
+}
+
+/** How far events were purged (migration 0013, server/jobs/purge-events.ts); one row, id `events`. */
+export interface EventHorizonTable {
+  id: string;
+  /** The largest event id deleted: bigint on PostgreSQL (read as a string there). */
+  horizon: number | string;
+  purged_at: string;
 }
 
 /** Stored form of a content default level: `inherit`, a role, or `none` for null. */

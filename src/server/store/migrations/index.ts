@@ -9,6 +9,7 @@ import * as documentFacts from './0008-document-facts.js';
 import * as part2Rest from './0010-specs-sso-translations-integrations.js';
 import * as webSessions from './0011-web-sessions.js';
 import * as events from './0012-events.js';
+import * as eventHorizon from './0013-event-horizon.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-specs-sso-translations-integrations': part2Rest,
   '0011-web-sessions': webSessions,
   '0012-events': events,
+  '0013-event-horizon': eventHorizon,
 };
 
 export const migrationProvider: MigrationProvider = {
