@@ -77,4 +77,22 @@ describe('adoptMain', () => {
       [{ operation: 'revert_page', page: 'beta1', revision: 'cr-rev' }],
     ]);
   });
+
+  // Model seed 424242: the branch's change request added a page main had not sent yet, then main
+  // sent its own copy of the file; the update names whichever of the two it meets second.
+  it("reverts the change request's own copy when the update names main's page of one slug", async () => {
+    const { client, writes } = stub([
+      () => {
+        throw new ApiError(
+          409,
+          'change request #3 cannot be updated: 1 conflict; page "New" (mainNew): another page under the same parent has its slug',
+        );
+      },
+      () => {},
+    ]);
+    const index = (pages: Record<string, string>) => ({ pages: { 'README.md': 'readme', ...pages }, files: {}, includes: {} });
+    const withIndex = { ...main(), index: index({ 'f/new.md': 'mainNew' }) };
+    expect(await adoptMain(client, dir, 'space', withIndex, head, cr, index({ 'f/new.md': 'crNew' }))).toBe(true);
+    expect(writes).toEqual([[{ operation: 'revert_page', page: 'crNew' }]]);
+  });
 });

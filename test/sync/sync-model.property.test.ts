@@ -198,6 +198,39 @@ describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }
     ]);
   });
 
+  // Found by the model (FC_SEED=424242): main's page added in a folder was not yet sent when a
+  // topic branch was pushed (its change request got a copy of the page); main then sent its own.
+  // After the writer merged main into the branch, push's adopt-main reverted the branch's copy so
+  // main's update came in, then read the change request with the branch's old index: main's page
+  // out of its file and deleted, the writer's file sent as a new page with a new id. Main's page
+  // now keeps its file and its id. Which copy the update names depends on the ids' order; when it
+  // names main's, adopt-main reverts the branch's copy in that file (test/sync/adopt-main.test.ts).
+  it('regression: a page main had not sent pushed from a topic branch, then main merged into the branch and pushed', async () => {
+    await replay([
+      new step.WriterResolve(),
+      new step.Pull(),
+      new step.SyncAndMerge(),
+      new step.WriterAdd(true),
+      new step.WriterDeleteBranch(14),
+      new step.PlatformAppend(1),
+      new step.WriterDeleteBranch(16),
+      new step.WriterBranch(16),
+      new step.WriterReplace(9, 7),
+      new step.PlatformReplace(17, 11),
+      new step.PlatformMove(1, 1),
+      new step.WriterAppend(20),
+      new step.WriterResolve(),
+      new step.PlatformReplace(18, 17),
+      new step.PlatformDelete(14),
+      new step.PlatformReview(7),
+      new step.WriterReset(),
+      new step.SyncAndMerge(),
+      new step.WriterRename(2, true),
+      new step.WriterAdd(true),
+      new step.WriterMergeMain(19),
+    ]);
+  });
+
   it(
     'keeps every line either side wrote, every page id, and agrees after a clean sync',
     async () => {

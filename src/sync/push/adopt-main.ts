@@ -24,6 +24,8 @@ export async function adoptMain(
   main: BranchState | undefined,
   head: string,
   changeRequest: ChangeRequest,
+  /** The branch's last synced index: what the change request holds, by file. */
+  branchIndex?: BranchState['index'],
 ): Promise<boolean> {
   if (main === undefined || !changeRequest.outdated) return false;
   if (!(await isAncestor(dir, main.syncedCommit, head))) return false;
@@ -35,11 +37,12 @@ export async function adoptMain(
     if (!isApiError(error, 409)) throw error;
     const conflicts = parseConflicts(error.message);
     if (conflicts.length === 0 || conflicts.some((c) => c.kind !== 'page')) return false;
+    const pages = [...new Set(conflicts.map((c) => (c.reason === DUPLICATE_SLUG ? ownPage(c.id, main.index, branchIndex) : c.id)))];
     const revert = (revision?: string) =>
       client.content.write(
         spaceId,
         changeRequest.id,
-        conflicts.map((c) => ({ operation: 'revert_page' as const, page: c.id, ...(revision !== undefined ? { revision } : {}) })),
+        pages.map((page) => ({ operation: 'revert_page' as const, page, ...(revision !== undefined ? { revision } : {}) })),
       );
     await revert();
     try {
@@ -57,4 +60,20 @@ export async function adoptMain(
     }
     return true;
   }
+}
+
+/** The server's reason for two pages of one slug under one parent (src/server/revisions/merge-revisions.ts). */
+const DUPLICATE_SLUG = 'another page under the same parent has its slug';
+
+/**
+ * The change request's page to revert for a conflict on `id`. Two pages given one slug by the
+ * update (the branch pushed a page main had not yet sent, then main sent its own copy of that
+ * file) are reported on whichever the merge meets second; when that is main's page, which the
+ * change request does not hold, the one to revert is the change request's page in the same file.
+ */
+function ownPage(id: string, mainIndex: BranchState['index'] | undefined, branchIndex: BranchState['index'] | undefined): string {
+  if (mainIndex === undefined || branchIndex === undefined || Object.values(branchIndex.pages).includes(id)) return id;
+  const path = Object.entries(mainIndex.pages).find(([, page]) => page === id)?.[0];
+  const own = path === undefined ? undefined : branchIndex.pages[path];
+  return own ?? id;
 }

@@ -21,6 +21,7 @@ import { catchUpWithMain } from './catch-up.js';
 import { clearJournal, readJournal, type PushJournal } from './journal.js';
 import { planPush, type PushPlan } from './plan/plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './read.js';
+import type { WorkspaceIndex } from '../../workspace/index.js';
 import { folderPaths, readChangedFiles, type ChangedFiles } from './changed-files.js';
 import { adaptPlan } from './extensions.js';
 import { pageEditSides } from './page-edits.js';
@@ -189,7 +190,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     changeRequest !== undefined &&
     changeRequest.revision === target.base.remoteRevision
   ) {
-    adopted = await adoptMain(client, dir, spaceId, state.branches.main, head, changeRequest);
+    adopted = await adoptMain(client, dir, spaceId, state.branches.main, head, changeRequest, target.base.index);
     if (adopted) changeRequest = await client.changeRequests.get(spaceId, changeRequest.id);
   }
   if (!resuming) {
@@ -236,10 +237,13 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   if (resuming && !moved) journalToSend = resuming;
   if (moved) {
     // The batch in flight landed (or someone else wrote): compare all of the branch with what
-    // the change request holds now.
+    // the change request holds now. Pages main's update brought in are where main's last sync
+    // has them (the branch merged main, so its files are there too); read otherwise at GitBook's
+    // rule path, a page main added in a hand-placed file (`f/new.md`) was deleted and the
+    // writer's file sent as a new page, with a new id.
     const now = snapshotOf(
       await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }, undefined, knownContent(dir)),
-      placesOf(target.base.index),
+      placesOf(target.base.index, adopted ? state.branches.main?.index : undefined),
     );
     read = { base: now.files, local: await readTreeFiles(dir, head), unloaded: undefined };
     remoteIndex = toIndex(now.index);
@@ -258,7 +262,13 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   const renames = matchRenames(localChanges, baseLf, localLf, folder.summary);
   const sides =
     quick ??
-    readPushSides(baseLf, remoteIndex, localLf, renamedIndex(toIndex(target.base.index), renames, prefix, remoteIndex), read.unloaded);
+    readPushSides(
+      baseLf,
+      remoteIndex,
+      localLf,
+      renamedIndex(adopted ? heldNow(toIndex(target.base.index), remoteIndex) : toIndex(target.base.index), renames, prefix, remoteIndex),
+      read.unloaded,
+    );
   if (sides.blocking.length > 0) {
     throw new SyncError('unreadable-tree', `${branch}: the page tree cannot be read, so nothing was sent`, sides.blocking);
   }
@@ -373,6 +383,24 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   await clearJournal(dir, branch);
   result.revision = synced.revision;
   return result;
+}
+
+/**
+ * The branch's synced index after adopt-main: a file whose page the change request no longer
+ * holds belongs to the page it holds there now. The branch had pushed its own copy of a page
+ * main had not sent yet; main then sent its copy of that file, and adopt-main reverted the
+ * branch's so that main's update came in. Read with the old id, the writer's file was sent as a
+ * new page and main's deleted: the page changed id (model seed 424242).
+ */
+function heldNow(synced: WorkspaceIndex, now: WorkspaceIndex): WorkspaceIndex {
+  const held = new Set(now.pages.values());
+  const known = new Set(synced.pages.values());
+  const pages = new Map(synced.pages);
+  for (const [key, id] of synced.pages) {
+    const there = now.pages.get(key);
+    if (!held.has(id) && there !== undefined && !known.has(there)) pages.set(key, there);
+  }
+  return { ...synced, pages };
 }
 
 /** A commit of `head` with the working tree's uncommitted edits, on a scratch ref (`head` when there are none). */
