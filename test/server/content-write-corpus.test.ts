@@ -85,7 +85,17 @@ async function pushPages(
     level = next;
   }
   const updates = [...pushed].flatMap(([id, page]) =>
-    page.type === 'document' ? [{ operation: 'update_page', page: id, document: documentOf(page) }] : [],
+    page.type === 'document'
+      ? [
+          {
+            operation: 'update_page',
+            page: id,
+            document: documentOf(page),
+            // The front matter as the file wrote it (extension front-matter), as `docsync push` sends it.
+            ...(page.frontMatter !== undefined ? { frontMatter: page.frontMatter } : {}),
+          },
+        ]
+      : [],
   );
   for (let i = 0; i < updates.length; i += 50) await send(updates.slice(i, i + 50));
   return pushed;
