@@ -64,7 +64,9 @@ describe.each(testDialects())('OpenAPI processing survives a restart (%s)', (dia
       expect(done.body).toMatchObject({ processingState: 'complete', lastVersion: expect.any(String) });
       expect(done.body.lastProcessErrorCode).toBeUndefined();
       expect((await api(second, 'GET', `/orgs/${org}/openapi/pets/versions`)).body.items).toHaveLength(1);
-      expect(await second.db.kysely.selectFrom('jobs').selectAll().execute()).toEqual([]);
+      const jobs = await second.db.kysely.selectFrom('jobs').selectAll().execute();
+      // The hourly purge of old events (issue 23) stays queued by design; no OpenAPI job is left.
+      expect(jobs.filter((job) => job.kind !== 'purge-events')).toEqual([]);
     } finally {
       await second.close();
       await third.close();
