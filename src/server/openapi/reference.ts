@@ -43,6 +43,21 @@ export function openApiSource(page: TreePage): { spec: string; grouping?: 'by-ta
   }
 }
 
+/**
+ * The pages of one computed page over one version, made once: every content read of the space
+ * asks for them, and a version's files never change (the key is the files object the version
+ * cache holds, so they go when it forgets the version).
+ */
+const generated = new WeakMap<OpenApiFiles, Map<string, GeneratedPage[]>>();
+function generatedOnce(files: OpenApiFiles, options: Parameters<typeof referencePages>[1]): GeneratedPage[] {
+  const key = JSON.stringify(options);
+  const byOptions = generated.get(files) ?? new Map<string, GeneratedPage[]>();
+  generated.set(files, byOptions);
+  let pages = byOptions.get(key);
+  if (pages === undefined) byOptions.set(key, (pages = referencePages(files, options)));
+  return pages;
+}
+
 /** The pages an OpenAPI reference generated, and the spec it named. */
 export interface GeneratedReference {
   spec: string;
@@ -68,7 +83,7 @@ export async function generateReferences(db: Kysely<Database>, orgId: string, tr
       models: source.models,
       ...(source.grouping ? { grouping: source.grouping } : {}),
     };
-    out.set(page.id, { spec: source.spec, pages: referencePages(files, options) });
+    out.set(page.id, { spec: source.spec, pages: generatedOnce(files, options) });
   }
   return out;
 }
