@@ -1,5 +1,5 @@
 import type { FolderSettings } from './types.js';
-import { dumpYaml, isMapping, loadYaml } from './yaml.js';
+import { dumpYaml, isMapping, loadYaml } from '../content/index.js';
 
 export const GITBOOK_YAML = '.gitbook.yaml';
 

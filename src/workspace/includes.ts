@@ -1,5 +1,4 @@
-import { slugify, uniqueSlug } from '../content/index.js';
-import { renderFrontMatter, splitFrontMatter } from './front-matter.js';
+import { slugify, uniqueSlug, writeFrontMatter as renderFrontMatter, readFrontMatter as splitFrontMatter } from '../content/index.js';
 import { INCLUDES } from './paths.js';
 import type { WorkspaceInclude } from './types.js';
 

@@ -7,11 +7,12 @@ export { renderDocument, writeFolder, type WrittenFolder } from './write-folder.
 export { loadFolder, saveFolder } from './disk.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { parseSummary, renderSummary, topItems, type Summary, type SummaryItem, type SummaryGroup, type SummaryPart } from './summary.js';
-export { splitFrontMatter, renderFrontMatter } from './front-matter.js';
+// The one front matter and YAML reader of both halves lives in content/ (shared with the server).
+export { readFrontMatter as splitFrontMatter, writeFrontMatter as renderFrontMatter } from '../content/index.js';
 export { readPageMeta, renderPageMeta, KEY_ORDER } from './page-meta.js';
 export { parsePageFile, renderPageFile, splitMarkdown, joinMarkdown } from './page-file.js';
 export { parseGitbookYaml, renderGitbookYaml, rootPrefix, structurePath, GITBOOK_YAML } from './gitbook-yaml.js';
 export { parseVars, renderVars } from './vars.js';
-export { dumpYaml, isMapping, loadYaml } from './yaml.js';
+export { dumpYaml, isMapping, loadYaml } from '../content/index.js';
 export { parseInclude, renderInclude } from './includes.js';
 export { contentTypeOf } from './assets.js';

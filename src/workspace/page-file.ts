@@ -1,4 +1,4 @@
-import { renderFrontMatter, splitFrontMatter } from './front-matter.js';
+import { writeFrontMatter as renderFrontMatter, readFrontMatter as splitFrontMatter } from '../content/index.js';
 
 /**
  * A page file is its front matter, the title as a `# heading`, then the page markdown:

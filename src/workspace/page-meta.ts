@@ -1,9 +1,7 @@
 import type { PageCover, VariableValue } from '../model/index.js';
 import type { WorkspaceDocument } from './types.js';
-import { readLayout, renderLayout } from './layout.js';
+import { isMapping, loadYaml, patchFrontMatter, readGitbookLayout as readLayout, renderLayout, sameYaml } from '../content/index.js';
 import { ASSETS, decodePath, isUrl, relativePath, resolvePath } from './paths.js';
-import { patchFrontMatter } from '../content/index.js';
-import { isMapping, loadYaml, sameYaml } from './yaml.js';
 
 /** Page fields that live in front matter. */
 export type PageMeta = Pick<

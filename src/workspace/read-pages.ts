@@ -1,5 +1,5 @@
 import { readPageMeta } from './page-meta.js';
-import { isMapping, loadYaml } from './yaml.js';
+import { isMapping, loadYaml } from '../content/index.js';
 import { joinMarkdown, parsePageFile } from './page-file.js';
 import { decodePath, isUrl, resolvePath } from './paths.js';
 import { problem, type WorkspaceProblem } from './problems.js';

@@ -1,5 +1,5 @@
 import type { VariableValue } from '../model/index.js';
-import { dumpYaml, isMapping, loadYaml } from './yaml.js';
+import { dumpYaml, isMapping, loadYaml } from '../content/index.js';
 
 export const VARS_FILE = '.gitbook/vars.yaml';
 
