@@ -50,11 +50,25 @@ export function storeLinks(template: string, paths: FinalPaths): string {
  * goes through the server unchanged but for the links it can follow.
  */
 export function storeIncludeLinks(body: string, tree: ContentTree, refs: Map<string, Target>, paths: FinalPaths): string {
-  let scope: LinkScope | undefined;
+  return storeFoundLinks(
+    body,
+    INCLUDE_FILE,
+    () => linkScope(tree, refs),
+    () => paths,
+  );
+}
+
+/**
+ * `body` with each link that `resolveLink` finds (from the file `fromGitPath`, in `scope`) stored
+ * as a reference with its target's path in `paths`; every other link stays as written. Scope
+ * and paths are asked for only when the body has a link.
+ */
+export function storeFoundLinks(body: string, fromGitPath: string, scope: () => LinkScope, paths: () => FinalPaths): string {
+  let found: LinkScope | undefined;
   return rewriteLinks(withoutNul(body), (url, kind) => {
-    const decision = resolveLink(url, INCLUDE_FILE, (scope ??= linkScope(tree, refs)), kind);
+    const decision = resolveLink(url, fromGitPath, (found ??= scope()), kind);
     const target = decision.kind === 'url' ? parsePlaceholder(decision.url) : undefined;
-    const token = target === undefined ? undefined : storedRefUrl(target, paths);
+    const token = target === undefined ? undefined : storedRefUrl(target, paths());
     return token === undefined ? { kind: 'keep' } : { kind: 'url', url: token, raw: true };
   });
 }

@@ -62,7 +62,7 @@ function documentPage(path: string, files: ReadonlyMap<string, string>, title?: 
   const slug = slugOf(path);
   const fallback = title ?? titleFromName(slug ?? 'Introduction');
   const markdown = files.get(path) ?? '';
-  const page: ImportedPage = { source: path, kind: 'document', title: fallback, markdown, pages: [] };
+  const page: ImportedPage = { source: path, path, kind: 'document', title: fallback, markdown, pages: [] };
   return slug === undefined ? page : { ...page, slug };
 }
 

@@ -5,6 +5,11 @@
 export interface ImportedPage {
   /** Where it came from (a URL or a path in the folder), for messages. */
   source: string;
+  /**
+   * Document pages of a folder (a Git Sync folder, a zip): the file's path in it (`guides/install.md`).
+   * The page's relative links are resolved from there, among the folder's pages and assets.
+   */
+  path?: string;
   kind: 'document' | 'group' | 'link';
   /** Title used when the markdown gives none (front matter `title`, leading `# heading`). */
   title: string;
@@ -27,7 +32,7 @@ export type ImportOutcome<T> = { ok: true; value: T } | { ok: false; message: st
 
 /** A reusable content found in an import source: a Git Sync folder's `.gitbook/includes/<name>`. */
 export interface ImportedInclude {
-  /** Path in the folder, for messages. */
+  /** Path in the folder (`.gitbook/includes/<name>`), for messages; its relative links are resolved from there. */
   source: string;
   /** File name in `.gitbook/includes/`, which the folder's pages embed it by. */
   name: string;
