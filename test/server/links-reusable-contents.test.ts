@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { readTree } from '../helpers/content.js';
-import { editMain } from '../sync/fixture.js';
+import { changeRequestWith, editMain } from '../sync/fixture.js';
 
 // Issue 15: a reusable content's links to pages, headings and files are references, as a page's
 // are: moving the target changes the path its markdown renders on the next read (its stored body
@@ -165,5 +165,52 @@ describe.each(testDialects())("reusable contents' links are references (%s)", (d
       [`page:${t.install}#steps`, 'ok', [t.intro]],
     ]);
     expect(restored.stats.broken).toEqual({ total: 1, changeRequest: 0 });
+  });
+  it("an anchor of a content's link whose heading is renamed away is broken in the embedding page's listing, naming the anchor; renamed back, ok", async () => {
+    const t = await space('Anchors');
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.install, document: { markdown: '# Install\n\n## Procedure\n\nrun it\n' } },
+    ]);
+    const broken = await listing(`/v1/spaces/${t.spaceId}/content/page/${t.intro}/links?status=broken`);
+    expect(brief(broken.items)).toEqual([
+      [`page:${t.install}#steps`, 'broken', [t.intro]],
+      ['url:../../later.md', 'broken', [t.intro]],
+    ]);
+    expect(broken.items[0]!.targetReference).toMatchObject({
+      kind: 'page',
+      page: { id: t.install },
+      internalLocation: { type: 'anchor', anchor: 'steps' },
+    });
+    expect(broken.stats).toEqual({ total: 4, broken: { total: 2, changeRequest: 0 } });
+    // The link stays written as it was meant, anchor and all.
+    expect((await read(t.spaceId, t.content.id)).markdown).toBe(BODY);
+    await editMain(s, t.spaceId, [
+      { operation: 'update_page', page: t.install, document: { markdown: '# Install\n\n## Steps\n\nrun it\n' } },
+    ]);
+    expect((await listing(`/v1/spaces/${t.spaceId}/links`)).stats).toEqual({ total: 4, broken: { total: 1, changeRequest: 0 } });
+  });
+
+  it('a change request moving a page and one linking to it from a reusable content merge without conflict, and the link follows', async () => {
+    const t = await space('Merge');
+    const move = await changeRequestWith(s, t.spaceId, 'move install', [
+      { operation: 'update_page', page: t.install, into: null, slug: 'setup' },
+    ]);
+    // Written against the old place, from the include file.
+    const link = await changeRequestWith(s, t.spaceId, 'link install', [
+      {
+        operation: 'update_reusable_content',
+        reusableContent: t.content.id,
+        document: { markdown: 'Go to [the steps](../../guides/install.md#steps).\n' },
+      },
+    ]);
+    const first = await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${move.id}/merge`);
+    expect(first.body).toMatchObject({ result: 'merge' });
+    const second = await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${link.id}/merge`);
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body).toMatchObject({ result: 'merge' });
+    expect((await read(t.spaceId, t.content.id)).markdown).toBe('Go to [the steps](../../setup.md#steps).\n');
+    const all = await listing(`/v1/spaces/${t.spaceId}/links`);
+    expect(brief(all.items)).toEqual([[`page:${t.install}#steps`, 'ok', [t.intro]]]);
+    expect(all.stats).toEqual({ total: 1, broken: { total: 0, changeRequest: 0 } });
   });
 });
