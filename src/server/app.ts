@@ -44,7 +44,7 @@ import { samlSignInRoutes } from './routes/saml-sign-in.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { integrationInstallationRoutes } from './routes/integration-installations.js';
 import { appPages, isWebPath } from './web/index.js';
-import { publishedSites } from './web/published.js';
+import { publishedSites, serveHostSite, siteOfHost } from './web/published.js';
 import { eventRoutes, type EventRouteOptions } from './routes/events.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
@@ -101,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header(EXTENSIONS_HEADER, extensions);
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     // Signed download links (PDFs) carry their own time-limited authorisation in the URL; the
     // route checks it. Only routes that declare `signedUrl` are exempt, never unknown paths.
     if (request.routeOptions.config.signedUrl === true) return;
@@ -112,6 +112,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The pages for people (server/web) sign in by session cookie, or are public sites.
     const route = request.routeOptions.url;
     if (route !== undefined ? isWebPath(route) : isWebPath(request.url)) return;
+    // A published site with a `hostname` answers, on that host, every path no route has (docs/web.md).
+    if (route === undefined) {
+      const site = await siteOfHost(request);
+      if (site) return serveHostSite(request, reply, site);
+    }
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new DocsyncError('unauthorized', 'missing `Authorization: Bearer <token>` header');
     const user = await userForToken(app.ctx.db, token);

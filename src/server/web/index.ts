@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { DocsyncError } from '../../model/index.js';
@@ -25,32 +25,45 @@ export async function webScope(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
 
-  const chromeOf = async (request: FastifyRequest) => ({ session: await webSession(request).catch(() => undefined) });
-
-  app.setErrorHandler(async (error: FastifyError | DocsyncError | SignInNeeded, request, reply) => {
-    if (error instanceof SignInNeeded) {
-      if (request.method !== 'GET' && request.method !== 'HEAD')
-        return sendHtml(reply, 401, errorPage(401, 'Sign in first.', { session: undefined }));
-      return reply.redirect(`/app/sign-in?next=${encodeURIComponent(request.url)}`, 303);
-    }
-    if (error instanceof DocsyncError) {
-      if (error.status >= 500) request.log.error({ err: error }, 'internal error');
-      if (error.code === 'rate_limited' && typeof error.data?.retryAfter === 'number')
-        void reply.header('retry-after', String(error.data.retryAfter));
-      return sendHtml(reply, error.status, errorPage(error.status, error.message, await chromeOf(request)));
-    }
-    const status = (error as FastifyError).statusCode;
-    if ((error as FastifyError).validation || (typeof status === 'number' && status >= 400 && status < 500)) {
-      const code = typeof status === 'number' && status >= 400 && status < 500 ? status : 400;
-      return sendHtml(reply, code, errorPage(code, 'The request was not understood.', await chromeOf(request)));
-    }
-    request.log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'unhandled error');
-    return sendHtml(reply, 500, errorPage(500, 'Something went wrong on the server; its log has the details.', { session: undefined }));
-  });
+  app.setErrorHandler(async (error: FastifyError | DocsyncError | SignInNeeded, request, reply) => sendWebError(error, request, reply));
 
   app.setNotFoundHandler(async (request, reply) =>
     sendHtml(reply, 404, errorPage(404, `Nothing is at ${request.url.split('?')[0]}.`, await chromeOf(request))),
   );
+}
+
+const chromeOf = async (request: FastifyRequest) => ({ session: await webSession(request).catch(() => undefined) });
+
+/**
+ * An error as a page (a resource the caller may not see is a 404 page, as in the API); a
+ * signed-out visit to an app page is sent to sign in. `withSession: false` for answers outside
+ * the web scopes (a site served by its hostname), where no session cookie is read.
+ */
+export async function sendWebError(
+  error: FastifyError | DocsyncError | SignInNeeded | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  withSession = true,
+): Promise<FastifyReply> {
+  const chrome = async () => (withSession ? chromeOf(request) : { session: undefined });
+  if (error instanceof SignInNeeded) {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return sendHtml(reply, 401, errorPage(401, 'Sign in first.', { session: undefined }));
+    return reply.redirect(`/app/sign-in?next=${encodeURIComponent(request.url)}`, 303);
+  }
+  if (error instanceof DocsyncError) {
+    if (error.status >= 500) request.log.error({ err: error }, 'internal error');
+    if (error.code === 'rate_limited' && typeof error.data?.retryAfter === 'number')
+      void reply.header('retry-after', String(error.data.retryAfter));
+    return sendHtml(reply, error.status, errorPage(error.status, error.message, await chrome()));
+  }
+  const status = (error as FastifyError).statusCode;
+  if ((error as FastifyError).validation || (typeof status === 'number' && status >= 400 && status < 500)) {
+    const code = typeof status === 'number' && status >= 400 && status < 500 ? status : 400;
+    return sendHtml(reply, code, errorPage(code, 'The request was not understood.', await chrome()));
+  }
+  request.log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'unhandled error');
+  return sendHtml(reply, 500, errorPage(500, 'Something went wrong on the server; its log has the details.', { session: undefined }));
 }
 
 /** The app behind `urls.app` (registered under /app). */
