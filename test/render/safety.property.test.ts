@@ -4,6 +4,7 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { describe, expect, it } from 'vitest';
 import { renderPage } from '../../src/render/index.js';
+import { HOSTILE, page } from './markdown-arbitraries.js';
 import { pageOf, testSite } from './site.js';
 
 const site = testSite();
@@ -37,83 +38,6 @@ function assertInert(html: string) {
     }
   });
 }
-
-const HOSTILE = [
-  '<script>alert(1)</script>',
-  '<img src=x onerror="alert(1)">',
-  '<a href="javascript:alert(1)">x</a>',
-  '<a href="JaVaScRiPt:alert(1)">x</a>',
-  '<a href=" javascript:alert(1)">x</a>',
-  '[x](javascript:alert(1))',
-  '![x](javascript:alert(1))',
-  '<iframe src="https://evil.example"></iframe>',
-  '<svg onload="alert(1)"></svg>',
-  '<details open ontoggle="alert(1)"><summary>x</summary></details>',
-  '<style>body{display:none}</style>',
-  '<a href="data:text/html;base64,PHNjcmlwdD4=">x</a>',
-  '<form action="https://evil.example"><button formaction="javascript:alert(1)">x</button></form>',
-  '<mark style="color:red;background:url(javascript:alert(1))">x</mark>',
-  '{% embed url="javascript:alert(1)" %}',
-  '{% content-ref url="javascript:alert(1)" %}\n[x](javascript:alert(1))\n{% endcontent-ref %}',
-  '{% file src="javascript:alert(1)" %}',
-  '{% @figma/embed url="javascript:alert(1)" %}',
-  '{% @mermaid/diagram content="graph TD\n  A["<script>alert(1)</script>"] --> B\n```\n<img src=x onerror=alert(1)>\n```" %}',
-  '<table data-view="cards"><thead><tr><th data-card-target></th></tr></thead><tbody><tr><td><a href="javascript:alert(1)">x</a></td></tr></tbody></table>',
-  '$$\\href{javascript:alert(1)}{x}$$',
-  '{% tabs %}\n{% tab title="<img src=x onerror=alert(1)>" %}\nx\n{% endtab %}\n{% endtabs %}',
-  '{% code title="<script>alert(1)</script>" %}\n```\nx\n```\n{% endcode %}',
-];
-
-const blockish = fc.constantFrom(
-  '{% hint style="info" %}',
-  '{% endhint %}',
-  '{% tabs %}',
-  '{% tab title="t" %}',
-  '{% endtab %}',
-  '{% endtabs %}',
-  '{% code title="a" lineNumbers="true" %}',
-  '{% endcode %}',
-  '{% stepper %}',
-  '{% step %}',
-  '{% endstep %}',
-  '{% endstepper %}',
-  '{% if visitor.claims.x %}',
-  '{% else %}',
-  '{% endif %}',
-  '{% include ".gitbook/includes/note.md" %}',
-  '{% embed url="https://a.example" %}',
-  '{% endembed %}',
-  '{% columns %}',
-  '{% column %}',
-  '{% endcolumn %}',
-  '{% endcolumns %}',
-  '{% unknown %}',
-  '{% @mermaid/diagram content="graph TD',
-  '  A["x"] --> B" %}',
-  '{% @github-files/github-code-block url="https://a.example" %}',
-  '```js',
-  '```',
-  '$$',
-  '<details>',
-  '</details>',
-  '<summary>s</summary>',
-  '<figure>',
-  '</figure>',
-  '* item',
-  '1. step',
-  '   ',
-  '> quote',
-  '| a | b |',
-  '|---|---|',
-  '[link](guides/install.md)',
-  '[bad](x.md)',
-  '![img](.gitbook/assets/logo.png)',
-  '{{ space.vars.product }}',
-  '# Title',
-  '## Section',
-  ...HOSTILE,
-);
-const page = fc.array(fc.oneof(blockish, fc.string({ maxLength: 30 })), { maxLength: 25 }).map((lines) => lines.join('\n'));
 
 describe('the renderer is safe', () => {
   it('leaves nothing executable from hostile pages', () => {
