@@ -4,6 +4,8 @@ import { EXIT, reportFailure } from './exit.js';
 import { addCommentCommands } from './comment-commands.js';
 
 const DEFAULT_DATA_DIR = './.docsync-data';
+/** `docsync serve`'s API limit per token: generous for people and the sync tool, a wall for a runaway script. */
+const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
 
 /** The options every `docsync admin` leaf command shares: where the store is and how to print. */
 function storeCommand(parent: Command, name: string, description: string): Command {
@@ -304,6 +306,7 @@ export function buildProgram(): Command {
     .option('--public-url <url>', 'absolute base URL used in `urls` of responses (default: from each request)')
     .option('--allow-private-fetch', 'let the server fetch URLs on loopback and private addresses (file uploads by URL, imports)')
     .option('--log-level <level>', 'least severe log lines written to stdout: trace, debug, info, warn, error, fatal or silent', 'info')
+    .option('--rate-limit <n>', 'API requests each token may make per minute (0: no limit)', String(DEFAULT_RATE_LIMIT_PER_MINUTE))
     .action(async (options) => {
       const { serveCommand } = await import('./commands/serve.js');
       await serveCommand(options);

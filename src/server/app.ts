@@ -46,6 +46,7 @@ import { integrationInstallationRoutes } from './routes/integration-installation
 import { appPages, isWebPath } from './web/index.js';
 import { publishedSites, serveHostSite, siteOfHost } from './web/published.js';
 import { eventRoutes, type EventRouteOptions } from './routes/events.js';
+import { installRateLimit, type RateLimitOptions } from './rate-limit/index.js';
 
 export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   /** @default false */
@@ -56,6 +57,8 @@ export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   log?: LogOptions;
   /** The event streams' timing (routes/events.ts). */
   events?: EventRouteOptions;
+  /** Requests per token and window on `/v1`; no limit when absent (tests, `docsync up`). */
+  rateLimit?: RateLimitOptions;
 }
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -93,6 +96,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('caller');
   installErrorHandlers(app);
   if (options.log) logRequests(app);
+  // Before authentication, so a refused request costs a counter update and no token lookup.
+  if (options.rateLimit) await installRateLimit(app, options.rateLimit, { db: options.db, clock: options.clock });
 
   // On every answer, errors and unknown routes included, so a client learns from its first
   // request which extensions it may send (docs/api.md); the hosted API sends no such header.

@@ -8,6 +8,7 @@ import type { Database } from './store/schema.js';
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { buildApp, DEFAULT_BODY_LIMIT, type AppOptions } from './app.js';
 export { LOG_LEVELS, type LogLevel } from './log.js';
+export { RATE_LIMIT_WINDOW_MS, type RateLimitOptions } from './rate-limit/index.js';
 export { openDatabase, type Db, type Dialect, type StoreOptions } from './store/db.js';
 export type { Database } from './store/schema.js';
 export { createUser, findUserByEmail, createToken, listTokens, revokeToken, type UserRow } from './store/users.js';

@@ -6,6 +6,7 @@ import { openDatabase, type Db, type StoreOptions } from './store/db.js';
 import { bootstrapStore, checkBootstrapToken } from './bootstrap.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { startJobRunner, type JobRunner } from './jobs/runner.js';
+import type { RateLimitOptions } from './rate-limit/index.js';
 import { DEFAULT_EVENT_RETENTION_MS, schedulePurgeEvents } from './jobs/purge-events.js';
 
 export interface ServeOptions extends StoreOptions {
@@ -24,6 +25,8 @@ export interface ServeOptions extends StoreOptions {
   events?: EventRouteOptions;
   /** How long events are kept for subscribers to resume from, in ms (`DOCSYNC_EVENT_RETENTION_DAYS`). @default 7 days */
   eventRetentionMs?: number;
+  /** Requests per token and window on `/v1` (`docsync serve --rate-limit`); no limit when absent. */
+  rateLimit?: RateLimitOptions;
 }
 
 export interface RunningServer {
@@ -49,6 +52,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       allowPrivateFetch: options.allowPrivateFetch ?? false,
       ...(options.log ? { log: options.log } : {}),
       ...(options.events ? { events: options.events } : {}),
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     });
     // Fastify announces the address at info level; `docsync serve` prints it as its first line,
     // so the log starts with the first request.

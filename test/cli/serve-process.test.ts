@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/store/db.js';
 import { spawnCli, type CliProcess } from './run-cli.js';
+import { parseRateLimit } from '../../src/cli/commands/serve.js';
 
 const LISTENING = /^docsync API listening on (http:\/\/127\.0\.0\.1:(\d+))$/;
 
@@ -71,6 +72,33 @@ describe('docsync serve as a process', () => {
     expect(await bad.exited).toBe(2);
     expect(bad.stderr()).toMatch(/--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud"/);
   });
+
+  it('limits each token to --rate-limit requests a minute (6,000 by default), with the headers; 0 turns it off; a bad value exits 2', async () => {
+    const limited = spawnCli(['serve', '--port', '0', '--data', dataDir(), '--log-level', 'silent', '--rate-limit', '2']);
+    children.push(limited);
+    const url = LISTENING.exec(await limited.firstLine)![1]!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${url}/v1/user`, { headers: { authorization: 'Bearer t' } })).status);
+    expect(statuses).toEqual([401, 401, 429]);
+    limited.child.kill('SIGTERM');
+    expect(await limited.exited).toBe(0);
+
+    const byDefault = spawnCli(['serve', '--port', '0', '--data', dataDir(), '--log-level', 'silent']);
+    children.push(byDefault);
+    const answer = await fetch(`${LISTENING.exec(await byDefault.firstLine)![1]!}/v1/user`);
+    expect(answer.headers.get('x-ratelimit-limit')).toBe('6000');
+    byDefault.child.kill('SIGTERM');
+    expect(await byDefault.exited).toBe(0);
+
+    // 0 turns it off.
+    expect(parseRateLimit('0')).toBeUndefined();
+    expect(parseRateLimit('60')).toEqual({ max: 60, windowMs: 60_000 });
+
+    const bad = spawnCli(['serve', '--port', '0', '--data', dataDir(), '--rate-limit', 'lots']);
+    children.push(bad);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toBe('docsync: --rate-limit must be a whole number of requests per minute (0 for no limit), got "lots"\n');
+  }, 60_000);
 
   it('--port abc exits 2 with a message naming the option', async () => {
     const proc = spawnCli(['serve', '--port', 'abc', '--data', dataDir()]);

@@ -10,6 +10,7 @@ import type { Role } from '../../src/model/index.js';
 import { TestClock } from './clock.js';
 import type { LogOptions } from '../../src/server/log.js';
 import type { EventRouteOptions } from '../../src/server/routes/events.js';
+import type { RateLimitOptions } from '../../src/server/rate-limit/index.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -50,7 +51,7 @@ let counter = 0;
 /** A real server over HTTP on port 0, on a fresh SQLite directory or PostgreSQL schema. */
 export async function startServer(
   dialect: TestDialect = 'sqlite',
-  options: { allowPrivateFetch?: boolean; log?: LogOptions; events?: EventRouteOptions } = {},
+  options: { allowPrivateFetch?: boolean; log?: LogOptions; events?: EventRouteOptions; rateLimit?: RateLimitOptions } = {},
 ): Promise<TestServer> {
   const clock = new TestClock();
   const token = `test_${randomBytes(16).toString('hex')}`;
@@ -66,6 +67,7 @@ export async function startServer(
     allowPrivateFetch: options.allowPrivateFetch ?? false,
     ...(options.log ? { log: options.log } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(dialect === 'postgres' ? { databaseUrl: pgUrl!, schema } : { dataDir }),
   });
   const peers: RunningServer[] = [];
@@ -76,6 +78,7 @@ export async function startServer(
       clock,
       jobIntervalMs: 3_600_000,
       ...(peerOptions.events ? { events: peerOptions.events } : {}),
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(dialect === 'postgres' ? { databaseUrl: pgUrl!, schema } : { dataDir }),
     });
     peers.push(started);

@@ -1,4 +1,4 @@
-import { LOG_LEVELS, serve, type LogLevel } from '../../server/index.js';
+import { RATE_LIMIT_WINDOW_MS, LOG_LEVELS, serve, type LogLevel, type RateLimitOptions } from '../../server/index.js';
 import { ExitError, EXIT } from '../exit.js';
 import { storeOptionsFromEnv } from './store-options.js';
 
@@ -9,6 +9,7 @@ export interface ServeCommandOptions {
   publicUrl?: string;
   allowPrivateFetch?: boolean;
   logLevel: string;
+  rateLimit: string;
 }
 
 export function parseLogLevel(value: string): LogLevel {
@@ -26,6 +27,15 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** `--rate-limit <n>`: API requests per token and minute; 0 turns the limit off. */
+export function parseRateLimit(value: string): RateLimitOptions | undefined {
+  const max = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(max)) {
+    throw new ExitError(`--rate-limit must be a whole number of requests per minute (0 for no limit), got "${value}"`, EXIT.usage);
+  }
+  return max === 0 ? undefined : { max, windowMs: RATE_LIMIT_WINDOW_MS };
+}
+
 /** `DOCSYNC_EVENT_RETENTION_DAYS`: how long event streams can be resumed from (docs/api.md); absent: 7 days. */
 function eventRetentionMs(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
@@ -41,6 +51,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   const level = parseLogLevel(options.logLevel);
   const bootstrapToken = process.env.DOCSYNC_BOOTSTRAP_TOKEN;
   const retention = eventRetentionMs(process.env.DOCSYNC_EVENT_RETENTION_DAYS);
+  const rateLimit = parseRateLimit(options.rateLimit);
   const server = await serve({
     host: options.host,
     port,
@@ -49,6 +60,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     allowPrivateFetch: options.allowPrivateFetch === true,
     ...(retention !== undefined ? { eventRetentionMs: retention } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
     // One JSON line per request and every server-side error with its stack, on stdout.
     log: { level, stream: process.stdout },
   });

@@ -281,6 +281,7 @@ export interface Database {
   org_keys: OrgKeysTable;
   events: EventsTable;
   event_horizon: EventHorizonTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 /** One change of a space, in commit order (migration 0012, server/events/). */
@@ -374,4 +375,12 @@ export interface SiteShareLinksTable {
   name: string;
   active: number;
   created_at: string;
+}
+
+/** Requests one caller made in one fixed window (migration 0015, server/rate-limit/). */
+export interface RateLimitWindowsTable {
+  key: string;
+  /** Epoch milliseconds: bigint on PostgreSQL (read as a string there). */
+  window_start: number | string;
+  count: number;
 }

@@ -10,6 +10,7 @@ import * as part2Rest from './0010-specs-sso-translations-integrations.js';
 import * as webSessions from './0011-web-sessions.js';
 import * as events from './0012-events.js';
 import * as eventHorizon from './0013-event-horizon.js';
+import * as rateLimits from './0015-rate-limits.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-web-sessions': webSessions,
   '0012-events': events,
   '0013-event-horizon': eventHorizon,
+  '0015-rate-limits': rateLimits,
 };
 
 export const migrationProvider: MigrationProvider = {
