@@ -246,4 +246,18 @@ describe('GitBook blocks', () => {
       [4, '`{% endtabs %}` closes no `{% tabs %}`'],
     ]);
   });
+
+  it('an integration tag never closed (no `%}`) shows as text and is a problem at its file and line', () => {
+    const out = render('# Flow\n\n{% @mermaid/diagram content="graph TD\n  A --> B\n\nAfter', 'guides/install.md');
+    expect(out.html).toContain('{% @mermaid/diagram content="graph TD');
+    expect(out.html).toContain('<p>After</p>');
+    expect(out.problems).toEqual([
+      { file: 'guides/install.md', line: 3, message: '`{% @mermaid/diagram` is never closed (`%}`): it shows as text' },
+    ]);
+    // Any integration alike; one closed later is no problem.
+    expect(render('text\n{% @github-files/github-code-block url="https://a.example"').problems.map((p) => [p.line, p.message])).toEqual([
+      [2, '`{% @github-files/github-code-block` is never closed (`%}`): it shows as text'],
+    ]);
+    expect(render('{% @mermaid/diagram content="graph TD\n  A --> B" %}').problems).toEqual([]);
+  });
 });

@@ -45,7 +45,7 @@ export function parseGitbookMarkdown(markdown: string): GitbookMarkdown {
     const { start, end } = node.position;
     node.position = { start: { line: original(start.line), column: start.column }, end: { line: original(end.line), column: end.column } };
   });
-  const problems: BlockProblem[] = [];
+  const problems: BlockProblem[] = [...source.problems];
   foldBlocks(root, (node) => tags.get(node), problems);
   return { root, problems: problems.sort((a, b) => a.line - b.line) };
 }

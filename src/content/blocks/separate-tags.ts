@@ -1,10 +1,13 @@
 import { parseTag } from './tag.js';
+import type { BlockProblem } from './types.js';
 
 /** Markdown with every template tag on a line of its own between blank lines, and where each line came from. */
 export interface SeparatedSource {
   text: string;
   /** 1-based line in the original markdown of each line of `text` (index 0 is line 1 of `text`). */
   lines: number[];
+  /** Integration tags that never end (no `%}`): left as text, each a problem at its first line. */
+  problems: BlockProblem[];
 }
 
 const FENCE = /^(`{3,}|~{3,})(.*)$/;
@@ -21,6 +24,7 @@ const TAG_TEXT = /\{%[\s\S]*?%\}/g;
 export function separateTags(markdown: string): SeparatedSource {
   const out: string[] = [];
   const lines: number[] = [];
+  const problems: BlockProblem[] = [];
   let fence: { char: string; length: number } | undefined;
   const push = (text: string, line: number) => {
     out.push(text);
@@ -48,7 +52,10 @@ export function separateTags(markdown: string): SeparatedSource {
       continue;
     }
     const integration = rest.startsWith('{% @') ? integrationTag(source, index, indent.length) : undefined;
-    if (integration !== undefined) {
+    if (integration === 'unclosed') {
+      const name = /^\{%\s*(\S+)/.exec(rest)![1]!;
+      problems.push({ line, message: `\`{% ${name}\` is never closed (\`%}\`): it shows as text` });
+    } else if (integration !== undefined) {
       blank(line);
       integration.lines.forEach((text, i) => push(indent + text, line + Math.min(i, integration.end - index)));
       blank(line);
@@ -66,7 +73,7 @@ export function separateTags(markdown: string): SeparatedSource {
     }
     blank(line);
   }
-  return { text: out.join('\n'), lines };
+  return { text: out.join('\n'), lines, problems };
 }
 
 const INTEGRATION = /^\{%\s*(@[\w-]+\/[\w-]+)([\s\S]*?)\s*-?%\}[ \t]*$/;
@@ -78,16 +85,22 @@ const AFTER_CONTENT = /^"(?:\s+[\w-]+="[^"\n]*")*\s*-?%\}[ \t]*$/;
  * one tag alone on its line(s), its props unescaped (a diagram's quotes and line breaks are
  * written as they are). A Mermaid diagram becomes a fenced ```` ```mermaid ```` block (how GitBook
  * writes its native Mermaid blocks, so both render alike); any other integration becomes the
- * tag on one line. `end` is the index of the tag's last line; undefined when the tag never ends.
+ * tag on one line. `end` is the index of the tag's last line; `unclosed` when no later line ends
+ * the tag (`%}`); undefined when the tag is not one of an integration.
  */
-function integrationTag(source: readonly string[], start: number, indent: number): { lines: string[]; end: number } | undefined {
+function integrationTag(
+  source: readonly string[],
+  start: number,
+  indent: number,
+): { lines: string[]; end: number } | 'unclosed' | undefined {
   let text = source[start]!.slice(indent);
   let end = start;
   while (!/%\}[ \t]*$/.test(text) && end + 1 < source.length && end - start < 2000) {
     end += 1;
     text += `\n${source[end]!}`;
   }
-  const match = /%\}[ \t]*$/.test(text) ? INTEGRATION.exec(text) : null;
+  if (!/%\}[ \t]*$/.test(text)) return 'unclosed';
+  const match = INTEGRATION.exec(text);
   if (!match) return undefined;
   const name = match[1]!;
   const opening = text.indexOf('content="');
