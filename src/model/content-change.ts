@@ -248,6 +248,47 @@ export function variableNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** Longest path of a folder file (`set_git_file`). */
+export const MAX_GIT_FILE_PATH = 1024;
+/** Largest text of a folder file, in UTF-8 bytes. */
+export const MAX_GIT_FILE_BYTES = 1024 * 1024;
+/** Most folder files one revision holds. */
+export const MAX_GIT_FILES = 1000;
+
+/**
+ * Extension (`git-files`, docs/api.md): stores, replaces (`text`) or removes (`null`) a text
+ * file of the Git Sync folder that is neither a page, an asset, an include nor the variables:
+ * `.gitbook.yaml` as written, a `.md` file SUMMARY.md does not list. The path is checked by
+ * {@link gitFilePathProblem}.
+ */
+export const SetGitFileChange = Type.Object(
+  {
+    operation: Type.Literal('set_git_file'),
+    path: Type.String({ minLength: 1, maxLength: MAX_GIT_FILE_PATH }),
+    text: Type.Union([Type.String(), Type.Null()]),
+  },
+  closed,
+);
+
+/**
+ * Why `path` cannot name a folder file, or undefined: `.gitbook.yaml`, or a relative `.md` path
+ * of plain segments (as an asset name, see `fileNameProblem`) outside any `.gitbook/` folder.
+ */
+export function gitFilePathProblem(path: string): string | undefined {
+  if (path === '.gitbook.yaml') return undefined;
+  if (path.length > MAX_GIT_FILE_PATH) return `is longer than ${MAX_GIT_FILE_PATH} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path)) return 'holds a control character';
+  if (path.includes('\\')) return 'holds a backslash (use `/` between folders)';
+  if (path.startsWith('/') || /^[a-z]:/i.test(path)) return 'is an absolute path';
+  const segments = path.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return 'has an empty, `.` or `..` path segment';
+  if (segments.some((s) => s === '.gitbook'))
+    return 'is inside a `.gitbook/` folder (assets, includes and variables have their own operations)';
+  if (!/\.md$/i.test(path)) return 'must be `.gitbook.yaml` or end in `.md`';
+  return undefined;
+}
+
 export const CONTENT_CHANGE_OPERATIONS = [
   'insert_page',
   'update_page',
@@ -256,6 +297,7 @@ export const CONTENT_CHANGE_OPERATIONS = [
   'insert_files',
   'delete_file',
   'set_variables',
+  'set_git_file',
   'insert_reusable_content',
   'update_reusable_content',
   'delete_reusable_content',
@@ -269,6 +311,7 @@ const VARIANTS = [
   InsertFilesChange,
   DeleteFileChange,
   SetVariablesChange,
+  SetGitFileChange,
   InsertReusableContentChange,
   UpdateReusableContentChange,
   DeleteReusableContentChange,
@@ -293,6 +336,7 @@ export type RevertPageChange = Static<typeof RevertPageChange>;
 export type InsertFilesChange = Static<typeof InsertFilesChange>;
 export type DeleteFileChange = Static<typeof DeleteFileChange>;
 export type SetVariablesChange = Static<typeof SetVariablesChange>;
+export type SetGitFileChange = Static<typeof SetGitFileChange>;
 export type InsertReusableContentChange = Static<typeof InsertReusableContentChange>;
 export type UpdateReusableContentChange = Static<typeof UpdateReusableContentChange>;
 export type DeleteReusableContentChange = Static<typeof DeleteReusableContentChange>;
@@ -348,7 +392,9 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  *   events of what changes (model/space-event.ts);
  * - `explicit-layout`: `explicitLayout` on document pages read, the layout options set to their default;
  * - `front-matter`: `frontMatter` on insert_page and update_page and on document pages read, the
- *   page file's front matter as written.
+ *   page file's front matter as written;
+ * - `git-files`: the `set_git_file` operation and `gitFiles` on revision reads: `.gitbook.yaml` and
+ *   `.md` files SUMMARY.md does not list, kept as written.
  */
 export const DOCSYNC_EXTENSIONS = [
   'page-types',
@@ -366,5 +412,6 @@ export const DOCSYNC_EXTENSIONS = [
   'space-events',
   'explicit-layout',
   'front-matter',
+  'git-files',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

@@ -20,6 +20,13 @@ export const RevisionReusableContent = Type.Object({
 export type RevisionReusableContent = Static<typeof RevisionReusableContent>;
 
 /**
+ * Extension (`git-files`, docs/api.md): a text file of the Git Sync folder the content was pushed
+ * from that is neither a page, an asset, an include nor the variables, with its text.
+ */
+export const RevisionGitFile = Type.Object({ path: Type.String(), text: Type.String() });
+export type RevisionGitFile = Static<typeof RevisionGitFile>;
+
+/**
  * A revision: the content of a space or change request at one point. `mergedFrom` (the change
  * request merged) is present on `merge` revisions, as the published spec requires.
  */
@@ -36,5 +43,6 @@ export const Revision = Type.Object({
   createdAt: Type.String(),
   urls: Type.Object({ app: Type.String(), published: Type.Optional(Type.String()), public: Type.Optional(Type.String()) }),
   mergedFrom: Type.Optional(ChangeRequest),
+  gitFiles: Type.Optional(Type.Array(RevisionGitFile)),
 });
 export type Revision = Static<typeof Revision>;

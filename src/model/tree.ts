@@ -100,11 +100,25 @@ export interface TreeReusableContent {
   name?: string;
 }
 
+/**
+ * A text file of the Git Sync folder the space was pushed from that is neither a page, an asset,
+ * an include nor the variables: `.gitbook.yaml` as written, a `.md` file SUMMARY.md does not list
+ * (the `git-files` extension). Kept so that a clone writes it back byte for byte; not content.
+ */
+export interface TreeGitFile {
+  /** Its path from the top of the folder (`.gitbook.yaml`, `notes/draft.md`). */
+  path: string;
+  /** sha256 of its text (stored as documents are). */
+  document: string;
+}
+
 export interface ContentTree {
   pages: TreePage[];
   files: TreeFile[];
   variables: Record<string, VariableValue>;
   reusableContents: TreeReusableContent[];
+  /** Absent when there are none (trees stored before the extension have none), else sorted by path. */
+  gitFiles?: TreeGitFile[];
 }
 
 export const PAGE_META_KEYS = [

@@ -1,7 +1,7 @@
 import { slugify, uniqueSlug } from '../content/index.js';
 import { assetReferences } from './asset-refs.js';
 import { contentTypeOf } from './assets.js';
-import { GITBOOK_YAML, parseGitbookYaml, rootPrefix, structurePath } from './gitbook-yaml.js';
+import { GITBOOK_YAML, parseGitbookYaml, renderGitbookYaml, rootPrefix, structurePath } from './gitbook-yaml.js';
 import { includePaths, parseInclude } from './includes.js';
 import { splitMarkdown } from './page-file.js';
 import { ASSETS, INCLUDES } from './paths.js';
@@ -16,6 +16,7 @@ import {
   type WorkspaceContent,
   type WorkspaceDocument,
   type WorkspaceFile,
+  type WorkspaceGitFile,
   type WorkspaceInclude,
   type WorkspaceIndex,
   type WorkspacePage,
@@ -48,6 +49,16 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 const textOf = (value: Uint8Array | string | undefined) =>
   typeof value === 'string' || value === undefined ? value : decoder.decode(value);
+const strict = new TextDecoder('utf-8', { fatal: true });
+/** The text of a file that is valid UTF-8 (kept as written only then); undefined otherwise. */
+function exactText(value: Uint8Array | string): string | undefined {
+  if (typeof value === 'string') return value;
+  try {
+    return strict.decode(value);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Reads a GitBook Git Sync folder that GitBook or a person wrote. SUMMARY.md decides the pages;
@@ -124,8 +135,13 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
   const canonical = canonicalPaths(pages, structurePath(settings.structure?.readme, 'README.md'));
   for (const [page] of walkPages(pages)) if (page.type === 'document' && page.path === canonical.get(page.id)) delete page.path;
 
+  // Kept as written: `.gitbook.yaml` where settings would not give its text, and unlisted `.md` files.
+  const gitFiles: WorkspaceGitFile[] = [];
+  if (config !== undefined && config !== renderGitbookYaml(settings)) gitFiles.push({ path: GITBOOK_YAML, text: config });
   for (const path of [...rooted.keys()].sort()) {
     if (/\.md$/i.test(path) && !path.startsWith('.gitbook/') && path !== summaryPath && !listed.has(path)) {
+      const written = exactText(rooted.get(path)!);
+      if (written !== undefined) gitFiles.push({ path: at(path), text: written });
       problems.push(
         problem(
           'not-in-summary',
@@ -168,7 +184,13 @@ export function readFolder(files: FileMap, options: ReadOptions = {}): ReadResul
     files: fileIds,
     includes: new Map(reusableContents.map((inc, i) => [includeFiles[i]!, inc.id])),
   };
-  return { content: { pages, files: assets, variables, reusableContents, settings }, problems, pages: pagesByPath, index };
+  gitFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return {
+    content: { pages, files: assets, variables, reusableContents, settings, ...(gitFiles.length > 0 ? { gitFiles } : {}) },
+    problems,
+    pages: pagesByPath,
+    index,
+  };
 }
 
 /** Slugs the files do not give: the first page's (its title's) and each group's (its folder). */

@@ -97,6 +97,17 @@ export interface FolderSettings {
   summaryTitle?: string;
 }
 
+/**
+ * A text file of the folder that is not content but is kept as written (the server's `git-files`
+ * extension): a `.md` file SUMMARY.md does not list, and `.gitbook.yaml` where its text is not the
+ * one `settings` would give.
+ */
+export interface WorkspaceGitFile {
+  /** From the top of the folder (`.gitbook.yaml`, `docs/notes/draft.md`). */
+  path: string;
+  text: string;
+}
+
 /** Everything a space holds that the folder carries, as the API gives it. */
 export interface WorkspaceContent {
   pages: WorkspacePage[];
@@ -104,6 +115,8 @@ export interface WorkspaceContent {
   variables: Record<string, VariableValue>;
   reusableContents: WorkspaceInclude[];
   settings: FolderSettings;
+  /** Sorted by path; absent when there are none. */
+  gitFiles?: WorkspaceGitFile[];
 }
 
 /** Ids of what the folder holds, by where it is: what the sync layer keeps to re-attach ids. */

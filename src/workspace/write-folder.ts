@@ -154,6 +154,14 @@ export function writeFolder(content: WorkspaceContent): WrittenFolder {
   if (vars !== undefined) files.set(prefix + VARS_FILE, vars);
   const config = renderGitbookYaml(settings);
   if (config !== undefined) files.set(GITBOOK_YAML, config);
+  // Files kept as written go where they were, unless content took the path (a page listed since).
+  for (const file of content.gitFiles ?? []) {
+    if (file.path === GITBOOK_YAML || !files.has(file.path)) files.set(file.path, file.text);
+    else
+      problems.push(
+        problem('duplicate-path', file.path, undefined, `a page or the folder's own file is written there; the kept file is not written`),
+      );
+  }
 
   const keys = pageKeys(content.pages, (id) => paths.get(id)?.slice(prefix.length));
   const pageIndex = new Map([...keys].map(([id, key]) => [key, id]));

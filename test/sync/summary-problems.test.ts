@@ -58,7 +58,7 @@ describe.each(testDialects())('SUMMARY.md entries that cannot be sent (%s)', (di
     expect(await titles(t.spaceId, crId)).toEqual(['Alpha', 'Beta', 'Gamma']);
   });
 
-  it('a page file SUMMARY.md does not list is named file:1 and not sent; it is a warning, not a change waiting (merge goes on)', async () => {
+  it('a page file SUMMARY.md does not list is named file:1 and kept by the platform as a file, not a page; it is a warning, not a change waiting (merge goes on)', async () => {
     const t = await clonedSpace(s, client, work, 'unlisted');
     await writeFile(join(t.dir, 'notes.md'), '# Notes\n\nmeant as a page\n');
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text\n\nedited\n');
@@ -66,7 +66,9 @@ describe.each(testDialects())('SUMMARY.md entries that cannot be sent (%s)', (di
     git(t.dir, 'commit', '-qm', 'notes');
     const pushed = await runCli(['push', '--dir', t.dir], env);
     expect(pushed.code, pushed.stdout + pushed.stderr).toBe(0);
-    expect(pushed.stdout).toContain('NOT A PAGE notes.md:1: not listed in SUMMARY.md, so it is not a page and is not sent');
+    expect(pushed.stdout).toContain(
+      'NOT A PAGE notes.md:1: not listed in SUMMARY.md, so it is not a page; the platform keeps it as a file of the folder (list it there to make it one)',
+    );
     expect(await readFile(join(t.dir, 'notes.md'), 'utf8')).toBe('# Notes\n\nmeant as a page\n');
     const merged = await runCli(['push', '--merge', '--dir', t.dir], env);
     expect(merged.code, merged.stdout + merged.stderr).toBe(0);

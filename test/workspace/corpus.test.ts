@@ -153,8 +153,10 @@ describe('the currents-readme corpus (a real GitBook Git Sync export)', () => {
     const text = (map: FileMap, path: string) => String(map.get(path));
     expect(text(written.files, headingAdded[0]!)).toBe(text(files, headingAdded[0]!).replace('---\n\n', '---\n\n# Orchestrated runs\n\n'));
     for (const path of emptyPages) expect(text(written.files, path)).toBe(text(files, path).replace(/\n+$/, '\n\n'));
-    // 4. Unlisted files are not pages, so they are not written (they stay on disk untouched).
-    expect([...files.keys()].filter((p) => !written.files.has(p)).sort()).toEqual(UNLISTED);
+    // Unlisted files are not pages: they are kept as written (`gitFiles`), and written back so.
+    expect([...files.keys()].filter((p) => !written.files.has(p))).toEqual([]);
+    expect(read.content.gitFiles?.map((f) => f.path)).toEqual(UNLISTED);
+    for (const path of UNLISTED) expect(text(written.files, path)).toBe(text(files, path));
   });
 
   it('reads its own output back to the same content', () => {

@@ -12,6 +12,7 @@ import { assignIds } from './refs.js';
 import { finalPaths, storeIncludeLinks, storeLinks } from './render-links.js';
 import { revertPageChange } from './revert-page.js';
 import { setVariablesChange } from './set-variables.js';
+import { setGitFileChange } from './set-git-file.js';
 import type { BatchState } from './state.js';
 import { updatePageChange } from './update-page.js';
 import { updateReusableContentChange } from './update-reusable-content.js';
@@ -33,6 +34,8 @@ function applyOne(state: BatchState, change: ContentChange, index: number): void
       return deleteFileChange(state, change);
     case 'set_variables':
       return setVariablesChange(state, change);
+    case 'set_git_file':
+      return setGitFileChange(state, change);
     case 'insert_reusable_content':
       return insertReusableContentChange(state, change);
     case 'update_reusable_content':
@@ -80,6 +83,11 @@ function storeDocuments(state: BatchState): Map<string, string> {
     changed = true;
     return { ...content, document: sha };
   });
+  // Folder files' texts a later change replaced are not kept.
+  for (const file of state.tree.gitFiles ?? []) {
+    const text = state.gitTexts.get(file.document);
+    if (text !== undefined) documents.set(file.document, text);
+  }
   if (changed) {
     state.tree = { ...state.tree, reusableContents: contents };
     const byId = new Map(contents.map((c) => [c.id, c]));
@@ -122,6 +130,7 @@ export function applyChanges(tree: ContentTree, changes: readonly ContentChange[
     insertedFiles: [],
     insertedReusableContents: [],
     includeTexts: new Map(),
+    gitTexts: new Map(),
   };
   const prefix = (index: number, message: string) => `changes[${index}]: ${message}`;
   const early = assignIds(state, tree, changes);

@@ -33,6 +33,8 @@ export interface BatchState {
   insertedReusableContents: TreeReusableContent[];
   /** Bodies of reusable contents written in this batch, by sha. */
   includeTexts: Map<string, string>;
+  /** Texts of folder files written in this batch (`set_git_file`), by sha. */
+  gitTexts: Map<string, string>;
 }
 
 export const fileKey = (change: number, item: number) => `${change}/${item}`;

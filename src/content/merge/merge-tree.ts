@@ -3,6 +3,7 @@ import {
   type ContentTree,
   type PageMeta,
   type TreeFile,
+  type TreeGitFile,
   type TreePage,
   type TreeReusableContent,
   type VariableValue,
@@ -31,7 +32,9 @@ import { pick, same } from './three-way.js';
  * merge three-way by id and by name, a file replaced (same id, new bytes) or deleted on one side
  * taking that side's state; two files of one name made by the merge are a conflict. Reusable
  * contents merge by id, field by field, their bodies line by line as documents are; two of them
- * given one include file by the merge are a conflict.
+ * given one include file by the merge are a conflict. Folder files (`gitFiles`) merge by path:
+ * a file one side changed, added or removed takes that side; texts both sides changed merge line
+ * by line as documents do; lines changed differently, or an edit against a removal, conflict.
  */
 export type ConflictReason =
   | 'document'
@@ -45,7 +48,8 @@ export type ConflictReason =
   | 'duplicate-file-name'
   | 'variable'
   | 'reusable-content'
-  | 'duplicate-include-name';
+  | 'duplicate-include-name'
+  | 'git-file';
 
 export interface TreeConflict {
   reason: ConflictReason;
@@ -112,8 +116,9 @@ export function mergeTrees(base: ContentTree, ours: ContentTree, theirs: Content
   );
   includeNameClashes(base.reusableContents, ours.reusableContents, theirs.reusableContents, reusableContents, conflicts);
   const variables = mergeVariables(base.variables, ours.variables, theirs.variables, conflicts);
+  const gitFiles = mergeGitFiles(base.gitFiles ?? [], ours.gitFiles ?? [], theirs.gitFiles ?? [], docs, conflicts);
   if (conflicts.length > 0 || !pages) return { kind: 'conflict', conflicts };
-  return { kind: 'clean', tree: { pages, files, variables, reusableContents } };
+  return { kind: 'clean', tree: { pages, files, variables, reusableContents, ...(gitFiles.length > 0 ? { gitFiles } : {}) } };
 }
 
 function mergePages(
@@ -387,6 +392,30 @@ function mergeVariables(
     const choice = pick(base[key], ours[key], theirs[key]);
     if (choice === 'conflict') conflicts.push({ reason: 'variable', id: key, title: key });
     else if (choice.value !== undefined) result[key] = choice.value;
+  }
+  return result;
+}
+
+function mergeGitFiles(
+  base: readonly TreeGitFile[],
+  ours: readonly TreeGitFile[],
+  theirs: readonly TreeGitFile[],
+  docs: DocumentStore,
+  conflicts: TreeConflict[],
+): TreeGitFile[] {
+  const byPath = (list: readonly TreeGitFile[]) => new Map(list.map((f) => [f.path, f.document]));
+  const [B, O, T] = [byPath(base), byPath(ours), byPath(theirs)];
+  const result: TreeGitFile[] = [];
+  for (const path of [...new Set([...O.keys(), ...T.keys(), ...B.keys()])].sort()) {
+    const choice = pick(B.get(path), O.get(path), T.get(path));
+    if (choice !== 'conflict') {
+      if (choice.value !== undefined) result.push({ path, document: choice.value });
+      continue;
+    }
+    const [o, t] = [O.get(path), T.get(path)];
+    const text = o !== undefined && t !== undefined ? mergeDocuments(docs, B.get(path), o, t) : undefined;
+    if (text === undefined || text.kind === 'conflict') conflicts.push({ reason: 'git-file', id: path, title: path });
+    else result.push({ path, document: docs.write(text.text) });
   }
   return result;
 }

@@ -64,6 +64,16 @@ export async function prepareDocuments(
     if (content.document === t.document || content.document === b || t.document === b) continue;
     triples.push([b, content.document, t.document]);
   }
+  // Folder files' texts by the same rule, by path.
+  const baseGit = new Map((base.gitFiles ?? []).map((f) => [f.path, f.document]));
+  const theirGit = new Map((theirs.gitFiles ?? []).map((f) => [f.path, f.document]));
+  for (const file of ours.gitFiles ?? []) {
+    const t = theirGit.get(file.path);
+    if (t === undefined) continue;
+    const b = baseGit.get(file.path);
+    if (file.document === t || file.document === b || t === b) continue;
+    triples.push([b, file.document, t]);
+  }
   const wanted = new Set(triples.flatMap((triple) => triple.filter((sha): sha is string => sha !== undefined)));
   const texts = new Map<string, string>();
   for (const [sha, bytes] of await getBlobs(db, wanted)) texts.set(sha, bytes.toString('utf8'));

@@ -48,6 +48,7 @@ const REASONS: Record<TreeConflict['reason'], (c: TreeConflict) => string> = {
   variable: () => 'set to different values on both sides',
   'reusable-content': (c) => (c.fields ? `both sides changed its ${c.fields.join(', ')}` : 'changed differently on both sides'),
   'duplicate-include-name': () => 'each side added a reusable content with this include file',
+  'git-file': () => 'both sides changed the same lines, or one changed it and the other removed it',
 };
 
 const KIND: Record<TreeConflict['reason'], string> = {
@@ -63,6 +64,7 @@ const KIND: Record<TreeConflict['reason'], string> = {
   variable: 'variable',
   'reusable-content': 'reusable content',
   'duplicate-include-name': 'reusable content',
+  'git-file': 'folder file',
 };
 
 export function conflictMessage(what: string, conflicts: readonly TreeConflict[]): string {

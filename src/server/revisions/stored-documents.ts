@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { refPaths, renderPageMarkdown, splitTemplate, type RefPaths, type TemplateParts } from '../../content/index.js';
-import type { ContentTree, TreePage } from '../../model/index.js';
+import type { ContentTree, RevisionGitFile, TreePage } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import { getBlobs } from '../store/blobs.js';
 import { gitBlobOid } from '../store/git-oids.js';
@@ -113,4 +113,16 @@ export async function loadPageMarkdown(db: Kysely<Database>, tree: ContentTree, 
   const shas = new Set<string>();
   for (const page of pages) if (page.document !== undefined) shas.add(page.document);
   return new PageMarkdown(tree, await getBlobs(db, shas));
+}
+
+/** The folder files of a tree with their texts (the `git-files` extension); undefined when it has none. */
+export async function loadGitFiles(db: Kysely<Database>, tree: ContentTree): Promise<RevisionGitFile[] | undefined> {
+  const files = tree.gitFiles ?? [];
+  if (files.length === 0) return undefined;
+  const texts = await getBlobs(db, new Set(files.map((f) => f.document)));
+  return files.map((file) => {
+    const text = texts.get(file.document);
+    if (text === undefined) throw new Error(`folder file ${file.path}: document ${file.document} is missing from the blob store`);
+    return { path: file.path, text: text.toString('utf8') };
+  });
 }

@@ -37,6 +37,7 @@ import {
   spaceScope,
 } from '../revisions/content-scope.js';
 import { revisionJson, revisionView } from '../views/revision.js';
+import { loadGitFiles } from '../revisions/stored-documents.js';
 import { generateReferences, placedGenerated } from '../openapi/reference.js';
 
 const Flag = Type.Optional(Type.Boolean());
@@ -151,6 +152,7 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
           files: await renderFiles(db, scope, scope.tree.files, options),
           appURL: scope.appURL,
           mergedFrom: await mergedFrom(db, scope.space, scope.revision, scope.base),
+          gitFiles: await loadGitFiles(db, scope.tree),
         });
       },
     );

@@ -1,4 +1,4 @@
-import type { ChangeRequest, ContentTree, Revision, RevisionFile, RevisionPage, RevisionType } from '../../model/index.js';
+import type { ChangeRequest, ContentTree, Revision, RevisionFile, RevisionGitFile, RevisionPage, RevisionType } from '../../model/index.js';
 import type { RevisionRow } from '../store/revisions.js';
 
 export interface RevisionViewParts {
@@ -8,6 +8,8 @@ export interface RevisionViewParts {
   appURL: string;
   /** For a `merge` revision: the change request merged (the published spec requires it). */
   mergedFrom?: ChangeRequest | undefined;
+  /** The folder files with their texts (extension `git-files`), when the tree has any. */
+  gitFiles?: RevisionGitFile[] | undefined;
 }
 
 /**
@@ -32,6 +34,7 @@ export function revisionView(row: RevisionRow, tree: ContentTree, parts: Revisio
     createdAt: row.created_at,
     urls: { app: parts.appURL },
     ...(parts.mergedFrom ? { mergedFrom: parts.mergedFrom } : {}),
+    ...(parts.gitFiles ? { gitFiles: parts.gitFiles } : {}),
   };
 }
 

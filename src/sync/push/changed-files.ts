@@ -105,7 +105,19 @@ export async function readChangedFiles(dir: string, base: string, head: string, 
   const listedNow = listedFiles(localFiles.get(summary), summary);
   const listedBefore = new Set(listedFiles(baseFiles.get(summary), summary));
   const candidates = listedNow.filter((path) => !listedBefore.has(path) && !changed.has(path));
-  const present = await readSome(dir, head, candidates);
+  // A file SUMMARY.md stopped or started listing, unchanged itself, changes kind (a page, or a
+  // file the platform keeps as written): both sides read it, so the push moves it from one to the other.
+  const nowListed = new Set(listedNow);
+  const delisted = [...listedBefore].filter((path) => !nowListed.has(path) && !changed.has(path));
+  const present = await readSome(dir, head, [...candidates, ...delisted]);
   for (const path of candidates) if (!present.has(path)) missing.add(path);
-  return { base: baseFiles, local: localFiles, unloaded: (path) => !changed.has(path) && !own.has(path) && !missing.has(path) };
+  for (const [path, bytes] of present) {
+    baseFiles.set(path, bytes);
+    localFiles.set(path, bytes);
+  }
+  return {
+    base: baseFiles,
+    local: localFiles,
+    unloaded: (path) => !changed.has(path) && !own.has(path) && !missing.has(path) && !present.has(path),
+  };
 }

@@ -1,5 +1,5 @@
 import type { ContentChange } from '../../model/index.js';
-import type { WorkspaceContent } from '../../workspace/index.js';
+import { GITBOOK_YAML, renderGitbookYaml, type WorkspaceContent } from '../../workspace/index.js';
 import { includeChanges } from './plan/includes.js';
 import type { PushPlan } from './plan/plan.js';
 import type { SkippedFile } from './read.js';
@@ -15,6 +15,26 @@ export interface AdaptedPlan {
   changes: ContentChange[];
   skipped: SkippedFile[];
   undeletableFiles: string[];
+  /** Folder files (`.gitbook.yaml`, unlisted `.md` files) a server without `git-files` cannot keep: they stay in the folder, said once. */
+  keptHere: SkippedFile[];
+}
+
+/** The folder files a content holds as written: `.gitbook.yaml` (as kept, or as its settings give it) and unlisted `.md` files. */
+function folderFiles(content: WorkspaceContent): Map<string, string> {
+  const files = new Map((content.gitFiles ?? []).map((file) => [file.path, file.text]));
+  const config = files.get(GITBOOK_YAML) ?? renderGitbookYaml(content.settings);
+  if (config === undefined) files.delete(GITBOOK_YAML);
+  else files.set(GITBOOK_YAML, config);
+  return files;
+}
+
+/** `set_git_file` for each folder file local added, changed or removed (`text: null`), in path order. */
+export function gitFileChanges(remote: WorkspaceContent, local: WorkspaceContent): ContentChange[] {
+  const [before, after] = [folderFiles(remote), folderFiles(local)];
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .sort()
+    .filter((path) => before.get(path) !== after.get(path))
+    .map((path) => ({ operation: 'set_git_file', path, text: after.get(path) ?? null }));
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
@@ -164,5 +184,15 @@ export function adaptPlan(
       changes.push(change);
     }
   }
-  return { changes, skipped, undeletableFiles };
+  const keptHere: SkippedFile[] = [];
+  for (const change of gitFileChanges(remote, local)) {
+    if (extensions.has('git-files')) changes.push(change);
+    else if (change.operation === 'set_git_file' && change.path === GITBOOK_YAML)
+      keptHere.push({
+        path: GITBOOK_YAML,
+        reason:
+          'this server has no place for the folder settings file; it stays here as written and is not sent (a fresh clone writes `root: ./`)',
+      });
+  }
+  return { changes, skipped, undeletableFiles, keptHere };
 }

@@ -1,6 +1,7 @@
 import type { Client } from '../../client/index.js';
 import { countPages, walkPages } from '../../content/index.js';
 import type { ChangeRequest, ContentChange } from '../../model/index.js';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -295,13 +296,14 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     batches: 0,
     normalised: [],
     skipped: sides.skipped,
-    unlisted: sides.unlisted ?? [],
+    unlisted: [...keptUnlisted(sides.unlisted ?? [], client.capabilities.extensions), ...adapted.keptHere],
     unsentLinks: [],
     undeletableFiles: plan.undeletableFiles,
     resumed: resuming !== undefined,
     dryRun: options.dryRun === true,
     ...(savedLocalEdits ? { savedLocalEdits } : {}),
   };
+  if (!options.dryRun) result.unlisted = await sayOnce(dir, state, result.unlisted, read.local);
   if (options.dryRun) {
     result.batches = batchesOf(plan.changes, plan.refs).length;
     if (changeRequest !== undefined)
@@ -363,7 +365,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     prefix,
     pathOf: (id) => sides.paths.get(id)!,
     localChanges,
-    skipped: new Set(sides.skipped.map((s) => s.path)),
+    skipped: new Set([...sides.skipped, ...adapted.keptHere].map((s) => s.path)),
     places: placesAfter(sides.paths, plan.refs, sent.created),
   });
   result.normalised = synced.normalised;
@@ -401,6 +403,40 @@ function heldNow(synced: WorkspaceIndex, now: WorkspaceIndex): WorkspaceIndex {
     if (!held.has(id) && there !== undefined && !known.has(there)) pages.set(key, there);
   }
   return { ...synced, pages };
+}
+
+/**
+ * The notes of files kept here that were not said before in this version: what a push says of a
+ * file the server cannot keep, it says once per version of the file (recorded in the state).
+ */
+async function sayOnce(
+  dir: string,
+  state: WorkspaceState,
+  notes: readonly SkippedFile[],
+  local: ReadonlyMap<string, Uint8Array>,
+): Promise<SkippedFile[]> {
+  if (notes.length === 0) return [];
+  const said = { ...state.saidKeptHere };
+  const fresh = notes.filter((note) => {
+    const bytes = local.get(note.path);
+    const version = bytes === undefined ? '' : createHash('sha1').update(bytes).digest('hex');
+    if (said[note.path] === version) return false;
+    said[note.path] = version;
+    return true;
+  });
+  // Into the push's own state too, which it writes again when it opens a change request.
+  state.saidKeptHere = said;
+  if (fresh.length > 0) await writeState(dir, state);
+  return fresh;
+}
+
+/** Unlisted page files, said once: a server with `git-files` keeps them as files of the folder. */
+function keptUnlisted(unlisted: readonly SkippedFile[], extensions: ReadonlySet<string>): SkippedFile[] {
+  if (!extensions.has('git-files')) return [...unlisted];
+  return unlisted.map((file) => ({
+    ...file,
+    reason: `${file.reason.replace(/ and is not sent \(list it there to make it one\)$/, '')}; the platform keeps it as a file of the folder (list it there to make it one)`,
+  }));
 }
 
 /** A commit of `head` with the working tree's uncommitted edits, on a scratch ref (`head` when there are none). */

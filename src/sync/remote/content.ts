@@ -9,9 +9,15 @@ import {
 import type { KnownContent } from './known-content.js';
 import { pagesWithMarkdown } from './pages.js';
 import {
+  DEFAULT_SUMMARY_TITLE,
   dumpYaml,
+  GITBOOK_YAML,
   NEW_FOLDER_SETTINGS,
+  parseGitbookYaml,
+  renderGitbookYaml,
+  type FolderSettings,
   type WorkspaceContent,
+  type WorkspaceGitFile,
   type WorkspaceFile,
   type WorkspaceInclude,
   type WorkspacePage,
@@ -106,6 +112,18 @@ async function fetchIncludes(client: Client, scope: ContentScope, listed: readon
   );
 }
 
+/**
+ * The folder's settings and the files it keeps as written, from a revision's `gitFiles` (the
+ * `git-files` extension): the stored `.gitbook.yaml` lays the folder out (and is kept as a file
+ * where settings alone would not give its text); without one, a new folder's settings.
+ */
+export function folderOf(stored: readonly WorkspaceGitFile[]): { settings: FolderSettings; gitFiles: WorkspaceGitFile[] } {
+  const config = stored.find((file) => file.path === GITBOOK_YAML);
+  if (config === undefined) return { settings: { ...NEW_FOLDER_SETTINGS }, gitFiles: [...stored] };
+  const settings: FolderSettings = { ...parseGitbookYaml(config.text).settings, summaryTitle: DEFAULT_SUMMARY_TITLE };
+  return { settings, gitFiles: stored.filter((file) => file !== config || file.text !== renderGitbookYaml(settings)) };
+}
+
 /** What a fetch has in hand: `pages` whose markdown it has, `files` whose bytes it has, of how many. */
 export interface FetchProgress {
   stage: 'pages' | 'files';
@@ -156,6 +174,7 @@ export async function fetchContent(
     downloadFiles(client, revision.files, (done, total) => onProgress?.({ stage: 'files', done, total }), known),
     fetchIncludes(client, byRevision, revision.reusableContents ?? []),
   ]);
+  const { settings, gitFiles } = folderOf(client.capabilities.extensions.has('git-files') ? (revision.gitFiles ?? []) : []);
   return {
     revision: revision.id,
     content: {
@@ -163,7 +182,8 @@ export async function fetchContent(
       files,
       variables: revision.variables ?? {},
       reusableContents,
-      settings: { ...NEW_FOLDER_SETTINGS },
+      settings,
+      ...(gitFiles.length > 0 ? { gitFiles } : {}),
     },
   };
 }

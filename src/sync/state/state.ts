@@ -44,6 +44,12 @@ export interface WorkspaceState {
   version: 1;
   binding: Binding;
   branches: Record<string, BranchState>;
+  /**
+   * Files push named as not sent to a server that cannot keep them (`.gitbook.yaml` and unlisted
+   * `.md` files without the `git-files` extension), by path, with the text they had then: each
+   * version is said once (the synced point holds the server's form, so every push sees them again).
+   */
+  saidKeptHere?: Record<string, string>;
 }
 
 /** True while pull follows the branch: `main`, and change requests neither merged nor archived. */
