@@ -21,6 +21,15 @@ export async function loadSpecFiles(db: Kysely<Database>, orgId: string, slug: s
   return files;
 }
 
+/**
+ * The organization's specs as `slug@version`: part of a cache key of what is made from them
+ * (rendered pages, a site's generated pages), so a new version of a spec makes them anew.
+ */
+export async function specVersions(db: Kysely<Database>, orgId: string): Promise<string> {
+  const rows = await db.selectFrom('openapi_specs').select(['slug', 'last_version']).where('org_id', '=', orgId).orderBy('slug').execute();
+  return rows.map((r) => `${r.slug}@${r.last_version ?? ''}`).join(',');
+}
+
 /** What a `builtin:openapi` computed page asks for; undefined for other sources. */
 export function openApiSource(page: TreePage): { spec: string; grouping?: 'by-tag' | 'by-operation'; models: boolean } | undefined {
   if (page.type !== 'computed' || page.computed === undefined) return undefined;

@@ -24,6 +24,7 @@ import { renderedPage } from './render-cache.js';
 import { sendHtml } from './reply.js';
 import { spaceChrome } from './space-pages.js';
 import { spaceSite } from './space-site.js';
+import type { SpaceRow } from '../store/spaces.js';
 import { textDiffHtml } from './text-diff.js';
 import type { WebSession } from './session.js';
 
@@ -85,7 +86,7 @@ export const changeRequestPages: FastifyPluginAsyncTypebox = async (app) => {
     const session = await requireWebCaller(request);
     const { space, role } = await loadReadableSpace(db, session.user, request.params.spaceId, 'changeRequest.view');
     const cr = await loadChangeRequest(db, space, request.params.cr);
-    const body = await changeRequestBody(session, space.id, space.title, role, cr);
+    const body = await changeRequestBody(session, space, role, cr);
     return sendHtml(
       reply,
       200,
@@ -116,20 +117,14 @@ export const changeRequestPages: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect(`/app/spaces/${space.id}/change-requests/${cr.number}`, 303);
   });
 
-  async function changeRequestBody(
-    session: WebSession,
-    spaceId: string,
-    spaceTitle: string,
-    role: Role,
-    cr: ChangeRequestRow,
-  ): Promise<string> {
+  async function changeRequestBody(session: WebSession, space: SpaceRow, role: Role, cr: ChangeRequestRow): Promise<string> {
     const baseRow = await findRevision(db, changeRequestBase(cr));
     const headRow = await findRevision(db, cr.revision_id);
     if (!baseRow || !headRow) throw new Error(`a revision of change request ${cr.id} is missing`);
     const [base, head] = [await revisionTree(db, baseRow), await revisionTree(db, headRow)];
     const changes = pageChanges(base, head);
     const author = (await names([cr.created_by])).get(cr.created_by) ?? 'someone';
-    const prefix = `/app/spaces/${spaceId}/change-requests/${cr.number}`;
+    const prefix = `/app/spaces/${space.id}/change-requests/${cr.number}`;
     const actions =
       cr.status === 'merged'
         ? ''
@@ -140,7 +135,7 @@ export const changeRequestPages: FastifyPluginAsyncTypebox = async (app) => {
                 `<form method="post" action="${prefix}/${a}"><input type="hidden" name="csrf" value="${esc(session.session.csrf)}"><button type="submit"${a === 'merge' ? ' class="app-primary"' : ''}>${{ merge: 'Merge', update: 'Update from main', archive: 'Archive' }[a]}</button></form>`,
             )
             .join('');
-    const diffs = await diffSections(spaceId, spaceTitle, cr, base, head, baseRow.id, headRow.id, changes);
+    const diffs = await diffSections(space, cr, base, head, baseRow.id, headRow.id, changes);
     const comments = await commentsHtml(cr.id);
     return `<h1>#${cr.number} ${esc(cr.subject || 'Untitled')}</h1>
 <p><span class="app-status" data-status="${esc(cr.status)}">${esc(cr.status)}</span> by ${esc(author)}, opened ${esc(cr.created_at.slice(0, 10))}${cr.merged_at ? `, merged ${esc(cr.merged_at.slice(0, 10))}` : ''} · <a href="${prefix}/preview">Read its pages</a></p>
@@ -151,8 +146,7 @@ ${diffs}<h2>Comments</h2>${comments}`;
 
   /** Each changed page: its markdown as a line diff, and rendered before and after, side by side. */
   async function diffSections(
-    spaceId: string,
-    title: string,
+    space: SpaceRow,
     cr: ChangeRequestRow,
     base: Parameters<typeof pageChanges>[0],
     head: Parameters<typeof pageChanges>[1],
@@ -172,19 +166,20 @@ ${diffs}<h2>Comments</h2>${comments}`;
     );
     const siteOf = (tree: typeof base, revision: string, prefix: string) =>
       spaceSite(db, `app|${revision}|${prefix}`, tree, {
-        title,
+        title: space.title || 'Untitled space',
         pageUrl: (p) => `${prefix}/pages/${p.id}`,
-        assetBase: `/app/spaces/${spaceId}/revisions/${revision}/`,
+        assetBase: `/app/spaces/${space.id}/revisions/${revision}/`,
+        orgId: space.org_id,
       });
-    const basePrefix = `/app/spaces/${spaceId}/revisions/${baseId}`;
-    const headPrefix = `/app/spaces/${spaceId}/change-requests/${cr.number}`;
+    const basePrefix = `/app/spaces/${space.id}/revisions/${baseId}`;
+    const headPrefix = `/app/spaces/${space.id}/change-requests/${cr.number}`;
     const baseSite = await siteOf(base, baseId, basePrefix);
     const headSite = await siteOf(head, headId, headPrefix);
     // Rendered on the parse pool within its budget and kept, as the space's pages (render-cache.ts).
     const rendered = async (side: 'base' | 'head', page: TreePage) => {
       const [key, tree, site] =
         side === 'base' ? [`app|${baseId}|${basePrefix}`, base, baseSite] : [`app|${headId}|${headPrefix}`, head, headSite];
-      return site.byId.has(page.id) ? (await renderedPage(db, key, tree, site, page, { mode: 'preview' })).html : '';
+      return site.byId.has(page.id) ? (await renderedPage(db, key, tree, site, page, { mode: 'preview' }, space.org_id)).html : '';
     };
     const sections = await Promise.all(
       changes.map(async (c) => {

@@ -210,6 +210,7 @@ export async function contentOf(request: FastifyRequest, visit: Visit, placed: P
     pageUrl: (_page, apiPath) => `${base}/${apiPath.split('/').map(encodeURIComponent).join('/')}`,
     assetBase: `${base}/`,
     skip: (page) => !visible(page.condition, visit.claims),
+    orgId: space.org_id,
   });
   return { space, tree, built, key };
 }

@@ -6,7 +6,7 @@ import type { Database } from '../store/schema.js';
 import { loadPageMarkdown } from '../revisions/stored-documents.js';
 import { Lru } from './lru.js';
 import type { SpaceSite } from './space-site.js';
-import { loadSpecFiles } from '../openapi/reference.js';
+import { loadSpecFiles, specVersions } from '../openapi/reference.js';
 import type { OpenApiFiles } from '../../content/index.js';
 
 // A page of a revision renders the same every time (for one URL scheme and one set of claims):
@@ -17,15 +17,6 @@ const rendered = new Lru<string, Promise<RenderedPage>>(2000);
 
 /** The specs a page's `{% openapi-operation %}` and `{% openapi-schemas %}` blocks name. */
 const SPEC_ATTRIBUTE = /\{%\s*openapi-(?:operation|schemas)\b[^%]*?\bspec="([^"]+)"/g;
-
-/**
- * The organization's specs as `slug@version`: part of a page's cache key, so a new version of
- * a spec its OpenAPI blocks name renders the page again.
- */
-async function specVersions(db: Kysely<Database>, orgId: string): Promise<string> {
-  const rows = await db.selectFrom('openapi_specs').select(['slug', 'last_version']).where('org_id', '=', orgId).orderBy('slug').execute();
-  return rows.map((r) => `${r.slug}@${r.last_version ?? ''}`).join(',');
-}
 
 /**
  * A page's body as HTML; `key` names the revision and URL scheme of `site`. With `orgId`, the
@@ -45,9 +36,9 @@ export async function renderedPage(
   let found = rendered.get(cacheKey);
   if (!found) {
     found = (async () => {
-      const markdown = (await loadPageMarkdown(db, tree, [page])).markdown(page);
       const target = site.byId.get(page.id);
       if (!target) throw new DocsyncError('not_found', `page ${page.id} not found`);
+      const markdown = target.generated ?? (await loadPageMarkdown(db, tree, [page])).markdown(page);
       const openapi = new Map<string, OpenApiFiles>();
       if (orgId !== undefined)
         for (const [, slug] of markdown.matchAll(SPEC_ATTRIBUTE)) {

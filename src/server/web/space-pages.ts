@@ -76,6 +76,7 @@ export async function sendContentPage(
     title: view.space.title || 'Untitled space',
     pageUrl: (page) => `${view.prefix}/pages/${page.id}`,
     assetBase: `/app/spaces/${view.space.id}/revisions/${view.revisionId}/`,
+    orgId: view.space.org_id,
   });
   const chrome = spaceChrome(session, view.space, view.trail);
   const entry = pageId === undefined ? (site.first ? site.byId.get(site.first.id) : undefined) : site.byId.get(pageId);

@@ -1,16 +1,25 @@
 import type { Kysely } from 'kysely';
-import { includeNames, pagePaths, refPaths, renderIncludeMarkdown } from '../../content/index.js';
+import { includeNames, pagePaths, refPaths, renderIncludeMarkdown, walkPages, type GeneratedPage } from '../../content/index.js';
 import type { ContentTree, TreePage } from '../../model/index.js';
 import type { RenderSite, SitePage } from '../../render/index.js';
 import type { Database } from '../store/schema.js';
 import { getBlobs } from '../store/blobs.js';
 import { Lru } from './lru.js';
 import { templateOf } from '../revisions/stored-documents.js';
+import { generateReferences, openApiSource, specVersions, type GeneratedReference } from '../openapi/reference.js';
+
+/** A document page of the site: its renderer page and tree page; pages an OpenAPI reference generates carry their markdown. */
+export interface SpaceSiteEntry {
+  site: SitePage;
+  tree: TreePage;
+  /** The markdown of a generated page (none is stored). */
+  generated?: string;
+}
 
 export interface SpaceSite {
   site: RenderSite;
-  /** Document pages and the tree's page, by page id. */
-  byId: Map<string, { site: SitePage; tree: TreePage }>;
+  /** Document pages and the tree's page, by page id (generated pages included). */
+  byId: Map<string, SpaceSiteEntry>;
   /** By API path (`guides/install`): the published sites' URLs. */
   byPath: Map<string, SitePage>;
   /** The first document page: a space's home. */
@@ -25,6 +34,11 @@ export interface SpaceSiteOptions {
   assetBase: string;
   /** A page visitors must not see (published sites: hidden by condition); left out with its subtree. */
   skip?: (page: TreePage) => boolean;
+  /**
+   * The space's organization: its OpenAPI computed pages then list the pages they generate (from
+   * the latest processed version of each spec), which open like any page.
+   */
+  orgId?: string;
 }
 
 // A revision never changes: its site, for one way of writing URLs, is built once.
@@ -36,19 +50,30 @@ const built = new Lru<string, Promise<SpaceSite>>(64);
  * as `.gitbook/includes/<name>` and files as `.gitbook/assets/<name>`. Cached per
  * `key` (the revision and the URL scheme).
  */
-export function spaceSite(db: Kysely<Database>, key: string, tree: ContentTree, options: SpaceSiteOptions): Promise<SpaceSite> {
-  let found = built.get(key);
+export async function spaceSite(db: Kysely<Database>, key: string, tree: ContentTree, options: SpaceSiteOptions): Promise<SpaceSite> {
+  // A tree with OpenAPI computed pages lists what they generate: its site changes with the specs' versions.
+  const hasReference = options.orgId !== undefined && [...walkPages(tree.pages)].some((p) => openApiSource(p) !== undefined);
+  const full = hasReference ? `${key}|${await specVersions(db, options.orgId!)}` : key;
+  let found = built.get(full);
   if (!found) {
-    found = buildSpaceSite(db, tree, options);
-    built.set(key, found);
-    found.catch(() => built.delete(key));
+    found = (async () => {
+      const generated = hasReference ? await generateReferences(db, options.orgId!, tree) : undefined;
+      return buildSpaceSite(db, tree, options, generated);
+    })();
+    built.set(full, found);
+    found.catch(() => built.delete(full));
   }
   return found;
 }
 
-async function buildSpaceSite(db: Kysely<Database>, tree: ContentTree, options: SpaceSiteOptions): Promise<SpaceSite> {
+async function buildSpaceSite(
+  db: Kysely<Database>,
+  tree: ContentTree,
+  options: SpaceSiteOptions,
+  generated: ReadonlyMap<string, GeneratedReference> | undefined,
+): Promise<SpaceSite> {
   const paths = pagePaths(tree.pages);
-  const byId = new Map<string, { site: SitePage; tree: TreePage }>();
+  const byId = new Map<string, SpaceSiteEntry>();
   const byPath = new Map<string, SitePage>();
   let first: SitePage | undefined;
   const convert = (page: TreePage): SitePage[] => {
@@ -56,7 +81,11 @@ async function buildSpaceSite(db: Kysely<Database>, tree: ContentTree, options: 
     const children = () => page.pages.flatMap(convert);
     if (page.type === 'link') return [{ id: page.id, kind: 'link', title: page.title, url: page.href ?? '#', pages: [] }];
     if (page.type === 'group') return [{ id: page.id, kind: 'group', title: page.title, url: '', pages: children() }];
-    if (page.type === 'computed') return [{ id: page.id, kind: 'group', title: page.title, url: '', pages: [] }];
+    if (page.type === 'computed') {
+      const ref = generated?.get(page.id);
+      const base = paths.get(page.id)?.path ?? page.slug;
+      return [{ id: page.id, kind: 'group', title: page.title, url: '', pages: (ref?.pages ?? []).map((g) => convertGenerated(g, base)) }];
+    }
     const p = paths.get(page.id);
     const apiPath = p?.path ?? page.slug;
     const site: SitePage = {
@@ -81,7 +110,21 @@ async function buildSpaceSite(db: Kysely<Database>, tree: ContentTree, options: 
     site.pages = children();
     return [site];
   };
+  // A generated page opens at its path below the computed page's, as content reads place it;
+  // a stored page at the same path is the one found there (as by the API's path read).
+  const generatedPaths: [string, SitePage][] = [];
+  const convertGenerated = (page: GeneratedPage, parentPath: string): SitePage => {
+    const apiPath = parentPath === '' ? page.slug : `${parentPath}/${page.slug}`;
+    const treePage: TreePage = { id: page.id, type: 'document', title: page.title, slug: page.slug, pages: [] };
+    const site: SitePage = { id: page.id, kind: 'document', title: page.title, url: options.pageUrl(treePage, apiPath), pages: [] };
+    first ??= site;
+    byId.set(page.id, { site, tree: treePage, generated: page.markdown });
+    generatedPaths.push([apiPath, site]);
+    site.pages = page.pages.map((child) => convertGenerated(child, apiPath));
+    return site;
+  };
   const pages = tree.pages.flatMap(convert);
+  for (const [path, site] of generatedPaths) if (!byPath.has(path)) byPath.set(path, site);
   const names = includeNames(tree.reusableContents);
   const bodies = await getBlobs(
     db,
