@@ -27,6 +27,16 @@ const FOLDER: Record<string, string | Uint8Array> = {
   '.gitbook/assets/logo.png': PNG,
 };
 
+/** A website: its pages link to each other in every form a page may (relative, absolute path, full URL, fragment). */
+const site = (base: string): Record<string, [string, string]> => ({
+  'index.html': [
+    'Home',
+    '<h1>Home</h1><p><a href="guide.html">guide</a> <a href="/site/guide.html#steps">steps</a> <a href="faq.html">faq</a> <a href="missing.html">gone</a> <a href="https://example.com/x.html">ext</a></p>',
+  ],
+  'guide.html': ['Guide', '<h1>Guide</h1><h2>Steps</h2><p>Go <a href="./index.html">home</a>.</p>'],
+  'faq.html': ['FAQ', `<p>Answers, see <a href="${base}/site/guide.html">the guide</a>.</p>`],
+});
+
 type Item = { status: string; targetReference: any; locationReferences: { page: { id: string } }[] };
 const target = (i: Item) =>
   i.targetReference.kind === 'page'
@@ -54,6 +64,10 @@ describe.each(testDialects())('imported pages store links as references (%s)', (
         res
           .writeHead(200, { 'content-type': 'text/markdown' })
           .end(`# Notes\n\n[by id](/pages/${id}) [by path](/pages/welcome#top) [rel](guides/install.md)\n`);
+      } else if (req.url?.startsWith('/site/')) {
+        const page = site(base)[req.url.slice('/site/'.length)];
+        if (page === undefined) res.writeHead(404).end();
+        else res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${page[0]}</title><main>${page[1]}</main>`);
       } else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
@@ -172,6 +186,26 @@ describe.each(testDialects())('imported pages store links as references (%s)', (
     });
     expect(undo.status, JSON.stringify(undo.body)).toBe(200);
     expect((await s.request('GET', links)).body.stats).toEqual({ total: 8, broken: { total: 1, changeRequest: 0 } });
+  });
+
+  it("a website's pages link to each other by reference: a move of one changes the others' paths", async () => {
+    const space = await createSpace(s, { empty: true });
+    const res = await s.request('POST', `/v1/spaces/${space.id}/content/import`, {
+      body: { url: `${base}/site/index.html`, source: 'website' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const [home, guide, faq] = (await readTree(s, { spaceId: space.id })).pages;
+    expect([home, guide, faq].map((p) => p!.title)).toEqual(['Home', 'Guide', 'FAQ']);
+    expect(await remoteMarkdown(s, space.id, home!.id)).toBe(
+      '[guide](guide.md) [steps](guide.md#steps) [faq](faq.md) [gone](missing.html) [ext](https://example.com/x.html)\n',
+    );
+    expect(await remoteMarkdown(s, space.id, guide!.id)).toBe('## Steps\n\nGo [home](README.md).\n');
+    expect(await remoteMarkdown(s, space.id, faq!.id)).toBe('Answers, see [the guide](guide.md).\n');
+    await editMain(s, space.id, [{ operation: 'update_page', page: guide!.id, slug: 'handbook' }]);
+    expect(await remoteMarkdown(s, space.id, home!.id)).toBe(
+      '[guide](handbook.md) [steps](handbook.md#steps) [faq](faq.md) [gone](missing.html) [ext](https://example.com/x.html)\n',
+    );
+    expect(await remoteMarkdown(s, space.id, faq!.id)).toBe('Answers, see [the guide](handbook.md).\n');
   });
 
   it('a markdown file imported by URL reads its links as a batch reads a page: /pages/ by id or path, relative from where it is', async () => {

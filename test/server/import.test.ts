@@ -127,7 +127,9 @@ describe.each(testDialects())('content import (%s)', (dialect) => {
     expect(home!.slug).toBe('welcome');
     expect(guide!.slug).toBe('guide');
     const db = s.server.db.kysely;
-    expect(await getText(db, home!.document!)).toContain('Start [here](guide.html)');
+    // Links between the imported pages are references to them (test/server/import-links.test.ts); others stay as written.
+    expect(await getText(db, home!.document!)).toContain(`Start [here](\u0000page:${guide!.id}@guide.md\u0000)`);
+    expect(await getText(db, home!.document!)).toContain('[gone](missing.html), [out](/elsewhere/x.html)');
     expect(await getText(db, home!.document!)).not.toContain('Home');
     expect(await getText(db, guide!.document!)).toMatch(/## Steps\n\n1\. First\n2\. Second/);
     expect(await getText(db, faq!.document!)).toContain('Questions and **answers**.');

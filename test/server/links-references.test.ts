@@ -84,6 +84,12 @@ describe.each(testDialects())('links are references (%s)', (dialect) => {
     expect(after.body.documentId).toBe(before.documentId);
     // git.oid names the file a clone writes, so it follows the rendering.
     expect(after.body.git.oid).not.toBe(before.git.oid);
+    // The document format names the targets by id: the same references wherever they moved.
+    const moved = await s.request('GET', `/v1/spaces/${t.spaceId}/content/page/${t.intro}?format=document`);
+    expectSpec(moved, 'GET', '/spaces/{spaceId}/content/page/{pageId}', 200);
+    const refs = JSON.stringify(moved.body.document);
+    expect(refs).toContain(JSON.stringify({ kind: 'page', page: t.install }));
+    expect(refs).toContain(JSON.stringify({ kind: 'anchor', anchor: 'steps', page: t.install }));
 
     // A page moved under another keeps its own links right too: they are relative to where it is.
     await editMain(s, t.spaceId, [

@@ -5,7 +5,7 @@ import { includeBody, withKeptNames } from '../changes/reusable-contents.js';
 import { ChangeFailure } from '../changes/types.js';
 import { includeNameProblem, includeNames, newIncludeName } from '../tree/include-names.js';
 import { slugProblem, slugify, uniqueSlug } from '../tree/slugs.js';
-import { importLinks, importScope, type ImportedText } from './import-links.js';
+import { importLinks, importScope, type ImportedText, type WebPages } from './import-links.js';
 import type { ImportOutcome, ImportedInclude, ImportedPage } from './types.js';
 
 export interface ImportContext {
@@ -79,13 +79,13 @@ function appendIncludes(
  */
 function storeDocuments(
   tree: ContentTree,
-  folder: ReadonlyMap<string, string>,
+  { folder, web }: { folder: ReadonlyMap<string, string>; web: WebPages },
   pages: ReadonlyMap<string, ImportedText>,
   includes: ReadonlyMap<string, ImportedText>,
   files: readonly TreeFile[],
   ctx: ImportContext,
 ): { tree: ContentTree; documents: Map<string, string> } {
-  const links = importLinks(tree, importScope(tree, folder, files));
+  const links = importLinks(tree, importScope(tree, folder, files), web);
   const documents = new Map<string, string>();
   // A text left blank (a page of one link to a group, made text with an empty label) is no document, as in a batch.
   const store = (text: string): string | undefined => {
@@ -117,6 +117,7 @@ export function appendImported(
 ): ImportOutcome<AppendedImport> {
   // Page ids by their file in the imported folder, and the documents to store once the tree is whole.
   const folder = new Map<string, string>();
+  const web = new Map<string, string>();
   const bodies = new Map<string, ImportedText>();
   const includeBodies = new Map<string, ImportedText>();
   let count = 0;
@@ -138,7 +139,14 @@ export function appendImported(
     const built: TreePage = { ...doc.meta, ...base, type: 'document', pages: children };
     if (page.linkTitle !== undefined && page.linkTitle !== '') built.linkTitle = page.linkTitle;
     if (page.path !== undefined && !folder.has(page.path)) folder.set(page.path, id);
-    if (doc.body !== '') bodies.set(id, page.path === undefined ? { body: doc.body } : { path: page.path, body: doc.body });
+    const url = page.url === undefined ? undefined : withoutFragment(page.url);
+    if (url !== undefined && !web.has(url)) web.set(url, id);
+    if (doc.body !== '')
+      bodies.set(id, {
+        body: doc.body,
+        ...(page.path !== undefined ? { path: page.path } : {}),
+        ...(page.url !== undefined ? { url: page.url } : {}),
+      });
     return built;
   };
   const buildAll = (list: readonly ImportedPage[]): TreePage[] => {
@@ -150,7 +158,7 @@ export function appendImported(
     const added = pages.map((p) => build(p, taken));
     const reusableContents = includes.length === 0 ? tree.reusableContents : appendIncludes(tree, includes, ctx, includeBodies);
     const appended = { ...tree, pages: [...tree.pages, ...added], files: [...tree.files, ...files], reusableContents };
-    const stored = storeDocuments(appended, folder, bodies, includeBodies, files, ctx);
+    const stored = storeDocuments(appended, { folder, web }, bodies, includeBodies, files, ctx);
     return {
       ok: true,
       value: {
@@ -163,5 +171,16 @@ export function appendImported(
   } catch (error) {
     if (error instanceof ChangeFailure) return { ok: false, message: error.message };
     throw error;
+  }
+}
+
+/** A URL without its fragment (as the crawler names pages); the text as it is when it is no URL. */
+function withoutFragment(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return url;
   }
 }

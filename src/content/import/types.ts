@@ -10,6 +10,11 @@ export interface ImportedPage {
    * The page's relative links are resolved from there, among the folder's pages and assets.
    */
   path?: string;
+  /**
+   * Web pages (a website import): the page's URL. A link of another imported web page to it
+   * (relative or absolute, the fragment aside) is a link to this page.
+   */
+  url?: string;
   kind: 'document' | 'group' | 'link';
   /** Title used when the markdown gives none (front matter `title`, leading `# heading`). */
   title: string;

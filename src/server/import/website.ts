@@ -41,7 +41,7 @@ export async function crawlWebsite(budget: FetchBudget, start: string, follow: b
       .at(-1)
       ?.replace(/\.[a-z0-9]+$/i, '');
     const title = converted.title ?? name ?? 'Untitled';
-    const page: ImportedPage = { source: url, kind: 'document', title, markdown: converted.markdown, pages: [] };
+    const page: ImportedPage = { source: url, url, kind: 'document', title, markdown: converted.markdown, pages: [] };
     // `index.html` and `/` name a folder, not the page: its slug comes from its title.
     pages.push(name === undefined || /^index$/i.test(name) ? page : { ...page, slug: name });
     if (!follow) return;
