@@ -1,7 +1,6 @@
 import { ASSETS_DIR, type ContentTree, type TreeFile } from '../../model/index.js';
-import { rewriteLinks } from '../changes/link-rewrite.js';
+import { rewriteLinks, type LinkDecision } from '../changes/link-rewrite.js';
 import { finalPaths, storeFoundLinks, storeLinks, type FinalPaths } from '../changes/render-links.js';
-import type { LinkDecision } from '../changes/link-rewrite.js';
 import { PLACEHOLDER, linkScope, pagesOf, placeholder, resolveLink, type LinkScope } from '../changes/resolve-link.js';
 import { pagePaths } from '../tree/paths.js';
 import { withoutNul } from '../links/stored-ref.js';
@@ -10,7 +9,7 @@ import { withoutNul } from '../links/stored-ref.js';
 export interface ImportedText {
   /** Its file in the imported folder (`guides/install.md`), which its relative links start from. */
   path?: string;
-  /** A web page's URL, which its links are read against (`pages`). */
+  /** A web page's URL, which its links to the import's other web pages are read against. */
   url?: string;
   body: string;
 }
@@ -70,8 +69,8 @@ export function importScope(tree: ContentTree, folder: ReadonlyMap<string, strin
  * import's own files, `importScope`), from its path there; one that was no file of a folder (a
  * markdown file or web page fetched by URL) is read as a batch reads a page: from where it now
  * is in `tree`, after a web page's links to the other web pages of the import (`web`, by URL)
- * are taken as links to them. Pages and reusable contents differ as they do in a batch (a page's link to a
- * group becomes text; an include's stays as written).
+ * are taken as links to them. Pages and reusable contents differ as they do in a batch (a page's
+ * link to a group becomes text; an include's stays as written).
  */
 export function importLinks(
   tree: ContentTree,
