@@ -6,11 +6,14 @@ import { inTransaction } from '../store/transaction.js';
 import { indexablePages, sectionRows, type IndexablePage, type SectionRow } from './page-rows.js';
 import { searchDb } from './tables.js';
 import { loadFacts } from '../revisions/facts.js';
+import { pageSections, walkPages } from '../../content/index.js';
+import { generateReferences, openApiSource, specVersions } from '../openapi/reference.js';
 
 const CHUNK = 200;
 
 /**
- * Brings a space's search index to `revisionId` (its head), lazily, when a search needs it.
+ * Brings a space's search index to `revisionId` (its head), lazily, when a search needs it, with
+ * the pages its OpenAPI computed pages generate when the space's organization is given.
  * Invariants: after it returns, `search_spaces` names a revision at least as new as the one the
  * caller read, and for every document page of that revision `search_pages.digest` equals the
  * page's digest and its `search_sections` rows are exactly `sectionRows(page)`. Only pages whose
@@ -18,14 +21,24 @@ const CHUNK = 200;
  * parses one page. Concurrent callers (other requests, other server processes) serialise on the
  * space's `search_spaces` row; the second one finds the work done.
  */
-export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, space: { id: string; revision_id: string }): Promise<void> {
+export async function ensureIndexed(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  space: { id: string; revision_id: string; org_id?: string },
+): Promise<void> {
   const sdb = searchDb(db);
   const indexed = await sdb.selectFrom('search_spaces').select('revision_id').where('space_id', '=', space.id).executeTakeFirst();
   if (indexed?.revision_id === space.revision_id) return;
+  // A revision with API reference pages is indexed with the versions of its organization's specs
+  // (`<revision>|<slug@version,...>`): a new version of a spec indexes its generated pages again.
+  const specs = space.org_id === undefined ? undefined : await specVersions(db, space.org_id);
+  if (specs !== undefined && indexed?.revision_id === `${space.revision_id}|${specs}`) return;
   const revision = await findRevision(db, space.revision_id);
   if (!revision) return;
   const tree = await revisionTree(db, revision);
-  const wanted = indexablePages(tree);
+  const hasReference = specs !== undefined && [...walkPages(tree.pages)].some((p) => openApiSource(p) !== undefined);
+  const key = hasReference ? `${space.revision_id}|${specs}` : space.revision_id;
+  const wanted = indexablePages(tree, hasReference ? await generateReferences(db, space.org_id!, tree) : undefined);
 
   await inTransaction(db, async (trx) => {
     const tdb = searchDb(trx);
@@ -37,7 +50,7 @@ export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, spac
       .execute();
     let current = tdb.selectFrom('search_spaces').select('revision_id').where('space_id', '=', space.id);
     if (dialect === 'postgres') current = current.forUpdate();
-    if ((await current.executeTakeFirst())?.revision_id === space.revision_id) return;
+    if ((await current.executeTakeFirst())?.revision_id === key) return;
 
     const have = await tdb.selectFrom('search_pages').select(['page_id', 'digest']).where('space_id', '=', space.id).execute();
     const stale = have.filter((row) => wanted.get(row.page_id)?.digest !== row.digest).map((row) => row.page_id);
@@ -50,7 +63,7 @@ export async function ensureIndexed(db: Kysely<Database>, dialect: Dialect, spac
       await tdb.deleteFrom('search_pages').where('space_id', '=', space.id).where('page_id', 'in', ids).execute();
     }
     for (let i = 0; i < fresh.length; i += CHUNK) await insertPages(trx, space.id, fresh.slice(i, i + CHUNK));
-    await tdb.updateTable('search_spaces').set({ revision_id: space.revision_id }).where('space_id', '=', space.id).execute();
+    await tdb.updateTable('search_spaces').set({ revision_id: key }).where('space_id', '=', space.id).execute();
   });
 }
 
@@ -61,7 +74,10 @@ async function insertPages(trx: Kysely<Database>, spaceId: string, pages: Indexa
     trx,
     pages.flatMap((p) => (p.document ? [p.document] : [])),
   );
-  const text = (page: IndexablePage) => (page.document ? facts.get(page.document)?.text : undefined) ?? { sections: [] };
+  const text = (page: IndexablePage) =>
+    page.markdown !== undefined
+      ? pageSections(page.markdown)
+      : ((page.document ? facts.get(page.document)?.text : undefined) ?? { sections: [] });
   const rows: SectionRow[] = pages.flatMap((page) => sectionRows(page, text(page)));
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db

@@ -1,6 +1,7 @@
 import type { ContentTree } from '../../model/index.js';
 import { pagePaths, walkPages, type PageText } from '../../content/index.js';
 import { sha256 } from '../store/blobs.js';
+import { placedGenerated, type GeneratedReference } from '../openapi/reference.js';
 
 /** What a page's index rows are built from; equal digests mean equal rows. */
 export interface IndexablePage {
@@ -10,6 +11,8 @@ export interface IndexablePage {
   description: string;
   /** sha256 of the markdown; undefined for an empty page. */
   document: string | undefined;
+  /** The markdown of a page an OpenAPI reference generates (none is stored). */
+  markdown?: string;
   digest: string;
 }
 
@@ -23,8 +26,11 @@ export interface SectionRow {
   page_path: string;
 }
 
-/** Document pages are indexed; groups and links have no text of their own to find. */
-export function indexablePages(tree: ContentTree): Map<string, IndexablePage> {
+/**
+ * Document pages are indexed, and the pages OpenAPI computed pages generate (`generated`, at the
+ * paths content reads give them); groups and links have no text of their own to find.
+ */
+export function indexablePages(tree: ContentTree, generated?: ReadonlyMap<string, GeneratedReference>): Map<string, IndexablePage> {
   const paths = pagePaths(tree.pages);
   const result = new Map<string, IndexablePage>();
   for (const page of walkPages(tree.pages)) {
@@ -33,6 +39,20 @@ export function indexablePages(tree: ContentTree): Map<string, IndexablePage> {
     const description = page.description ?? '';
     const digest = sha256(JSON.stringify([page.title, path, description, page.document ?? '']));
     result.set(page.id, { pageId: page.id, title: page.title, path, description, document: page.document, digest });
+  }
+  if (generated === undefined) return result;
+  for (const { page, path } of placedGenerated(generated, (id) => paths.get(id)?.path ?? '')) {
+    if (result.has(page.id)) continue;
+    const digest = sha256(JSON.stringify([page.title, path, '', '', page.markdown]));
+    result.set(page.id, {
+      pageId: page.id,
+      title: page.title,
+      path,
+      description: '',
+      document: undefined,
+      markdown: page.markdown,
+      digest,
+    });
   }
   return result;
 }

@@ -121,6 +121,33 @@ describe.each(testDialects())('API reference pages on the web (%s)', (dialect) =
     expect((await visitor.get(`${root}/orders/nothing-here`)).status).toBe(404);
   });
 
+  it('finds the generated pages with the API search, the space search page and the published site search, after a new version too', async () => {
+    const search = async (q: string) => {
+      const res = await s.request('GET', `/v1/spaces/${spaceId}/search?query=${q}`);
+      expectSpec(res, 'GET', '/spaces/{spaceId}/search', 200);
+      return res.body.items as { id: string; title: string; path: string; ancestors: { title: string }[]; urls: { app: string } }[];
+    };
+    const { operations } = await generatedIds();
+    const [hit] = await search('octopus');
+    expect(hit).toMatchObject({ id: operations[0], title: 'List orders', path: 'orders/listorders' });
+    expect(hit!.ancestors.map((a) => a.title)).toEqual(['API reference', 'orders']);
+    expect((await web.get(path(hit!.urls.app))).status).toBe(200);
+    expect((await web.get(`/app/spaces/${spaceId}/search?q=octopus`)).text).toContain(
+      `href="/app/spaces/${spaceId}/pages/${operations[0]}"`,
+    );
+
+    const site = await makeSite(s, { title: 'Searchable shop', spaces: [spaceId] });
+    expect((await s.request('POST', `${sitesPath(s)}/${site.id}/publish`)).status).toBe(200);
+    const visitor = new WebClient(s.url);
+    const root = path(site.urls.published);
+    expect((await visitor.get(`${root}/~search?q=octopus`)).text).toContain(`href="${root}/orders/listorders"`);
+
+    expect(await search('narwhal')).toEqual([]);
+    const narwhal = REFUNDS.replace('Create a refund', 'Create a narwhal refund');
+    expect((await s.request('PUT', `/v1/orgs/${s.orgId}/openapi/shop`, { body: { source: { text: shop(narwhal) } } })).status).toBe(200);
+    expect((await search('narwhal')).map((h) => h.title)).toContain('Create a narwhal refund');
+  });
+
   it("renders openapi blocks in a change request's diff and preview from the organization's spec", async () => {
     const cr = await s.request('POST', `/v1/spaces/${spaceId}/change-requests`, { body: { subject: 'Block' } });
     const changes = [
