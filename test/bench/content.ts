@@ -21,7 +21,7 @@ async function api<T = any>(server: RunningServer, method: string, path: string,
 }
 
 /** A space whose main content has `sections` × `perSection` pages (a section page plus children). */
-async function buildSpace(server: RunningServer, org: string, sections: number, perSection: number) {
+export async function buildSpace(server: RunningServer, org: string, sections: number, perSection: number) {
   const space = await api(server, 'POST', `/v1/orgs/${org}/spaces`, { title: `Bench ${sections * perSection}`, empty: true });
   const cr = await api(server, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'build' });
   const write = (changes: unknown[]) =>
