@@ -7,7 +7,8 @@ import { correctCore, probeCore, writeProbedCore } from './repo-config.js';
 
 /**
  * What every isomorphic-git call needs: node's fs and the repository paths. `cache` is shared by
- * the calls of one operation so that pack indexes are parsed once, not once per object.
+ * the calls of one operation; what it holds of packs is shared by every call of the process
+ * (see callCache).
  */
 export interface Repo {
   fs: typeof fs;
@@ -27,7 +28,39 @@ export async function repo(dir: string): Promise<Repo> {
   const info = await stat(gitdir).catch(() => undefined);
   if (!info?.isDirectory()) throw new GitError('not-a-repo', `not a git repository: ${root} (no .git folder)`, { dir: root });
   await checkRepositoryFormat(root, gitdir);
-  return { fs, dir: root, gitdir, cache: {} };
+  return { fs, dir: root, gitdir, cache: callCache(gitdir) };
+}
+
+/** Repositories whose packs are kept parsed; the least recently opened is dropped past this. */
+const PACKED_REPOSITORIES = 8;
+const packCaches = new Map<string, { packs?: unknown }>();
+
+/**
+ * A cache object for isomorphic-git's calls on `gitdir` that shares one thing between them: the
+ * packs it parsed (each pack's index, and the pack itself once an object was read from it, kept
+ * under its `PackfileCache` key). A pack never changes under its name (`pack-<checksum>`), and
+ * isomorphic-git lists the pack folder on each read, so a shared map is never stale, only holds a
+ * pack a `git gc` removed until the repository leaves the cache. Without it, every read of a file
+ * at a commit parsed the whole pack index again (5,000 entries after a clone of a 5,000-page
+ * space: a few ms each, several times per push). Everything else in the object (the parsed index
+ * of the working tree, which isomorphic-git checks against the file's stat data) stays per call.
+ */
+function callCache(gitdir: string): object {
+  let shared = packCaches.get(gitdir);
+  if (shared === undefined) {
+    shared = {};
+    if (packCaches.size >= PACKED_REPOSITORIES) packCaches.delete(packCaches.keys().next().value!);
+  } else packCaches.delete(gitdir);
+  packCaches.set(gitdir, shared);
+  const isPacks = (key: string | symbol) => typeof key === 'symbol' && key.description === 'PackfileCache';
+  const entry = shared;
+  return new Proxy(
+    {},
+    {
+      get: (target, key) => (isPacks(key) ? entry.packs : Reflect.get(target, key)),
+      set: (target, key, value) => (isPacks(key) ? ((entry.packs = value), true) : Reflect.set(target, key, value)),
+    },
+  );
 }
 
 /**
