@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TreeChange } from '../../src/git/index.js';
-import { pageEditSides } from '../../src/sync/push/page-edits.js';
+import { pageEditSides, parsedItemLines, scanItemLines } from '../../src/sync/push/page-edits.js';
 import { planPush } from '../../src/sync/push/plan/plan.js';
 import { readPushSides } from '../../src/sync/push/read.js';
 import { writeFolder } from '../../src/workspace/index.js';
@@ -87,5 +87,50 @@ describe('pageEditSides: a push of page-file edits read page by page', () => {
         summary: 'SUMMARY.md',
       }),
     ).toBeUndefined();
+  });
+
+  it("finds a page's SUMMARY.md line by scanning as the whole parse finds it, or leaves it to the parse", () => {
+    const key = fc.constantFrom('a.md', 'g/b.md', 'g/c.md', 'b.md', 'a b.md');
+    const item = fc
+      .tuple(
+        fc.constantFrom('', '  ', '    ', '\t'),
+        fc.constantFrom('*', '-', '+'),
+        fc.constantFrom('A', 'B [x]', 'C \\] d'),
+        key,
+        fc.boolean(),
+        fc.boolean(),
+      )
+      .map(
+        ([indent, bullet, title, target, angle, linkTitle]) =>
+          `${indent}${bullet} [${title}](${angle ? `<${target}>` : target}${linkTitle ? ' "t"' : ''})`,
+      );
+    const line = fc.oneof(
+      { arbitrary: item, weight: 12 },
+      { arbitrary: key.map((target) => `## [Group](${target})`), weight: 1 },
+      { arbitrary: key.map((target) => `* [T](${target}#anchor)`), weight: 1 },
+      { arbitrary: key.map((target) => `* [T](./${target})`), weight: 1 },
+      { arbitrary: key.map((target) => `text (${target}) in a line`), weight: 1 },
+      { arbitrary: fc.constantFrom('# Summary', '', '***', '* [Other](other.md)'), weight: 2 },
+      // Rarely: what the scan leaves to the parse (a percent-encoded target, a fenced block holding an item line).
+      { arbitrary: key.map((target) => `* [T](${target.replace('.', '%2E')})`), weight: 1 },
+      { arbitrary: item.map((inside) => `* \`\`\`yaml\n  ${inside.trim()}\n  \`\`\``), weight: 1 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        fc.array(fc.constantFrom('a.md', 'g/b.md', 'g/c.md', 'b.md'), { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        (lines, keys, crlf) => {
+          const text = lines.join(crlf ? '\r\n' : '\n');
+          const scanned = scanItemLines(text, keys);
+          const parsed = parsedItemLines(text, keys);
+          const trimmed = (found: Map<string, string> | undefined) => found && new Map([...found].map(([k, v]) => [k, v.trim()]));
+          if (scanned !== undefined) expect(trimmed(scanned)).toEqual(trimmed(parsed));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // The scan answers the plain case itself.
+    expect(scanItemLines('# Summary\n\n* [A](a.md)\n  * [B](g/b.md)\n', ['g/b.md'])).toEqual(new Map([['g/b.md', '  * [B](g/b.md)']]));
   });
 });

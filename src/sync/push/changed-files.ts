@@ -100,10 +100,13 @@ export async function readChangedFiles(dir: string, base: string, head: string, 
   }
   // A page SUMMARY.md lists now and did not before, whose file the diff does not add, may be a
   // typo: only a file the head really has reads as unchanged; a missing one is reported.
+  // A SUMMARY.md the branch did not change lists nothing new: it is not parsed (5,000 lines in a
+  // 5,000-page space, on every push).
   const missing = new Set<string>();
   const { summary } = folderPaths(localFiles);
-  const listedNow = listedFiles(localFiles.get(summary), summary);
-  const listedBefore = new Set(listedFiles(baseFiles.get(summary), summary));
+  const sameSummary = baseFiles.get(summary) === localFiles.get(summary);
+  const listedNow = sameSummary ? [] : listedFiles(localFiles.get(summary), summary);
+  const listedBefore = new Set(sameSummary ? [] : listedFiles(baseFiles.get(summary), summary));
   const candidates = listedNow.filter((path) => !listedBefore.has(path) && !changed.has(path));
   // A file SUMMARY.md stopped or started listing, unchanged itself, changes kind (a page, or a
   // file the platform keeps as written): both sides read it, so the push moves it from one to the other.

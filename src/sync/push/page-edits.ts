@@ -5,6 +5,48 @@ import { hasConflictMarkers } from '../bytes.js';
 
 const decoder = new TextDecoder();
 
+/**
+ * Each key's own SUMMARY.md line, found without parsing the whole file: a 5,000-page space's
+ * SUMMARY.md has 5,000 lines, and a one-page push must not read them all. The line of the last
+ * item whose target is the key, as the whole parse would give it (`itemsByTarget`, the last
+ * one wins). Undefined when a scan may not see what the parse sees, and the caller parses: a
+ * fenced block (lines inside it are not items), a `%` (a target may be percent-encoded), a key
+ * with other characters than letters, digits, `.`, `_`, `~`, `/` and `-`, or a key on no line.
+ */
+export function scanItemLines(text: string, keys: readonly string[]): Map<string, string> | undefined {
+  if (/```|~~~|%/.test(text)) return undefined;
+  const lines = new Map<string, string>();
+  for (const key of keys) {
+    if (!/^[\w.~/-]+$/.test(key)) return undefined;
+    let last: { start: number; line: string } | undefined;
+    for (const needle of [`(${key}`, `(<${key}>`]) {
+      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+        const start = text.lastIndexOf('\n', at) + 1;
+        const end = text.indexOf('\n', at);
+        const line = text.slice(start, end < 0 ? undefined : end).replace(/\r$/, '');
+        const items = topItems(parseSummary(line).summary);
+        if (items.length === 1 && items[0]!.target === key && (last === undefined || start > last.start)) last = { start, line };
+      }
+    }
+    if (last === undefined) return undefined;
+    lines.set(key, last.line);
+  }
+  return lines;
+}
+
+/** Each key's own SUMMARY.md line by the whole parse; undefined when a key has none. */
+export function parsedItemLines(text: string, keys: readonly string[]): Map<string, string> | undefined {
+  const summaryLines = text.split('\n');
+  const items = itemsByTarget(topItems(parseSummary(text).summary));
+  const lines = new Map<string, string>();
+  for (const key of keys) {
+    const item = items.get(key);
+    if (item === undefined) return undefined;
+    lines.set(key, summaryLines[item.line - 1]!);
+  }
+  return lines;
+}
+
 function itemsByTarget(items: readonly SummaryItem[], into = new Map<string, SummaryItem>()): Map<string, SummaryItem> {
   for (const item of items) {
     into.set(item.target, item);
@@ -42,9 +84,10 @@ export function pageEditSides(
   }
   const summaryText = local.get(folder.summary);
   if (summaryText === undefined || folder.summary !== `${prefix}SUMMARY.md`) return undefined;
-  const summaryLines = decoder.decode(summaryText).split('\n');
-  const parsed = parseSummary(summaryLines.join('\n'));
-  const items = itemsByTarget(topItems(parsed.summary));
+  const text = decoder.decode(summaryText);
+  const keys = changes.map((change) => change.path.slice(prefix.length));
+  const itemLines = scanItemLines(text, keys) ?? parsedItemLines(text, keys);
+  if (itemLines === undefined) return undefined;
 
   const sides: { remote: WorkspaceContent; local: WorkspaceContent } = {
     remote: { pages: [], files: [], variables: {}, reusableContents: [], settings: {} },
@@ -53,10 +96,8 @@ export function pageEditSides(
   const paths = new Map<string, string>();
   for (const change of changes) {
     const key = change.path.slice(prefix.length);
-    const item = items.get(key);
-    if (item === undefined) return undefined;
     // The page's own SUMMARY.md line, alone: its title, link title and file, nothing else.
-    const summary = `# Pages\n\n${summaryLines[item.line - 1]!.trim()}\n`;
+    const summary = `# Pages\n\n${itemLines.get(key)!.trim()}\n`;
     for (const [side, files] of [
       ['remote', base],
       ['local', local],
