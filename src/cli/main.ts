@@ -222,7 +222,9 @@ function addPushCommands(program: Command): void {
     .requiredOption('--org <id>', 'id of the organization')
     .option('--push', 'push local changes of every workspace too (a sync pass each)')
     .option('--allow-mass-delete', 'allow pushes that delete more than half of a space, or all of it')
-    .option('--json', 'print the result as JSON')
+    .option('--watch', "keep running: follow the organization's event stream (polling without it) and bring each changed space up to date")
+    .option('--poll <seconds>', 'with --watch: seconds between passes over every space while the server streams no events (default: 10)')
+    .option('--json', 'print the result as JSON (with --watch: one JSON event per line)')
     .action(async (dir: string, options) => {
       const { mirrorCommand } = await import('./commands/mirror.js');
       await mirrorCommand(dir, options);

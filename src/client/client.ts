@@ -120,6 +120,16 @@ export function createClient(options: ClientOptions) {
         `/v1/spaces/${encodeURIComponent(spaceId)}/events`,
         streamOptions,
       ),
+    /**
+     * Follows an organization's event stream (`GET /v1/orgs/{orgId}/events`): the events of
+     * every space of it the caller can read, as `spaceEvents` gives one space's.
+     */
+    orgEvents: (orgId: string, streamOptions: EventStreamOptions) =>
+      followEventStream(
+        { base, token, dispatcher, userAgent: options.userAgent ?? 'docsync' },
+        `/v1/orgs/${encodeURIComponent(orgId)}/events`,
+        streamOptions,
+      ),
     /** What the client learnt about the server (resources/pages.ts, `Capabilities`). */
     capabilities,
     stats,

@@ -458,7 +458,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       ? undefined
       : followRemoteEvents({
           client,
-          spaceId,
+          stream: { spaceId },
           backoff,
           onConnected: () => {
             emit({ type: 'remote', mode: 'events' });

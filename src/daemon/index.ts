@@ -6,3 +6,4 @@ export { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js'
 export { fileList } from './file-list.js';
 export { syncLockPath, withWorkspaceLock } from './workspace-lock.js';
 export { DAEMON_ERROR_CODES, WorkspaceBusyError, type DaemonErrorCode } from './lock.js';
+export { watchMirror, type MirrorWatch, type MirrorWatchEvent, type MirrorWatchOptions } from './mirror-watch.js';

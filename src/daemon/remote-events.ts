@@ -1,10 +1,11 @@
-import { isApiError, type Client } from '../client/index.js';
+import { isApiError, type Client, type EventStreamOptions } from '../client/index.js';
 import { EVENTS_EXTENSION, type SpaceEvent, type SpaceResetEvent } from '../model/index.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 
 export interface RemoteEventsOptions {
   client: Client;
-  spaceId: string;
+  /** Whose stream: a space's (`docsync watch`) or an organization's, every space of it (`docsync mirror --watch`). */
+  stream: { spaceId: string } | { orgId: string };
   backoff: BackoffPolicy;
   /** The stream is open: the daemon catches up once (what changed before it opened) and stops polling. */
   onConnected: () => void;
@@ -28,14 +29,14 @@ export interface RemoteEvents {
 }
 
 /**
- * Follows the space's event stream on servers that offer it (`space-events` in
+ * Follows a space's (or an organization's) event stream on servers that offer it (`space-events` in
  * `x-docsync-extensions`; the hosted API does not, and then this does nothing and the daemon
  * polls). A lost stream is opened again with backoff, resuming after the last event received,
  * and reported so that the daemon polls meanwhile; each (re)opening is reported too, so the
  * daemon pulls once in case something happened while it was away.
  */
 export function followRemoteEvents(options: RemoteEventsOptions): RemoteEvents {
-  const { client } = options;
+  const { client, stream } = options;
   const abort = new AbortController();
   let connected = false;
   let lastEventId: string | undefined;
@@ -61,7 +62,9 @@ export function followRemoteEvents(options: RemoteEventsOptions): RemoteEvents {
       }
       let reason = 'the server ended the event stream';
       try {
-        await client.spaceEvents(options.spaceId, {
+        const follow = (streamOptions: EventStreamOptions) =>
+          'orgId' in stream ? client.orgEvents(stream.orgId, streamOptions) : client.spaceEvents(stream.spaceId, streamOptions);
+        await follow({
           ...(lastEventId !== undefined ? { lastEventId } : {}),
           signal: abort.signal,
           onOpen: () => {

@@ -16,7 +16,7 @@ export { unpushedChanges, hasUnpushed, type Unpushed } from './push/unpushed.js'
 export { push, type PushOptions, type PushResult } from './push/push.js';
 export { skippedPlace, type SkippedFile } from './push/read.js';
 export { branchesToPush, syncPass, type SyncPass, type SyncPassOptions } from './sync-pass.js';
-export { mirror, type MirrorOptions, type MirroredSpace } from './mirror.js';
+export { isMirrored, mirror, mirrorSpace, type MirrorOptions, type MirroredSpace } from './mirror.js';
 export { SYNC_ERROR_CODES, SyncError, isPushRefusal, isSyncError, type SyncErrorCode } from './errors.js';
 export { initWorkspace, checkSpaceTitle, type InitOptions, type InitResult } from './init.js';
 export { publishWorkspace, type PublishOptions, type PublishResult } from './publish.js';

@@ -65,34 +65,49 @@ export async function mirror(options: MirrorOptions): Promise<MirroredSpace[]> {
   const spaces: Space[] = [];
   for await (const space of client.spaces.list(orgId, options.pageSize !== undefined ? { limit: options.pageSize } : {}))
     spaces.push(space);
-
-  const taken = new Set(Object.values(index.folders));
   const results: MirroredSpace[] = [];
-  for (const space of spaces) {
-    let folder = index.folders[space.id];
-    if (folder === undefined) {
-      folder = uniqueSlug(slugify(space.title) || 'space', taken);
-      taken.add(folder);
-      index.folders[space.id] = folder;
-      await writeIndex(dir, index);
-    }
-    const path = join(dir, folder);
-    let result: MirroredSpace;
-    try {
-      if (!existsSync(join(path, '.git', 'docsync', 'state.json'))) {
-        await clone({ client, apiUrl: options.apiUrl, spaceId: space.id, dir: path });
-        result = { spaceId: space.id, title: space.title, folder, action: 'cloned' };
-      } else {
-        const pass = await syncPass(client, path, { pullOnly: options.push !== true, allowMassDelete: options.allowMassDelete === true });
-        result = { spaceId: space.id, title: space.title, folder, action: 'synced', pass };
-      }
-    } catch (error) {
-      // A failure of one space that is not a bug (a server's answer, a local refusal) is its result; a bug stops the mirror.
-      if (!isExpectedError(error)) throw error;
-      result = { spaceId: space.id, title: space.title, folder, action: 'failed', error: (error as Error).message };
-    }
-    results.push(result);
-    options.onSpace?.(result);
-  }
+  for (const space of spaces) results.push(await mirrorOne(options, index, space));
   return results;
+}
+
+/** Whether the mirror in `dir` has a folder for the space (a space it has not seen needs a whole pass, which lists it). */
+export async function isMirrored(dir: string, orgId: string, spaceId: string): Promise<boolean> {
+  return (await readIndex(dir, orgId)).folders[spaceId] !== undefined;
+}
+
+/**
+ * One space of the mirror brought up to date, as `mirror` does for each (`mirror --watch`, on an
+ * event of that space): one request for the space, then its pull (or sync pass).
+ */
+export async function mirrorSpace(options: MirrorOptions, spaceId: string): Promise<MirroredSpace> {
+  await mkdir(options.dir, { recursive: true });
+  const index = await readIndex(options.dir, options.orgId);
+  return mirrorOne(options, index, await options.client.spaces.get(spaceId));
+}
+
+async function mirrorOne(options: MirrorOptions, index: MirrorIndex, space: Space): Promise<MirroredSpace> {
+  const { client, dir } = options;
+  let folder = index.folders[space.id];
+  if (folder === undefined) {
+    folder = uniqueSlug(slugify(space.title) || 'space', new Set(Object.values(index.folders)));
+    index.folders[space.id] = folder;
+    await writeIndex(dir, index);
+  }
+  const path = join(dir, folder);
+  let result: MirroredSpace;
+  try {
+    if (!existsSync(join(path, '.git', 'docsync', 'state.json'))) {
+      await clone({ client, apiUrl: options.apiUrl, spaceId: space.id, dir: path });
+      result = { spaceId: space.id, title: space.title, folder, action: 'cloned' };
+    } else {
+      const pass = await syncPass(client, path, { pullOnly: options.push !== true, allowMassDelete: options.allowMassDelete === true });
+      result = { spaceId: space.id, title: space.title, folder, action: 'synced', pass };
+    }
+  } catch (error) {
+    // A failure of one space that is not a bug (a server's answer, a local refusal) is its result; a bug stops the mirror.
+    if (!isExpectedError(error)) throw error;
+    result = { spaceId: space.id, title: space.title, folder, action: 'failed', error: (error as Error).message };
+  }
+  options.onSpace?.(result);
+  return result;
 }
