@@ -99,9 +99,9 @@ export async function readChangedFiles(dir: string, base: string, head: string, 
     localFiles.set(path, bytes);
   }
   // A page SUMMARY.md lists now and did not before, whose file the diff does not add, may be a
-  // typo: only a file the head really has reads as unchanged; a missing one is reported.
-  // A SUMMARY.md the branch did not change lists nothing new: it is not parsed (5,000 lines in a
-  // 5,000-page space, on every push).
+  // typo: only a file the head really has reads as unchanged; a missing one is reported. A
+  // SUMMARY.md the branch did not change lists and delists nothing: it is not parsed (5,000 lines
+  // in a 5,000-page space, on every push).
   const missing = new Set<string>();
   const { summary } = folderPaths(localFiles);
   const sameSummary = baseFiles.get(summary) === localFiles.get(summary);
