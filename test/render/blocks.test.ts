@@ -259,5 +259,11 @@ describe('GitBook blocks', () => {
       [2, '`{% @github-files/github-code-block` is never closed (`%}`): it shows as text'],
     ]);
     expect(render('{% @mermaid/diagram content="graph TD\n  A --> B" %}').problems).toEqual([]);
+    // The next tag is not taken into the unclosed one: the hint after it renders, no stray end.
+    const before = render('{% @mermaid/diagram content="graph TD\nA --> B\n\n{% hint style="info" %}\nInside\n{% endhint %}');
+    expect(before.html).toContain('<div class="gb-hint gb-hint-info"');
+    expect(before.problems.map((p) => [p.line, p.message])).toEqual([
+      [1, '`{% @mermaid/diagram` is never closed (`%}`): it shows as text'],
+    ]);
   });
 });

@@ -86,7 +86,8 @@ const AFTER_CONTENT = /^"(?:\s+[\w-]+="[^"\n]*")*\s*-?%\}[ \t]*$/;
  * written as they are). A Mermaid diagram becomes a fenced ```` ```mermaid ```` block (how GitBook
  * writes its native Mermaid blocks, so both render alike); any other integration becomes the
  * tag on one line. `end` is the index of the tag's last line; `unclosed` when no later line ends
- * the tag (`%}`); undefined when the tag is not one of an integration.
+ * the tag (`%}`) before a line opening another tag (`{%`, which no integration's props hold at a
+ * line's start); undefined when the tag is not one of an integration.
  */
 function integrationTag(
   source: readonly string[],
@@ -96,6 +97,8 @@ function integrationTag(
   let text = source[start]!.slice(indent);
   let end = start;
   while (!/%\}[ \t]*$/.test(text) && end + 1 < source.length && end - start < 2000) {
+    // A line opening another tag ends the search: this tag was never closed (it would swallow that one).
+    if (source[end + 1]!.trimStart().startsWith('{%')) return 'unclosed';
     end += 1;
     text += `\n${source[end]!}`;
   }
