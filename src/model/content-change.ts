@@ -110,6 +110,7 @@ export const InsertPageChange = Type.Object(
     gitPath: Type.Optional(GitPath),
     computed: Type.Optional(ComputedSource),
     frontMatter: Type.Optional(FrontMatterText),
+    titleHeading: Type.Optional(Type.Boolean()),
     ...pageMetadata,
   },
   closed,
@@ -130,6 +131,8 @@ export const UpdatePageChange = Type.Object(
     computed: Type.Optional(ComputedSource),
     /** Extension: the page's front matter as written (see insert_page); null or "" forgets it. */
     frontMatter: Type.Optional(Type.Union([FrontMatterText, Type.Null()])),
+    /** Extension: `false` when the page's file has no title heading (see insert_page); `true` gives it one again. */
+    titleHeading: Type.Optional(Type.Boolean()),
     ...pageMetadata,
   },
   closed,
@@ -393,6 +396,8 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `explicit-layout`: `explicitLayout` on document pages read, the layout options set to their default;
  * - `front-matter`: `frontMatter` on insert_page and update_page and on document pages read, the
  *   page file's front matter as written;
+ * - `title-heading`: `titleHeading: false` on insert_page and update_page and on document pages read,
+ *   a page file written without its title heading;
  * - `git-files`: the `set_git_file` operation and `gitFiles` on revision reads: `.gitbook.yaml` and
  *   `.md` files SUMMARY.md does not list, kept as written.
  */
@@ -413,5 +418,6 @@ export const DOCSYNC_EXTENSIONS = [
   'explicit-layout',
   'front-matter',
   'git-files',
+  'title-heading',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

@@ -99,6 +99,8 @@ function pageProperties<C extends TSchema>(children: C) {
     explicitLayout: Type.Optional(Type.Array(Type.String())),
     /** Extension (`front-matter`): the page file's front matter YAML as written. */
     frontMatter: Type.Optional(Type.String()),
+    /** Extension (`title-heading`): `false` when the page file as written has no title heading; absent otherwise. */
+    titleHeading: Type.Optional(Type.Literal(false)),
     cover: Type.Optional(PageCoverView),
     variables: Type.Optional(VariablesView),
     ...flags,

@@ -65,6 +65,11 @@ export interface PageMeta {
    * field changed on the platform is rewritten in it, in place (`patchPageFrontMatter`).
    */
   frontMatter?: string;
+  /**
+   * Document pages: `false` when the page's Git Sync file as written has no title heading
+   * (`# <title>`), so a clone writes it without one; absent otherwise (GitBook's form).
+   */
+  titleHeading?: false;
 }
 
 export interface TreePage extends PageMeta {
@@ -139,4 +144,5 @@ export const PAGE_META_KEYS = [
   'gitPath',
   'computed',
   'frontMatter',
+  'titleHeading',
 ] as const satisfies readonly (keyof PageMeta)[];

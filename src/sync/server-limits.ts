@@ -31,6 +31,7 @@ export const WITHOUT_EXTENSION: Readonly<Record<DocsyncExtension, string>> = {
     "front matter is written back in docsync's canonical form (GitBook's keys in GitBook's order, long strings folded) rather than as the writer wrote it (key order, quoting, comments)",
   'git-files':
     "`.gitbook.yaml` and `.md` files SUMMARY.md does not list are not sent: they stay in the writer's folder (push names them once, NOT A PAGE), and a fresh clone writes `.gitbook.yaml` with `root: ./` only",
+  'title-heading': 'a page file written without its title heading (`# Title`) gets one from clone and pull',
   'space-events': '`docsync watch` learns of platform edits by polling (every `--poll` interval, 10 s) instead of within a second of them',
 };
 

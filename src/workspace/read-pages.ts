@@ -140,6 +140,7 @@ function readDocument(path: string, item: SummaryItem, ctx: Context, id: string)
     ctx.problems.push(problem('missing-asset', path, parsed.lines.get(key), `\`${key}\` names ${target}, which is not in the folder`));
   Object.assign(page, read.meta);
   if (parsed.yaml !== undefined && parsed.yaml !== '') page.frontMatter = parsed.yaml;
+  if (!parsed.titleHeading) page.titleHeading = false;
   page.markdown = joinMarkdown(read.extra, parsed.markdown);
   const bodyLine = text.split('\n').length - parsed.markdown.split('\n').length + 1;
   return { page, bodyLine };

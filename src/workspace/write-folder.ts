@@ -29,7 +29,12 @@ export interface WrittenFolder {
 export function renderDocument(page: WorkspaceDocument, path: string, assetName: (id: string) => string | undefined): string {
   const { extra, body } = splitMarkdown(page.markdown);
   const want = renderPageMeta(page, extra, path, assetName);
-  return renderPageFile(page.frontMatter === undefined ? want : writtenFrontMatter(page.frontMatter, want, path), page.title, body);
+  return renderPageFile(
+    page.frontMatter === undefined ? want : writtenFrontMatter(page.frontMatter, want, path),
+    page.title,
+    body,
+    page.titleHeading !== false,
+  );
 }
 
 /**

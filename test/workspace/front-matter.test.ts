@@ -168,13 +168,28 @@ describe('page files', () => {
     expect(parsePageFile(file, 'Same')).toMatchObject({ ok: true, markdown: '# Same\n\nText\n' });
   });
 
-  it('reads a file without a title heading as all markdown', () => {
+  it('reads a file without a title heading as all markdown, and says it has none; written back so', () => {
     expect(parsePageFile('---\ndescription: d\n---\n\nText\n', 'T')).toEqual({
       ok: true,
       frontMatter: { description: 'd' },
       yaml: 'description: d\n',
       lines: new Map([['description', 2]]),
       markdown: 'Text\n',
+      titleHeading: false,
     });
+    expect(renderPageFile('description: d\n', 'T', 'Text\n', false)).toBe('---\ndescription: d\n---\n\nText\n');
+    expect(renderPageFile('', 'T', 'Text\n', false)).toBe('Text\n');
+    // GitBook's form otherwise, and a heading that is the title is written as the title heading.
+    expect(renderPageFile('', 'T', 'Text\n')).toBe('# T\n\nText\n');
+    expect(parsePageFile('# T\n\nText\n', 'T')).toMatchObject({ markdown: 'Text\n', titleHeading: true });
+    expect(parsePageFile('# Other\n\nText\n', 'T')).toMatchObject({ markdown: '# Other\n\nText\n', titleHeading: true });
+  });
+
+  it("keeps an empty page's blank lines after its title as GitBook writes them", () => {
+    for (const file of ['# T\n', '# T\n\n', '# T\n\n\n\n', '# T\n  \n']) {
+      const parsed = parsePageFile(file, 'T');
+      expect(parsed.ok && renderPageFile('', 'T', parsed.markdown, parsed.titleHeading)).toBe(file);
+    }
+    expect(parsePageFile('# T\n\n', 'T')).toMatchObject({ markdown: '' });
   });
 });

@@ -56,7 +56,8 @@ function storeDocuments(state: BatchState): Map<string, string> {
   for (const [id, template] of state.pending) {
     const text = template.includes(PLACEHOLDER) ? storeLinks(template, (paths ??= finalPaths(state.tree))) : template;
     let sha: string | undefined;
-    if (text.trim() !== '') {
+    // Only no text at all is no document: whitespace is kept as sent (an empty page's blank lines).
+    if (text !== '') {
       sha = state.ctx.hash(text);
       documents.set(sha, text);
     }

@@ -37,7 +37,8 @@ export function submittedMarkdown(document: ChangeDocument): string | undefined 
  * Normalises a submitted document into what is stored: a JSON document becomes markdown; front
  * matter becomes metadata (keys the server does not model stay in a smaller front matter); a
  * leading `# heading` that gives the title is removed, since the title is rendered from the
- * metadata; leading blank lines go and the text ends with a newline (trailing blank lines kept).
+ * metadata; leading blank lines go and the text ends with a newline (trailing blank lines kept);
+ * a text of whitespace only is kept as sent, unless it followed the title heading.
  */
 export function readSubmittedDocument(document: ChangeDocument): SubmittedDocument {
   const markdown = submittedMarkdown(document);
@@ -50,21 +51,28 @@ export function readSubmittedDocument(document: ChangeDocument): SubmittedDocume
   const { title: fmTitle, ...meta } = fm.meta;
   let body = split.value.body;
   let title = fmTitle;
+  let headed = false;
   if (title === undefined) {
     const first = parseMarkdown(body).children[0];
     if (first?.type === 'heading' && first.depth === 1 && first.position?.end.offset !== undefined) {
       const text = toString(first).trim();
       if (text !== '') {
         title = text;
+        headed = true;
         body = body.slice(first.position.end.offset);
       }
     }
   }
-  // Trailing blank lines and spaces are kept as written (GitBook's exports have them); a text
-  // that is only whitespace is empty, and a last line gets its newline.
-  body = body.replace(/^(?:[ \t]*\r?\n)+/, '');
-  if (body.trim() === '') body = '';
-  else if (!body.endsWith('\n')) body += '\n';
+  // Trailing blank lines and spaces are kept as written (GitBook's exports have them), and a last
+  // line gets its newline. A text that is only whitespace is kept as sent (the sync tool's form
+  // of an empty Git Sync page's blank lines, docs/workspace-format.md), except what followed a
+  // title heading (the end of its line): that page is empty.
+  if (body.trim() === '') {
+    if (headed) body = '';
+  } else {
+    body = body.replace(/^(?:[ \t]*\r?\n)+/, '');
+    if (!body.endsWith('\n')) body += '\n';
+  }
   body = `${writeFrontMatter(fm.rest)}${body}`;
   return title === undefined ? { body, meta } : { body, title, meta };
 }

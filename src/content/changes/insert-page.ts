@@ -39,6 +39,7 @@ export function insertPageChange(state: BatchState, change: InsertPageChange, in
   if (change.href !== undefined) bare.href = change.href;
   if (change.gitPath !== undefined) bare.gitPath = change.gitPath;
   if (change.frontMatter !== undefined && change.frontMatter !== '') bare.frontMatter = change.frontMatter;
+  if (change.titleHeading === false) bare.titleHeading = false;
   // As JSON text, so the source keeps the key order it was written in (tree blobs sort keys).
   if (change.computed !== undefined) bare.computed = JSON.stringify(change.computed);
   const page = withMeta(bare, change, doc?.meta ?? {});

@@ -28,6 +28,7 @@ const HELD_BY = {
   gitPath: ['document'],
   computed: ['computed'],
   frontMatter: ['document'],
+  titleHeading: ['document'],
 } as const satisfies Record<string, readonly PageType[]>;
 
 const NAMES: Record<PageType, string> = { document: 'document pages', group: 'groups', link: 'link pages', computed: 'computed pages' };

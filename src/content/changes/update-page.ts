@@ -39,21 +39,24 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
   state.tree = {
     ...state.tree,
     pages: updatePage(state.tree.pages, id, (page) =>
-      withFrontMatter(
-        page,
-        change.frontMatter,
-        withGitPath(
-          {
-            ...withMeta(page, change, doc?.meta ?? {}),
-            slug,
-            ...(title !== undefined ? { title } : {}),
-            ...(change.href !== undefined ? { href: change.href } : {}),
-            ...(change.computed !== undefined ? { computed: JSON.stringify(change.computed) } : {}),
-            updatedAt: state.ctx.now,
-          },
-          change.gitPath,
-          moved || slug !== place.page.slug,
+      withTitleHeading(
+        withFrontMatter(
+          page,
+          change.frontMatter,
+          withGitPath(
+            {
+              ...withMeta(page, change, doc?.meta ?? {}),
+              slug,
+              ...(title !== undefined ? { title } : {}),
+              ...(change.href !== undefined ? { href: change.href } : {}),
+              ...(change.computed !== undefined ? { computed: JSON.stringify(change.computed) } : {}),
+              updatedAt: state.ctx.now,
+            },
+            change.gitPath,
+            moved || slug !== place.page.slug,
+          ),
         ),
+        change.titleHeading,
       ),
     )!,
   };
@@ -84,4 +87,11 @@ function withFrontMatter(before: TreePage, given: string | null | undefined, aft
   }
   const { frontMatter: _old, ...rest } = after;
   return typeof given === 'string' && given !== '' ? { ...rest, frontMatter: given } : rest;
+}
+
+/** `false` marks a page file without its title heading; `true` gives it one again (GitBook's form, the field absent). */
+function withTitleHeading(page: TreePage, given: boolean | undefined): TreePage {
+  if (given === undefined) return page;
+  const { titleHeading: _old, ...rest } = page;
+  return given ? rest : { ...rest, titleHeading: false };
 }

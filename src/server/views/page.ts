@@ -78,6 +78,7 @@ export function pageView(page: TreePage, ctx: PageViewContext): RevisionPage {
         .map(([key]) => key);
       if (explicit.length > 0) view.explicitLayout = explicit;
       if (page.frontMatter !== undefined) view.frontMatter = page.frontMatter;
+      if (page.titleHeading === false) view.titleHeading = false;
       if (page.cover) view.cover = coverView(page.cover);
       if (page.variables && Object.keys(page.variables).length > 0) view.variables = page.variables;
       view.hidden = page.hidden ?? false;

@@ -51,7 +51,7 @@ const INCLUDE_VERB = { insert_reusable_content: 'add', update_reusable_content: 
  * lost, as the folder keeps each page where it is (snapshot.ts `places`). An update that set
  * only the file is left out (undefined).
  */
-function without(field: 'gitPath' | 'frontMatter', change: ContentChange): ContentChange | undefined {
+function without(field: 'gitPath' | 'frontMatter' | 'titleHeading', change: ContentChange): ContentChange | undefined {
   if ((change.operation !== 'insert_page' && change.operation !== 'update_page') || !(field in change)) return change;
   const { [field]: _left, ...rest } = change;
   return change.operation === 'update_page' && Object.keys(rest).length <= 2 ? undefined : (rest as ContentChange);
@@ -76,7 +76,8 @@ export function adaptPlan(
   for (const planned of plan.changes) {
     // Where the file is and its front matter as written: dropped quietly, the page goes anyway.
     const kept = extensions.has('git-path') ? planned : without('gitPath', planned);
-    const change = kept === undefined || extensions.has('front-matter') ? kept : without('frontMatter', kept);
+    const fronted = kept === undefined || extensions.has('front-matter') ? kept : without('frontMatter', kept);
+    const change = fronted === undefined || extensions.has('title-heading') ? fronted : without('titleHeading', fronted);
     if (change === undefined) continue;
     if (
       (change.operation === 'insert_page' || change.operation === 'update_page') &&

@@ -84,6 +84,7 @@ export function toWorkspacePage(page: RevisionPage, keptFiles = false): Workspac
     markdown: page.markdown ?? '',
     ...(keptFiles && page.git?.path !== undefined ? { path: page.git.path } : {}),
     ...(typeof page.frontMatter === 'string' && page.frontMatter !== '' ? { frontMatter: page.frontMatter } : {}),
+    ...(page.titleHeading === false ? { titleHeading: false as const } : {}),
     pages: children,
   };
 }

@@ -48,6 +48,8 @@ export function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNo
     if (remote.path !== local.path) fields.gitPath = local.path ?? null;
     // The front matter as written (extension `front-matter`); its values travel in the document.
     if ((remote.frontMatter ?? '') !== (local.frontMatter ?? '')) fields.frontMatter = local.frontMatter ?? null;
+    // Whether the file opens with its title heading (extension `title-heading`).
+    if ((remote.titleHeading ?? true) !== (local.titleHeading ?? true)) fields.titleHeading = local.titleHeading ?? true;
     for (const key of CLEARABLE) if (remote[key] !== local[key]) fields[key] = local[key] ?? '';
     for (const flag of FLAGS) if ((remote[flag] ?? false) !== (local[flag] ?? false)) fields[flag] = local[flag] ?? false;
   }
@@ -121,6 +123,7 @@ export function insertChange(
     ...(page.linkTitle !== undefined ? { linkTitle: page.linkTitle } : {}),
     ...(page.path !== undefined ? { gitPath: page.path } : {}),
     ...(page.frontMatter !== undefined ? { frontMatter: page.frontMatter } : {}),
+    ...(page.titleHeading === false ? { titleHeading: false } : {}),
     document: { markdown: pageDocument(page, undefined, path, files) },
     ...place,
   };
