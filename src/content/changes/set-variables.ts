@@ -4,10 +4,10 @@ import { fail } from './types.js';
 
 /**
  * Replaces the space variables whole, as `.gitbook/vars.yaml` states them all: a variable left
- * out is removed. Names are sorted so one set of variables is one stored tree whatever the order sent.
+ * out is removed. The order sent is kept (the order of `.gitbook/vars.yaml` as written).
  */
 export function setVariablesChange(state: BatchState, change: SetVariablesChange): void {
-  const names = Object.keys(change.variables).sort();
+  const names = Object.keys(change.variables);
   for (const name of names) {
     const problem = variableNameProblem(name);
     if (problem) fail(`variables: name ${JSON.stringify(name)} ${problem}`);

@@ -97,9 +97,13 @@ const edited = (base: PagePlace, side: PagePlace) => {
   return b.type !== s.type || b.document !== s.document || !same(b.meta, s.meta) || base.parentId !== side.parentId;
 };
 
+/** Equal trees: `same`, and variables in the same order (the order of `.gitbook/vars.yaml` is content too). */
+const sameTree = (a: ContentTree, b: ContentTree) =>
+  same(a, b) && Object.keys(a.variables).join('\u0000') === Object.keys(b.variables).join('\u0000');
+
 export function mergeTrees(base: ContentTree, ours: ContentTree, theirs: ContentTree, docs: DocumentStore): TreeMerge {
-  if (same(base, ours)) return { kind: 'clean', tree: theirs };
-  if (same(base, theirs) || same(ours, theirs)) return { kind: 'clean', tree: ours };
+  if (sameTree(base, ours)) return { kind: 'clean', tree: theirs };
+  if (sameTree(base, theirs) || sameTree(ours, theirs)) return { kind: 'clean', tree: ours };
 
   const conflicts: TreeConflict[] = [];
   const pages = mergePages(base.pages, ours.pages, theirs.pages, docs, conflicts);
@@ -387,7 +391,9 @@ function mergeVariables(
   conflicts: TreeConflict[],
 ): Record<string, VariableValue> {
   const result: Record<string, VariableValue> = {};
-  const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs), ...Object.keys(base)])].sort();
+  // In the order the sides wrote them (`.gitbook/vars.yaml`), merged as sibling pages' order is.
+  const keys = mergeOrder(Object.keys(base), Object.keys(ours), Object.keys(theirs));
+  for (const key of new Set([...Object.keys(ours), ...Object.keys(theirs)])) if (!keys.includes(key)) keys.push(key);
   for (const key of keys) {
     const choice = pick(base[key], ours[key], theirs[key]);
     if (choice === 'conflict') conflicts.push({ reason: 'variable', id: key, title: key });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ContentTree, TreePage } from '../../model/index.js';
+import type { ContentTree, TreePage, VariableValue } from '../../model/index.js';
 import { deriveIndex } from '../../content/index.js';
 import type { Database } from './schema.js';
 import { getBlob, getBlobs, putBlob, sha256 } from './blobs.js';
@@ -68,9 +68,23 @@ function restBlob(tree: ContentTree): { json: string; sha: string } {
   const last = lastRest?.rest as Record<string, unknown> | undefined;
   const parts = Object.entries(rest);
   if (last && parts.length === Object.keys(last).length && parts.every(([key, value]) => last[key] === value)) return lastRest!;
-  const json = canonicalJson(rest satisfies Rest);
+  const json = canonicalJson(storedRest(rest));
   lastRest = { rest, json, sha: sha256(Buffer.from(json, 'utf8')) };
   return lastRest;
+}
+
+/** Variables as the blob holds them: a map (keys sorted by the serialisation) in name order, else `[name, value]` pairs in their order. */
+type StoredRest = Omit<Rest, 'variables'> & { variables: Rest['variables'] | [string, VariableValue][] };
+
+/**
+ * The rest as stored: variables out of name order keep their order as pairs (the writer's order
+ * in `.gitbook/vars.yaml`), since the serialisation sorts keys; in name order they stay a map,
+ * so trees stored before the order was kept serialise (and hash) as they did.
+ */
+function storedRest(rest: Rest): StoredRest {
+  const names = Object.keys(rest.variables);
+  const sorted = names.every((name, i) => i === 0 || names[i - 1]! < name);
+  return sorted ? rest : { ...rest, variables: Object.entries(rest.variables) };
 }
 
 async function saveNode(
@@ -182,7 +196,8 @@ async function loadRest(db: Kysely<Database>, sha: string): Promise<Rest> {
   const bytes = await getBlob(db, sha);
   if (!bytes) throw new Error(`tree part ${sha} is missing from the blob store`);
   const json = bytes.toString('utf8');
-  const rest = JSON.parse(json) as Rest;
+  const stored = JSON.parse(json) as StoredRest;
+  const rest: Rest = Array.isArray(stored.variables) ? { ...stored, variables: Object.fromEntries(stored.variables) } : (stored as Rest);
   lastRest = { rest, json, sha };
   return rest;
 }
