@@ -165,5 +165,16 @@ export function writtenFrontMatter(yaml: string, want: Record<string, unknown>, 
   // What the block stands for, in the form `want` has (a cover named by its asset, whatever it is).
   const asRead = readPageMeta(was, file, (name) => `\u0000${name}`);
   const known = renderPageMeta(asRead.meta, asRead.extra, file, (id) => (id.startsWith('\u0000') ? id.slice(1) : undefined));
-  return patchFrontMatter(yaml, want, was, (key) => sameYaml(known[key], want[key]));
+  return patchFrontMatter(
+    yaml,
+    want,
+    was,
+    (key) => sameYaml(known[key], want[key]) || (known[key] === '' && EMPTY_IS_NONE.has(key) && !(key in want)),
+  );
 }
+
+/**
+ * Keys whose empty value the platform stores as no value (`""` clears the field): a written
+ * `description: ''` is the page's absent description, kept as written rather than removed.
+ */
+const EMPTY_IS_NONE = new Set(['description', 'icon', 'emoji', 'if']);

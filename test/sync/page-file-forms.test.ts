@@ -87,4 +87,24 @@ describe.each(testDialects())('page files keep their form (%s)', (dialect) => {
     expect(headed.changes).toMatchObject([{ operation: 'update_page', titleHeading: true }]);
     expect(headed.normalised).toEqual([]);
   });
+
+  it('an empty description in front matter is cloned back as written (the platform stores it as none)', async () => {
+    const t = await clonedSpace(s, client, work, 'blank-description');
+    const page = '---\ndescription: \'\'\nicon: ""\nlayout:\n  width: wide\n---\n\n# Blank description\n\nText.\n';
+    await writeFile(join(t.dir, 'blank.md'), page);
+    await writeFile(
+      join(t.dir, 'SUMMARY.md'),
+      '# Table of contents\n\n* [Alpha](README.md)\n* [Beta](beta.md)\n* [Blank description](blank.md)\n',
+    );
+    git(t.dir, 'add', '-A');
+    git(t.dir, 'commit', '-qm', 'Blank description');
+    const pushed = await push(client, t.dir);
+    expect(pushed.normalised).toEqual([]);
+    expect((await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${pushed.changeRequest!.id}/merge`)).status).toBe(200);
+    const back = join(work, 'blank-description-reader');
+    await clone({ client, apiUrl: s.url, spaceId: t.spaceId, dir: back });
+    expect(text(await loadFolder(back)).get('blank.md')).toBe(page);
+    await pull(client, t.dir);
+    expect((await push(client, t.dir)).changes).toEqual([]);
+  });
 });

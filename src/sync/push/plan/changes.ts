@@ -50,7 +50,8 @@ export function fieldChanges(remote: WorkspacePage, local: WorkspacePage, slugNo
     if ((remote.frontMatter ?? '') !== (local.frontMatter ?? '')) fields.frontMatter = local.frontMatter ?? null;
     // Whether the file opens with its title heading (extension `title-heading`).
     if ((remote.titleHeading ?? true) !== (local.titleHeading ?? true)) fields.titleHeading = local.titleHeading ?? true;
-    for (const key of CLEARABLE) if (remote[key] !== local[key]) fields[key] = local[key] ?? '';
+    // An empty value is no value on the platform (a front matter `description: ''` as written).
+    for (const key of CLEARABLE) if ((remote[key] ?? '') !== (local[key] ?? '')) fields[key] = local[key] ?? '';
     for (const flag of FLAGS) if ((remote[flag] ?? false) !== (local[flag] ?? false)) fields[flag] = local[flag] ?? false;
   }
   return fields;
