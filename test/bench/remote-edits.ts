@@ -34,7 +34,11 @@ async function platformEdit(s: TestServer, ws: EditedWorkspace): Promise<{ marke
   edits += 1;
   const marker = `remote-${String(edits).padStart(4, '0')}-${process.pid}`;
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await s.request(method, path, body === undefined ? {} : { body });
+    const send = () => s.request(method, path, body === undefined ? {} : { body });
+    // A kept-alive socket the server closed while the bench waited (the build before this part)
+    // is reset before the request is read: sent again once on a fresh socket.
+    const reset = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
+    const res = await send().catch((error: unknown) => (reset(error) ? send() : Promise.reject(error)));
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
