@@ -14,6 +14,7 @@ import { benchDaemon } from './daemon.js';
 import { benchRequestCounts } from './request-counts.js';
 import { benchPreview } from './preview.js';
 import { benchCorpus } from './corpus.js';
+import { benchPublished } from './published.js';
 
 // The bench's servers run in this process. The 10 s parse budget (docs/security.md) counts a
 // batch's wait for a worker; building the 5,000-page spaces (150 batches of 50 pages) on a loaded
@@ -88,6 +89,9 @@ if (process.env.DOCSYNC_TEST_DATABASE_URL) {
   const pgBase = await benchDialect('postgres');
   console.log(`\npostgres baseline / sqlite baseline: ${(pgBase / sqliteBase).toFixed(2)}x`);
 }
+// Published page throughput against @fastify/static, first render of a 5,000-page site's page
+// (issue 22; BENCH_PUBLISHED=0 skips it).
+await benchPublished();
 await benchDaemon();
 // BENCH_REQUESTS=0 skips the request counts of the sync commands (issue 16).
 if (process.env.BENCH_REQUESTS !== '0') await benchRequestCounts();

@@ -203,7 +203,9 @@ export async function contentOf(request: FastifyRequest, visit: Visit, placed: P
   if (!space || !revision) throw new DocsyncError('not_found', 'this part of the site has no content');
   const tree = await revisionTree(db, revision);
   const claimsKey = createHash('sha256').update(JSON.stringify(visit.claims)).digest('hex').slice(0, 16);
-  const key = `pub|${visit.site.id}|${revision.id}|${placed.base}|${claimsKey}`;
+  // The site's title is in its pages' chrome: a new title builds them anew.
+  const titleKey = createHash('sha256').update(visit.site.title).digest('hex').slice(0, 8);
+  const key = `pub|${visit.site.id}|${titleKey}|${revision.id}|${placed.base}|${claimsKey}`;
   const base = placed.base;
   const built = await spaceSite(db, key, tree, {
     title: visit.site.title,

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { DocsyncError } from '../../model/index.js';
-import { renderDocument } from '../../render/index.js';
+import { renderDocument, type RenderedPage, type SitePage } from '../../render/index.js';
 import type { SiteRow } from '../store/sites.js';
 import { baseUrl } from '../urls.js';
 import { sendWebError, webScope } from './index.js';
 import { sendHtml } from './reply.js';
 import { sendAsset } from './assets.js';
 import { APP_STYLES } from './styles.js';
-import { cacheOf, contentOf, indexable, openVisit, placeOf } from './published-visit.js';
+import { cacheOf, contentOf, indexable, openVisit, placeOf, type Content } from './published-visit.js';
 import { sendLlmsTxt, sendPageMarkdown, sendRobots, sendSitemap, visitorRender } from './published-extras.js';
 import { searchForm, sendSearch } from './published-search.js';
 
@@ -16,11 +16,32 @@ type SiteRequest = FastifyRequest<{ Querystring: Record<string, string> }>;
 
 async function findPublishedSite(request: FastifyRequest, name: string): Promise<SiteRow> {
   const { db } = request.server.ctx;
-  const site =
-    (await db.selectFrom('sites').selectAll().where('basename', '=', name).executeTakeFirst()) ??
-    (await db.selectFrom('sites').selectAll().where('id', '=', name).executeTakeFirst());
+  // One query: a basename names a site before an id does.
+  const rows = await db
+    .selectFrom('sites')
+    .selectAll()
+    .where((eb) => eb.or([eb('basename', '=', name), eb('id', '=', name)]))
+    .execute();
+  const site = rows.find((r) => r.basename === name) ?? rows[0];
   if (!site || site.published !== 1) throw new DocsyncError('not_found', `no published site at /sites/${name}`);
   return site;
+}
+
+// A rendered page is kept by the render cache for one revision, URL scheme, claims and specs
+// (which also fix its site's navigation); its whole document and ETag are kept as long as it is,
+// by the markup around it, so serving a page again costs no rendering and no hashing.
+const answers = new WeakMap<RenderedPage, Map<string, { html: string; etag: string }>>();
+
+function pageAnswer(content: Content, page: SitePage, rendered: RenderedPage, bodyStart: string): { html: string; etag: string } {
+  let byChrome = answers.get(rendered);
+  if (!byChrome) answers.set(rendered, (byChrome = new Map()));
+  let found = byChrome.get(bodyStart);
+  if (!found) {
+    const html = renderDocument(content.built.site, page, rendered, { bodyStart });
+    found = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
+    byChrome.set(bodyStart, found);
+  }
+  return found;
 }
 
 /**
@@ -60,10 +81,12 @@ async function serveSite(request: SiteRequest, reply: FastifyReply, site: SiteRo
   const entry = target ? built.byId.get(target.id) : undefined;
   if (!entry) throw new DocsyncError('not_found', `no page at ${request.url.split('?')[0]}`);
   const rendered = await visitorRender(request, visit, content, entry.site.id);
-  const html = renderDocument(built.site, entry.site, rendered, {
-    bodyStart: `<style>${APP_STYLES}</style>${place.sectionNav}${place.spacesNav}${searchForm(place.base)}`,
-  });
-  const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+  const { html, etag } = pageAnswer(
+    content,
+    entry.site,
+    rendered,
+    `<style>${APP_STYLES}</style>${place.sectionNav}${place.spacesNav}${searchForm(place.base)}`,
+  );
   void reply.header('etag', etag);
   if (!indexable(site) || entry.tree.noIndex || entry.tree.noRobotsIndex) void reply.header('x-robots-tag', 'noindex');
   const cache = cacheOf(visit);
