@@ -1,10 +1,12 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { sqliteDriver } from './sqlite/driver.js';
+import { openBetterSqlite3 } from './sqlite/better-sqlite3.js';
+import { openNodeSqlite } from './sqlite/node-sqlite.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -26,54 +28,30 @@ export interface Db {
 export const SQLITE_FILE = 'docsync.sqlite';
 
 export async function openDatabase(options: StoreOptions): Promise<Db> {
-  const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : openSqlite(options.dataDir);
+  const db = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : await openSqlite(options.dataDir);
   await migrate(db.kysely, db.dialect === 'postgres' ? await currentSchema(db.kysely) : undefined);
   return db;
 }
 
-function openSqlite(dataDir = './.docsync-data'): Db {
+/** What each connection to the SQLite store sets. */
+const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  // Another process (a second server, `docsync admin`) may hold the write lock briefly.
+  'busy_timeout = 5000',
+  'foreign_keys = ON',
+] as const;
+
+async function openSqlite(dataDir = './.docsync-data'): Promise<Db> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // The store holds token hashes and the PDF signing secret: readable by its owner alone. SQLite
   // gives the -wal and -shm files the database file's mode, so setting it here covers them.
   const file = join(dataDir, SQLITE_FILE);
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
-  const database = new BetterSqlite3(file);
-  database.pragma('journal_mode = WAL');
-  // Another process (a second server, `docsync admin`) may hold the write lock briefly.
-  database.pragma('busy_timeout = 5000');
-  database.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const driver = sqliteDriver(process.version, process.env.DOCSYNC_SQLITE_DRIVER);
+  const database = driver === 'node:sqlite' ? await openNodeSqlite(file, SQLITE_PRAGMAS) : await openBetterSqlite3(file, SQLITE_PRAGMAS);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
-}
-
-const STATEMENT_CACHE = 256;
-
-/**
- * Kysely prepares every SQLite query anew, and preparing costs more than running the small
- * queries an API request makes. The same SQL text gets the same prepared statement back
- * (better-sqlite3 statements are reusable; Kysely never iterates two at once on one).
- */
-function withStatementCache(database: BetterSqlite3.Database): BetterSqlite3.Database {
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (source: string): BetterSqlite3.Statement => {
-    let statement = statements.get(source);
-    if (statement) {
-      statements.delete(source);
-    } else {
-      statement = database.prepare(source);
-    }
-    statements.set(source, statement);
-    if (statements.size > STATEMENT_CACHE) statements.delete(statements.keys().next().value as string);
-    return statement;
-  };
-  return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property === 'prepare') return prepare;
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 async function openPostgres(url: string, schema?: string): Promise<Db> {
