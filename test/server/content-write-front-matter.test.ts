@@ -71,6 +71,52 @@ describe.each(testDialects())('content batch: frontMatter, the front matter as w
     expect((await read()).frontMatter).toBeUndefined();
   });
 
+  it('a cover (or any key kept in the stored markdown) a new document changes is rewritten in the front matter as written', async () => {
+    const space = await createSpace(s, { title: 'Docs' });
+    const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Cover' } })).body;
+    const url = `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`;
+    const written = "description: Covered\ncover: '.gitbook/assets/a.png'   # the hero\ncoverY: 10\ntags: [x]\n";
+    const inserted = await s.request('POST', url, {
+      body: {
+        changes: [
+          {
+            operation: 'insert_page',
+            title: 'Covered',
+            frontMatter: written,
+            document: { markdown: `---\n${written}---\n\nBody\n` },
+          },
+        ],
+      },
+    });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
+    const id = inserted.body.changes[0].page.id as string;
+    const frontMatter = async () =>
+      (await s.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`)).body.frontMatter as string;
+
+    // A body edit that sends the same keys leaves the text as written.
+    const same = await s.request('POST', url, {
+      body: { changes: [{ operation: 'update_page', page: id, document: { markdown: `---\n${written}---\n\nBody, edited\n` } }] },
+    });
+    expect(same.status).toBe(200);
+    expect(await frontMatter()).toBe(written);
+
+    // Another editor (no frontMatter) points the cover elsewhere and drops coverY: those lines follow, the rest stays.
+    const changed = await s.request('POST', url, {
+      body: {
+        changes: [
+          {
+            operation: 'update_page',
+            page: id,
+            document: { markdown: '---\ndescription: Covered\ncover: .gitbook/assets/b.png\ntags: [x]\n---\n\nBody, edited\n' },
+          },
+        ],
+      },
+    });
+    expect(changed.status).toBe(200);
+    // The cover's own line is replaced (with its trailing comment), coverY's removed; description and tags stay as written.
+    expect(await frontMatter()).toBe('description: Covered\ncover: .gitbook/assets/b.png\ntags: [x]\n');
+  });
+
   it('refuses front matter that is not a YAML mapping, and on a page type that has none, naming the field', async () => {
     const space = await createSpace(s, { title: 'Docs' });
     const cr = (await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Edits' } })).body;

@@ -14,6 +14,8 @@ export interface SubmittedDocument {
   title?: string;
   /** Metadata from front matter; overrides the operation's own fields. */
   meta: Partial<Omit<PageMeta, 'slug'>>;
+  /** Front matter keys with no page field (`cover`, `tags`, ...), kept at the top of `body`. */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -74,5 +76,5 @@ export function readSubmittedDocument(document: ChangeDocument): SubmittedDocume
     if (!body.endsWith('\n')) body += '\n';
   }
   body = `${writeFrontMatter(fm.rest)}${body}`;
-  return title === undefined ? { body, meta } : { body, title, meta };
+  return title === undefined ? { body, meta, extra: fm.rest } : { body, title, meta, extra: fm.rest };
 }

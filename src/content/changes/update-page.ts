@@ -3,7 +3,8 @@ import { indexPages, isWithin, movePage, updatePage } from '../tree/page-tree.js
 import { readSubmittedDocument } from './document.js';
 import { checkNoDocument, checkParent, checkTypedFields } from './page-types.js';
 import { checkSlug, parkDocument, withMeta, type BatchState } from './state.js';
-import { patchPageFrontMatter } from './front-matter-text.js';
+import { patchExtraFrontMatter, patchPageFrontMatter } from './front-matter-text.js';
+import { readFrontMatter } from '../markdown/front-matter.js';
 import { fail } from './types.js';
 
 /**
@@ -36,6 +37,12 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
   if (type !== 'link' && type !== 'computed') checkSlug(state.tree, slug, parentId, id);
 
   const title = doc?.title ?? change.title;
+  // A document replacing the keys kept in the stored markdown's front matter (a cover changed on
+  // the platform) rewrites them in the front matter as written too, unless the change gives it.
+  const extras =
+    doc?.extra !== undefined && place.page.frontMatter !== undefined && change.frontMatter === undefined
+      ? storedExtra(state, place.page)
+      : undefined;
   state.tree = {
     ...state.tree,
     pages: updatePage(state.tree.pages, id, (page) =>
@@ -43,6 +50,7 @@ export function updatePageChange(state: BatchState, change: UpdatePageChange): v
         withFrontMatter(
           page,
           change.frontMatter,
+          extras && { before: extras, after: doc!.extra! },
           withGitPath(
             {
               ...withMeta(page, change, doc?.meta ?? {}),
@@ -79,14 +87,29 @@ function withGitPath(page: TreePage, given: string | null | undefined, moved: bo
  * The page's front matter as written after an update: the one given (null or "": none), else the
  * one it had with each field the update changed rewritten in place (`patchPageFrontMatter`).
  */
-function withFrontMatter(before: TreePage, given: string | null | undefined, after: TreePage): TreePage {
+function withFrontMatter(
+  before: TreePage,
+  given: string | null | undefined,
+  extras: { before: Record<string, unknown>; after: Record<string, unknown> } | undefined,
+  after: TreePage,
+): TreePage {
   if (given === undefined) {
     if (before.frontMatter === undefined) return after;
-    const patched = patchPageFrontMatter(before.frontMatter, before, after);
+    const fields = patchPageFrontMatter(before.frontMatter, before, after);
+    const patched = extras === undefined ? fields : patchExtraFrontMatter(fields, extras.before, extras.after);
     if (patched !== '') return { ...after, frontMatter: patched };
   }
   const { frontMatter: _old, ...rest } = after;
   return typeof given === 'string' && given !== '' ? { ...rest, frontMatter: given } : rest;
+}
+
+/** The front matter of the page's stored markdown (keys with no page field); undefined when the document is not at hand. */
+function storedExtra(state: BatchState, page: TreePage): Record<string, unknown> | undefined {
+  if (page.document === undefined) return {};
+  const text = state.ctx.readDocument(page.document);
+  if (text === undefined) return undefined;
+  const read = readFrontMatter(text);
+  return read.ok ? read.value.data : undefined;
 }
 
 /** `false` marks a page file without its title heading; `true` gives it one again (GitBook's form, the field absent). */

@@ -61,21 +61,27 @@ async function revertTargets(db: Kysely<Database>, spaceId: string, cr: ChangeRe
   return trees;
 }
 
-/** Documents a block-level revert reads: the page's, now and in the revision it goes back to. */
+/** Documents a block-level revert reads (the page's, now and in the revision it goes back to), and those update-page compares. */
 async function revertDocuments(
   db: Kysely<Database>,
   trees: ContentTree[],
   changes: readonly ContentChange[],
 ): Promise<Map<string, Buffer>> {
   const pages = new Set(changes.flatMap((c) => (c.operation === 'revert_page' && c.block !== undefined ? [c.page] : [])));
-  if (pages.size === 0) return new Map();
+  // And the documents a new document replaces on a page that keeps its front matter as written
+  // without the change giving it: the keys they kept in the stored markdown are compared (update-page.ts).
+  const replaced = new Set(
+    changes.flatMap((c) => (c.operation === 'update_page' && c.document !== undefined && c.frontMatter === undefined ? [c.page] : [])),
+  );
+  if (pages.size === 0 && replaced.size === 0) return new Map();
   const shas: string[] = [];
-  const visit = (list: ContentTree['pages']) =>
+  const visit = (list: ContentTree['pages'], head: boolean) =>
     list.forEach((p) => {
-      if (pages.has(p.id) && p.document !== undefined) shas.push(p.document);
-      visit(p.pages);
+      if (p.document !== undefined && (pages.has(p.id) || (head && replaced.has(p.id) && p.frontMatter !== undefined)))
+        shas.push(p.document);
+      visit(p.pages, head);
     });
-  trees.forEach((t) => visit(t.pages));
+  trees.forEach((t, i) => visit(t.pages, i === 0));
   return getBlobs(db, shas);
 }
 
