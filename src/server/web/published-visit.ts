@@ -4,7 +4,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import { evaluateCondition, parseCondition } from '../../content/index.js';
 import { DocsyncError, type ContentTree } from '../../model/index.js';
 import { escapeHtml as esc } from '../../render/index.js';
-import { findRevision, revisionTree } from '../store/revisions.js';
+import { loadTree } from '../store/trees.js';
 import { findShareLinkByKey, type SiteRow } from '../store/sites.js';
 import { siteParts, type SectionRow, type SiteParts, type SiteSpaceRow } from '../store/site-structure.js';
 import type { SpaceRow } from '../store/spaces.js';
@@ -193,15 +193,18 @@ export interface Content {
 
 export async function contentOf(request: FastifyRequest, visit: Visit, placed: Placed): Promise<Content> {
   const { db } = request.server.ctx;
+  // The space and its head's tree in one query: every page of a site asks for them.
   const space = await db
     .selectFrom('spaces')
-    .selectAll()
-    .where('id', '=', placed.siteSpace.space_id)
-    .where('deleted_at', 'is', null)
+    .innerJoin('revisions', 'revisions.id', 'spaces.revision_id')
+    .selectAll('spaces')
+    .select('revisions.tree_sha as tree_sha')
+    .where('spaces.id', '=', placed.siteSpace.space_id)
+    .where('spaces.deleted_at', 'is', null)
     .executeTakeFirst();
-  const revision = space ? await findRevision(db, space.revision_id) : undefined;
-  if (!space || !revision) throw new DocsyncError('not_found', 'this part of the site has no content');
-  const tree = await revisionTree(db, revision);
+  if (!space) throw new DocsyncError('not_found', 'this part of the site has no content');
+  const tree = await loadTree(db, space.tree_sha);
+  const revision = { id: space.revision_id };
   const claimsKey = createHash('sha256').update(JSON.stringify(visit.claims)).digest('hex').slice(0, 16);
   // The site's title is in its pages' chrome: a new title builds them anew.
   const titleKey = createHash('sha256').update(visit.site.title).digest('hex').slice(0, 8);

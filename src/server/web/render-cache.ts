@@ -14,9 +14,12 @@ import type { OpenApiFiles } from '../../content/index.js';
 // budget, so hostile markdown holds no request's event loop: past the budget the page is refused
 // with 422 `document_too_complex` (an error page), and the refusal is not kept.
 const rendered = new Lru<string, Promise<RenderedPage>>(2000);
+/** Pages (render keys without the specs' versions) whose markdown names no spec. */
+const noSpecs = new Lru<string, boolean>(20_000);
 
 /** The specs a page's `{% openapi-operation %}` and `{% openapi-schemas %}` blocks name. */
 const SPEC_ATTRIBUTE = /\{%\s*openapi-(?:operation|schemas)\b[^%]*?\bspec="([^"]+)"/g;
+const NAMES_SPEC = /\{%\s*openapi-(?:operation|schemas)\b/;
 
 /**
  * A page's body as HTML; `key` names the revision and URL scheme of `site`. With `orgId`, the
@@ -31,8 +34,11 @@ export async function renderedPage(
   options: RenderOptions,
   orgId?: string,
 ): Promise<RenderedPage> {
-  const specs = orgId === undefined ? '' : await specVersions(db, orgId);
-  const cacheKey = `${key}|${page.id}|${options.mode}|${options.claims === undefined ? '' : JSON.stringify(options.claims)}|${specs}`;
+  const plainKey = `${key}|${page.id}|${options.mode}|${options.claims === undefined ? '' : JSON.stringify(options.claims)}`;
+  // Only a page made from specs (OpenAPI blocks, a generated page) renders anew with their versions;
+  // whether it is one is a fact of its (immutable) markdown, learnt at its first render.
+  const specs = orgId === undefined || noSpecs.get(plainKey) === true ? '' : await specVersions(db, orgId);
+  const cacheKey = `${plainKey}|${specs}`;
   let found = rendered.get(cacheKey);
   if (!found) {
     found = (async () => {
@@ -46,6 +52,7 @@ export async function renderedPage(
           const files = await loadSpecFiles(db, orgId, slug!);
           if (files) openapi.set(slug!, files);
         }
+      if (target.generated === undefined && !NAMES_SPEC.test(markdown)) noSpecs.set(plainKey, true);
       const withSpecs = openapi.size > 0 ? { ...site.site, openapi } : site.site;
       const task = { kind: 'render' as const, site: withSpecs, page: target.site, markdown, options };
       return (await runParse(task, 'this page', 'render', "simplify the page's markdown")).rendered;

@@ -41,6 +41,19 @@ export interface SpaceSiteOptions {
   orgId?: string;
 }
 
+// Page arrays are never mutated (a tree of one shape shares them): asked once per array.
+const withReference = new WeakMap<ContentTree['pages'], boolean>();
+
+/** True when the tree has an OpenAPI computed page (its site then lists generated pages). */
+export function hasOpenApiPage(tree: ContentTree): boolean {
+  let found = withReference.get(tree.pages);
+  if (found === undefined) {
+    found = [...walkPages(tree.pages)].some((p) => openApiSource(p) !== undefined);
+    withReference.set(tree.pages, found);
+  }
+  return found;
+}
+
 // A revision never changes: its site, for one way of writing URLs, is built once.
 const built = new Lru<string, Promise<SpaceSite>>(64);
 
@@ -52,7 +65,7 @@ const built = new Lru<string, Promise<SpaceSite>>(64);
  */
 export async function spaceSite(db: Kysely<Database>, key: string, tree: ContentTree, options: SpaceSiteOptions): Promise<SpaceSite> {
   // A tree with OpenAPI computed pages lists what they generate: its site changes with the specs' versions.
-  const hasReference = options.orgId !== undefined && [...walkPages(tree.pages)].some((p) => openApiSource(p) !== undefined);
+  const hasReference = options.orgId !== undefined && hasOpenApiPage(tree);
   const full = hasReference ? `${key}|${await specVersions(db, options.orgId!)}` : key;
   let found = built.get(full);
   if (!found) {
