@@ -183,7 +183,7 @@ describe('merge', () => {
     );
   });
 
-  it('merges a branch whose only local files are ones push does not send (.gitignore, notes not in SUMMARY.md)', async () => {
+  it('merges a branch whose only local files are ones push does not send (.gitignore); notes not in SUMMARY.md are pushed first (the platform keeps them)', async () => {
     const t = await clonedSpace(s, client, work, 'not-content');
     const cr = await changeRequestWith(s, t.spaceId, 'Plain', [{ operation: 'update_page', page: t.beta, title: 'Beta two' }]);
     await pull(client, t.dir);
@@ -193,6 +193,9 @@ describe('merge', () => {
     git(t.dir, 'add', '.gitignore');
     git(t.dir, 'commit', '-qm', 'ignore temporary files');
     await writeFile(join(t.dir, 'notes.md'), '# Notes\n\nnot a page\n');
+    // Unlisted notes are folder files the server keeps (extension git-files): not yet on the change request.
+    await expect(merge(client, t.dir)).rejects.toThrow(/changes not pushed to change request #\d+ \(.*notes\.md/);
+    await push(client, t.dir);
     expect(await merge(client, t.dir)).toMatchObject({ kind: 'merged', branch });
   });
 

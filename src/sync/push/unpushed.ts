@@ -31,8 +31,8 @@ export const hasUnpushed = (u: Unpushed): boolean => u.operations > 0 || u.refus
  * What a branch holds that its change request does not. The branch as it is now (its head, plus
  * uncommitted edits when checked out) is read as content and compared with the commit of the
  * last synced revision, as push compares them: so a file the folder format does not read (a
- * `.gitignore`, notes not listed in SUMMARY.md) is not content to push, while an edited page, a
- * new asset or a file left with conflict markers is.
+ * `.gitignore`) is not content to push, while an edited page, a new asset, a file left with
+ * conflict markers, or (on a server with `git-files`) notes not listed in SUMMARY.md are.
  */
 export async function unpushedChanges(
   dir: string,
