@@ -66,7 +66,8 @@ describe('docsync push / sync / mirror', () => {
     const dry = await runCli(['push', '--dry-run', '--dir', t.dir], env);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toBe(
-      `draft: would send 2 operations in 1 batch to a new change request (1 inserted, 1 deleted)\n  delete page ${t.beta}\n  insert page "Gamma" (gamma) at the top level at 1\n`,
+      // beta.md stays in the folder, listed nowhere: it is kept as a folder file.
+      `draft: would send 3 operations in 1 batch to a new change request (1 inserted, 1 deleted)\n  delete page ${t.beta}\n  insert page "Gamma" (gamma) at the top level at 1\n  store folder file beta.md\n`,
     );
     expect((await readState(t.dir)).branches.draft).toBeUndefined();
   });

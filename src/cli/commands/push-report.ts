@@ -28,6 +28,9 @@ export function operationLine(change: ContentChange): string {
       return `delete page ${change.page}`;
     case 'insert_files':
       return `upload ${change.files.map((f) => f.name).join(', ')}`;
+    case 'set_git_file':
+      // A file of the folder that is no page (docs/workspace-format.md, "Files kept as written").
+      return change.text === null ? `remove folder file ${change.path}` : `store folder file ${change.path}`;
     default:
       return change.operation;
   }
