@@ -64,6 +64,7 @@ async function pushPages(
   spaceId: string,
   crId: string,
   pages: readonly WorkspacePage[],
+  gitFiles: readonly { path: string; text: string }[],
 ): Promise<Map<string, WorkspacePage>> {
   const send = async (changes: Record<string, unknown>[]) => {
     const res = await s.request('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content?compat=false`, { body: { changes } });
@@ -93,11 +94,16 @@ async function pushPages(
             document: documentOf(page),
             // The front matter as the file wrote it (extension front-matter), as `docsync push` sends it.
             ...(page.frontMatter !== undefined ? { frontMatter: page.frontMatter } : {}),
+            // A page file that opens with no title heading (extension title-heading), as push sends it.
+            ...(page.titleHeading === false ? { titleHeading: false } : {}),
           },
         ]
       : [],
   );
   for (let i = 0; i < updates.length; i += 50) await send(updates.slice(i, i + 50));
+  // The folder's files that are no page (extension git-files), as `docsync push` sends them.
+  const kept = gitFiles.map((file) => ({ operation: 'set_git_file', path: file.path, text: file.text }));
+  for (let i = 0; i < kept.length; i += 50) await send(kept.slice(i, i + 50));
   return pushed;
 }
 
@@ -128,7 +134,7 @@ describe.each(testDialects())('the currents-readme corpus through the batch endp
     const expected = text(writeFolder(local.content).files);
     const space = await createSpace(s, { empty: true });
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Corpus' } });
-    const pushed = await pushPages(s, space.id, cr.body.id, local.content.pages);
+    const pushed = await pushPages(s, space.id, cr.body.id, local.content.pages, local.content.gitFiles ?? []);
 
     const client = createClient({ baseUrl: s.url, token: s.token });
     try {

@@ -141,10 +141,10 @@ describe('delete_file', () => {
 });
 
 describe('set_variables', () => {
-  it('replaces the variables whole, in name order; {} removes them all', () => {
+  it('replaces the variables whole, in the order written (.gitbook/vars.yaml keeps it); {} removes them all', () => {
     const r = ok(apply(base(), [{ operation: 'set_variables', variables: { beta: true, COUNT: 3, LABEL: 'v2' } }]));
     expect(r.tree.variables).toEqual({ COUNT: 3, LABEL: 'v2', beta: true });
-    expect(Object.keys(r.tree.variables)).toEqual(['COUNT', 'LABEL', 'beta']);
+    expect(Object.keys(r.tree.variables)).toEqual(['beta', 'COUNT', 'LABEL']);
     expect(r.tree.pages).toEqual(base().pages);
     expect(r.outcomes).toEqual([]);
     expect(ok(apply(base(), [{ operation: 'set_variables', variables: {} }])).tree.variables).toEqual({});
