@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adaptPlan } from '../../src/sync/push/extensions.js';
+import { adaptPlan, gitFileChanges } from '../../src/sync/push/extensions.js';
 import { planPush } from '../../src/sync/push/plan/plan.js';
 import { readFolder, type WorkspaceContent, type WorkspaceInclude, type WorkspacePage } from '../../src/workspace/index.js';
 
@@ -205,5 +205,21 @@ describe('adaptPlan: reusable contents (.gitbook/includes/)', () => {
     ]);
     const same = readFolder(partial(folder('Careful.\n')), { index, unloaded }).content;
     expect(adaptPlan(planPush(base, same, { pathOf: () => 'README.md' }), base, same, ALL, paths).changes).toEqual([]);
+  });
+});
+
+describe('gitFileChanges: folder files a push keeps on the platform', () => {
+  const config = 'root: ./\n';
+  it('removes nothing when the folder has no .gitbook.yaml and the platform stores none (only its settings render one)', () => {
+    expect(gitFileChanges(content([], { settings: { root: './' } }), content([]))).toEqual([]);
+  });
+
+  it('removes a .gitbook.yaml the platform stores when the folder deleted it; sends one the folder wrote', () => {
+    const stored = content([], { settings: { root: './' }, gitFiles: [{ path: '.gitbook.yaml', text: `${config}# mine\n` }] });
+    expect(gitFileChanges(stored, content([]))).toEqual([{ operation: 'set_git_file', path: '.gitbook.yaml', text: null }]);
+    const written = content([], { gitFiles: [{ path: '.gitbook.yaml', text: `${config}# mine\n` }] });
+    expect(gitFileChanges(content([], { settings: { root: './' } }), written)).toEqual([
+      { operation: 'set_git_file', path: '.gitbook.yaml', text: `${config}# mine\n` },
+    ]);
   });
 });

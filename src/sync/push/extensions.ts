@@ -28,12 +28,18 @@ function folderFiles(content: WorkspaceContent): Map<string, string> {
   return files;
 }
 
-/** `set_git_file` for each folder file local added, changed or removed (`text: null`), in path order. */
+/**
+ * `set_git_file` for each folder file local added, changed or removed (`text: null`), in path
+ * order. A folder without `.gitbook.yaml` on a platform that stores none (what it has is only
+ * rendered from its settings, and means the same defaults) removes nothing.
+ */
 export function gitFileChanges(remote: WorkspaceContent, local: WorkspaceContent): ContentChange[] {
   const [before, after] = [folderFiles(remote), folderFiles(local)];
+  const storedConfig = (remote.gitFiles ?? []).some((file) => file.path === GITBOOK_YAML);
   return [...new Set([...before.keys(), ...after.keys()])]
     .sort()
     .filter((path) => before.get(path) !== after.get(path))
+    .filter((path) => path !== GITBOOK_YAML || after.has(path) || storedConfig)
     .map((path) => ({ operation: 'set_git_file', path, text: after.get(path) ?? null }));
 }
 
