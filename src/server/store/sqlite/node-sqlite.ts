@@ -1,4 +1,5 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { cachedPrepare } from './statement-cache.js';
 
 /** What the store uses of `node:sqlite` (the types of Node 20 do not describe it). */
 interface NodeStatement {
@@ -16,8 +17,6 @@ interface NodeDatabase {
 interface NodeSqliteModule {
   DatabaseSync: new (path: string) => NodeDatabase;
 }
-
-const STATEMENT_CACHE = 256;
 
 /** Before `columns()`: a statement returns rows when it reads or says `RETURNING`. */
 const READS = /^\s*(select|with|pragma|values|explain)\b|\breturning\b/i;
@@ -50,22 +49,14 @@ function statementOf(statement: NodeStatement, source: string): SqliteStatement 
 
 /**
  * Opens `file` with Node's own `node:sqlite` as Kysely's SqliteDialect expects a database
- * (better-sqlite3's shape), with the same statement cache as the better-sqlite3 driver.
+ * (better-sqlite3's shape), with the same statement cache.
  */
 export async function openNodeSqlite(file: string, pragmas: readonly string[]): Promise<SqliteDatabase> {
   const { DatabaseSync } = (await import('node:sqlite' as string)) as NodeSqliteModule;
   const database = new DatabaseSync(file);
   for (const pragma of pragmas) database.exec(`PRAGMA ${pragma}`);
-  const statements = new Map<string, SqliteStatement>();
   return {
-    prepare(source) {
-      let statement = statements.get(source);
-      if (statement) statements.delete(source);
-      else statement = statementOf(database.prepare(source), source);
-      statements.set(source, statement);
-      if (statements.size > STATEMENT_CACHE) statements.delete(statements.keys().next().value as string);
-      return statement;
-    },
+    prepare: cachedPrepare((source) => statementOf(database.prepare(source), source)),
     close: () => database.close(),
   };
 }
