@@ -25,4 +25,5 @@ export * from './openapi-spec.js';
 export * from './translation.js';
 export * from './saml.js';
 export * from './integration.js';
+export * from './integration-target.js';
 export * from './space-event.js';

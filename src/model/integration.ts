@@ -158,14 +158,18 @@ export const IntegrationListQuery = Type.Object(
 
 export const IntegrationParams = Type.Object({ integrationName: IntegrationName });
 
+export const INSTALLATION_SELECTIONS = ['all', 'selected'] as const;
+/** Whether an installation reaches every space (site) of its organization or only those it is installed on. */
+export const InstallationSelection = literals(INSTALLATION_SELECTIONS);
+
 /** An organization's installation of an integration. */
 export const IntegrationInstallation = Type.Object({
   object: Type.Literal('integration-installation'),
   id: Type.String(),
   integration: Type.String(),
   status: Type.Literal('active'),
-  space_selection: Type.Literal('selected'),
-  site_selection: Type.Literal('selected'),
+  space_selection: InstallationSelection,
+  site_selection: InstallationSelection,
   spaces: Type.Number(),
   sites: Type.Number(),
   configuration: Type.Record(Type.String(), Type.Unknown()),

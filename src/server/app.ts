@@ -43,6 +43,8 @@ import { samlProviderRoutes } from './routes/saml-providers.js';
 import { samlSignInRoutes } from './routes/saml-sign-in.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { integrationInstallationRoutes } from './routes/integration-installations.js';
+import { integrationTargetRoutes } from './routes/integration-targets.js';
+import { installedIntegrationRoutes } from './routes/installed-integrations.js';
 import { appPages, isWebPath } from './web/index.js';
 import { publishedSites, serveHostSite, siteOfHost } from './web/published.js';
 import { eventRoutes, type EventRouteOptions } from './routes/events.js';
@@ -124,8 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new DocsyncError('unauthorized', 'missing `Authorization: Bearer <token>` header');
-    const user = await userForToken(app.ctx.db, token);
-    if (!user) throw new DocsyncError('unauthorized', 'the bearer token is unknown or revoked');
+    const user = await userForToken(app.ctx.db, token, app.ctx.clock.now().toISOString());
+    if (!user) throw new DocsyncError('unauthorized', 'the bearer token is unknown or revoked (or expired)');
     request.caller = user;
   });
   app.addHook('preValidation', async (request) => {
@@ -172,6 +174,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(samlSignInRoutes);
       await v1.register(integrationRoutes);
       await v1.register(integrationInstallationRoutes);
+      await v1.register(integrationTargetRoutes);
+      await v1.register(installedIntegrationRoutes);
     },
     { prefix: '/v1' },
   );

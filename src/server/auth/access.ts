@@ -4,6 +4,7 @@ import type { Database } from '../store/schema.js';
 import { grantsOfUser } from '../store/content-permissions.js';
 import { effectiveRole, inheritanceChain } from './effective-role.js';
 import { findMember, type MemberRow } from '../store/organizations.js';
+import { installationMember, type Membership } from './installation-scope.js';
 
 /** A space or collection as far as access is concerned. */
 export interface ContentNode {
@@ -33,10 +34,14 @@ export function requireRole(role: Role | null, action: Action, what: string): vo
   }
 }
 
-/** The caller's member role in an organization; undefined when not a member. */
-export async function memberRole(db: Kysely<Database>, orgId: string, userId: string): Promise<MemberRow | undefined> {
+/**
+ * The caller's member role in an organization; undefined when not a member. An integration
+ * installation's token is a guest of the installation's organization (installation-scope.ts).
+ */
+export async function memberRole(db: Kysely<Database>, orgId: string, userId: string): Promise<Membership | undefined> {
   const member = await findMember(db, orgId, userId);
-  return member && !member.disabled ? member : undefined;
+  if (member) return member.disabled ? undefined : member;
+  return installationMember(db, orgId, userId);
 }
 
 export function requireOrgRole(member: MemberRow | undefined, action: Action, orgId: string): void {
@@ -53,7 +58,7 @@ export function requireOrgRole(member: MemberRow | undefined, action: Action, or
  * collections above the nodes are read once per request instead of once per row.
  */
 export function roleResolver(db: Kysely<Database>, userId: string): (node: ContentNode) => Promise<Role | null> {
-  const members = new Map<string, Promise<MemberRow | undefined>>();
+  const members = new Map<string, Promise<Membership | undefined>>();
   const grants = new Map<string, Promise<Map<string, Role[]>>>();
   const collections = new Map<string, Promise<ContentNode | undefined>>();
   const cached = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
@@ -66,11 +71,11 @@ export function roleResolver(db: Kysely<Database>, userId: string): (node: Conte
       db.selectFrom('collections').select(['id', 'org_id', 'parent_id', 'default_level']).where('id', '=', id).executeTakeFirst(),
     );
   return async (node) => {
-    const m = await cached(members, node.org_id, () => findMember(db, node.org_id, userId));
-    if (!m || m.disabled) return null;
+    const m = await cached(members, node.org_id, () => memberRole(db, node.org_id, userId));
+    if (!m) return null;
     const role = isRole(m.role) ? m.role : null;
     if (role === 'admin') return 'admin';
-    const given = await cached(grants, node.org_id, () => grantsOfUser(db, node.org_id, userId));
+    const given = await cached(grants, node.org_id, () => m.installationGrants?.() ?? grantsOfUser(db, node.org_id, userId));
     const chain = await inheritanceChain(node, collection);
     const levels = chain.map((n) => n.default_level);
     const roles = chain.flatMap((n) => given.get(n.id) ?? []);

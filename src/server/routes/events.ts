@@ -75,7 +75,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRouteOptions> = async (
   /** The token the stream was opened with still names its user. */
   const tokenStillValid = (authorization: string | undefined, userId: string) => async () => {
     const token = bearerToken(authorization);
-    return token !== undefined && (await userForToken(db, token))?.id === userId;
+    return token !== undefined && (await userForToken(db, token, app.ctx.clock.now().toISOString()))?.id === userId;
   };
 
   app.get('/spaces/:spaceId/events', { schema: { params: SpaceParams, querystring: EventsQuery } }, async (request, reply) => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Static } from '@sinclair/typebox';
 import {
+  APITemporaryToken,
   DEFAULT_LIST_LIMIT,
   DocsyncError,
   InstallIntegration,
@@ -10,63 +9,34 @@ import {
   IntegrationInstallation,
   IntegrationParams,
   ListOf,
+  UpdateIntegrationInstallation,
   conflict,
-  isRole,
-  roleAtLeast,
 } from '../../model/index.js';
 import { memberRole, requireOrgRole } from '../auth/access.js';
 import {
+  createInstallationToken,
   deleteInstallation,
-  findInstallation,
   findInstallationOf,
   findIntegration,
   insertInstallation,
   listInstallations,
+  updateInstallation,
   type InstallationRow,
 } from '../store/integrations.js';
+import { installationCounts, loadInstallation } from '../integrations/installation-access.js';
+import { installationView } from '../views/integration-installation.js';
+import { generateToken } from '../auth/tokens.js';
+import { INSTALLATION_TOKEN_TTL_MS } from '../auth/installation-scope.js';
 import { loadVisible, organizationByRef } from '../integrations/access.js';
 import { collectPage, pageRequest } from '../util/cursor.js';
-import { apiUrl, appUrl, baseUrl } from '../urls.js';
-import { integrationUrls } from '../views/integration.js';
+import { baseUrl } from '../urls.js';
 
-function installationView(row: InstallationRow, base: string): Static<typeof IntegrationInstallation> {
-  const location = apiUrl(base, `/integrations/${row.integration}/installations/${row.id}`);
-  const script = integrationUrls(row.integration, base).script;
-  return {
-    object: 'integration-installation',
-    id: row.id,
-    integration: row.integration,
-    status: 'active',
-    space_selection: 'selected',
-    site_selection: 'selected',
-    spaces: 0,
-    sites: 0,
-    configuration: JSON.parse(row.configuration) as Record<string, unknown>,
-    externalIds: JSON.parse(row.external_ids) as string[],
-    target: { organization: row.org_id },
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    urls: {
-      location,
-      app: appUrl(base, `/orgs/${row.org_id}/integrations/${row.integration}`),
-      publicEndpoint: script,
-      publicContentEndpoint: script,
-    },
-  };
-}
-
-/** Installations of an integration in organizations: install, list (its publishers), read, uninstall. */
+/** Installations of an integration in organizations: install, list (its publishers), read, update, uninstall, tokens. */
 export const integrationInstallationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app.ctx;
 
-  /** Admins of the publishing organization, or of the organization it is installed in. */
-  async function mayManage(request: FastifyRequest, ownerOrg: string, installedOrg: string): Promise<boolean> {
-    for (const org of [ownerOrg, installedOrg]) {
-      const m = await memberRole(db, org, request.caller.id);
-      if (m && roleAtLeast(isRole(m.role) ? m.role : null, 'admin')) return true;
-    }
-    return false;
-  }
+  const now = () => clock.now().toISOString();
+  const view = async (row: InstallationRow, base: string) => installationView(row, await installationCounts(db, row), base);
 
   app.post(
     '/integrations/:integrationName/installations',
@@ -84,10 +54,10 @@ export const integrationInstallationRoutes: FastifyPluginAsyncTypebox = async (a
       }
       if (await findInstallationOf(db, integrationName, org.id))
         throw conflict(`integration ${integrationName} is already installed in organization ${org.id}`);
-      const row = await insertInstallation(db, integrationName, org.id, clock.now().toISOString());
-      const view = installationView(row, baseUrl(request));
-      void reply.status(201).header('location', view.urls.location);
-      return view;
+      const row = await insertInstallation(db, integrationName, org.id, now());
+      const made = await view(row, baseUrl(request));
+      void reply.status(201).header('location', made.urls.location);
+      return made;
     },
   );
 
@@ -105,35 +75,66 @@ export const integrationInstallationRoutes: FastifyPluginAsyncTypebox = async (a
         fetch: (after, n) => listInstallations(db, integrationName, after, n),
         key: (row) => [row.created_at, row.id],
         accept: (row) =>
-          externalId === undefined || (JSON.parse(row.external_ids) as string[]).includes(externalId)
-            ? installationView(row, base)
-            : undefined,
+          externalId === undefined || (JSON.parse(row.external_ids) as string[]).includes(externalId) ? view(row, base) : undefined,
       });
     },
   );
 
-  async function load(request: FastifyRequest, name: string, id: string): Promise<InstallationRow> {
-    const integration = await loadVisible(db, await findIntegration(db, name), name, request.caller.id);
-    const row = await findInstallation(db, name, id);
-    if (!row || !(await mayManage(request, integration.owner_org, row.org_id)))
-      throw new DocsyncError('not_found', `installation ${id} of integration ${name} not found`);
-    return row;
-  }
-
   app.get(
     '/integrations/:integrationName/installations/:installationId',
     { schema: { params: InstallationParams, response: { 200: IntegrationInstallation } } },
-    async (request) =>
-      installationView(await load(request, request.params.integrationName, request.params.installationId), baseUrl(request)),
+    async (request) => {
+      const { integrationName, installationId } = request.params;
+      const { installation } = await loadInstallation(db, integrationName, installationId, request.caller.id, 'read');
+      return view(installation, baseUrl(request));
+    },
+  );
+
+  app.patch(
+    '/integrations/:integrationName/installations/:installationId',
+    { schema: { params: InstallationParams, body: UpdateIntegrationInstallation, response: { 200: IntegrationInstallation } } },
+    async (request) => {
+      const { integrationName, installationId } = request.params;
+      const { installation } = await loadInstallation(db, integrationName, installationId, request.caller.id, 'manage');
+      const b = request.body;
+      const row = await updateInstallation(
+        db,
+        installation,
+        {
+          ...(b.externalIds !== undefined ? { external_ids: JSON.stringify(b.externalIds) } : {}),
+          ...(b.configuration !== undefined ? { configuration: JSON.stringify(b.configuration) } : {}),
+          ...(b.space_selection !== undefined ? { space_selection: b.space_selection } : {}),
+          ...(b.site_selection !== undefined ? { site_selection: b.site_selection } : {}),
+        },
+        now(),
+      );
+      return view(row, baseUrl(request));
+    },
   );
 
   app.delete(
     '/integrations/:integrationName/installations/:installationId',
     { schema: { params: InstallationParams } },
     async (request, reply) => {
-      const row = await load(request, request.params.integrationName, request.params.installationId);
-      await deleteInstallation(db, row.id);
+      const { integrationName, installationId } = request.params;
+      const { installation } = await loadInstallation(db, integrationName, installationId, request.caller.id, 'token');
+      await deleteInstallation(db, installation.id, now());
       return reply.status(205).send();
+    },
+  );
+
+  // A token acting as the installation (auth/installation-scope.ts): returned once, stored hashed.
+  app.post(
+    '/integrations/:integrationName/installations/:installationId/tokens',
+    { schema: { params: InstallationParams, response: { 200: APITemporaryToken } } },
+    async (request) => {
+      const { integrationName, installationId } = request.params;
+      const { integration, installation } = await loadInstallation(db, integrationName, installationId, request.caller.id, 'token');
+      const token = generateToken();
+      const issued = clock.now();
+      const expires = new Date(issued.getTime() + INSTALLATION_TOKEN_TTL_MS).toISOString();
+      await createInstallationToken(db, installation, integration.title, token, issued.toISOString(), expires);
+      return { token };
     },
   );
 };

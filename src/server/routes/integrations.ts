@@ -124,7 +124,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { integrationName } = request.params;
     const row = await loadVisible(db, await findIntegration(db, integrationName), integrationName, request.caller.id);
     requireOrgRole(await memberRole(db, row.owner_org, request.caller.id), 'integration.publish', row.owner_org);
-    await deleteIntegration(db, integrationName);
+    await deleteIntegration(db, integrationName, clock.now().toISOString());
     return reply.status(204).send();
   });
 

@@ -4,6 +4,8 @@ import type { IntegrationInstallationsTable, IntegrationsTable } from './part2-t
 import type { SortKey } from '../util/cursor.js';
 import { afterKey } from './keyset.js';
 import { newId } from '../util/ids.js';
+import { hashToken } from '../auth/tokens.js';
+import { inTransaction } from './transaction.js';
 
 export type IntegrationRow = IntegrationsTable;
 export type InstallationRow = IntegrationInstallationsTable;
@@ -40,8 +42,9 @@ export async function saveIntegration(
     .execute();
 }
 
-export async function deleteIntegration(db: Kysely<Database>, name: string): Promise<void> {
-  await db.deleteFrom('integration_installations').where('integration', '=', name).execute();
+export async function deleteIntegration(db: Kysely<Database>, name: string, now: string): Promise<void> {
+  const installations = await db.selectFrom('integration_installations').select('id').where('integration', '=', name).execute();
+  for (const { id } of installations) await deleteInstallation(db, id, now);
   await db.deleteFrom('integrations').where('name', '=', name).execute();
 }
 
@@ -52,6 +55,8 @@ export async function insertInstallation(db: Kysely<Database>, integration: stri
     org_id: orgId,
     external_ids: '[]',
     configuration: '{}',
+    space_selection: 'selected',
+    site_selection: 'selected',
     created_at: now,
     updated_at: now,
   };
@@ -88,6 +93,74 @@ export function listInstallations(
   return query.orderBy('created_at').orderBy('id').limit(n).execute();
 }
 
-export async function deleteInstallation(db: Kysely<Database>, id: string): Promise<void> {
+/** Removes an installation, its spaces and sites, and revokes its tokens (whose user is the installation's id). */
+export async function deleteInstallation(db: Kysely<Database>, id: string, now: string): Promise<void> {
+  await db.updateTable('tokens').set({ revoked_at: now }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
+  await db.deleteFrom('integration_targets').where('installation_id', '=', id).execute();
   await db.deleteFrom('integration_installations').where('id', '=', id).execute();
+}
+
+export async function updateInstallation(
+  db: Kysely<Database>,
+  row: InstallationRow,
+  change: Partial<Pick<InstallationRow, 'external_ids' | 'configuration' | 'space_selection' | 'site_selection'>>,
+  now: string,
+): Promise<InstallationRow> {
+  const next = { ...row, ...change, updated_at: now };
+  await db
+    .updateTable('integration_installations')
+    .set({
+      external_ids: next.external_ids,
+      configuration: next.configuration,
+      space_selection: next.space_selection,
+      site_selection: next.site_selection,
+      updated_at: now,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  return next;
+}
+
+/**
+ * A new token for the installation's own user (created on first use: id = the installation's id,
+ * named after the integration), stored hashed, expiring at `expiresAt`.
+ */
+export async function createInstallationToken(
+  db: Kysely<Database>,
+  installation: InstallationRow,
+  integrationTitle: string,
+  token: string,
+  now: string,
+  expiresAt: string,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const user = await trx.selectFrom('users').select('id').where('id', '=', installation.id).executeTakeFirst();
+    if (!user)
+      await trx
+        .insertInto('users')
+        .values({
+          id: installation.id,
+          email: `${installation.id.toLowerCase()}.${installation.integration.toLowerCase()}@installations.invalid`,
+          display_name: integrationTitle,
+          photo_url: null,
+          created_at: now,
+        })
+        .execute();
+    await trx
+      .insertInto('tokens')
+      .values({
+        id: newId(),
+        user_id: installation.id,
+        hash: hashToken(token),
+        label: `integration ${installation.integration}`,
+        created_at: now,
+        revoked_at: null,
+        expires_at: expiresAt,
+      })
+      .execute();
+  });
+}
+
+export function findInstallationById(db: Kysely<Database>, id: string): Promise<InstallationRow | undefined> {
+  return db.selectFrom('integration_installations').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -94,6 +94,23 @@ export interface IntegrationInstallationsTable {
   external_ids: string;
   /** JSON object. */
   configuration: string;
+  /** `all` or `selected` (migration 0016). */
+  space_selection: string;
+  site_selection: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A space or site an installation is installed on (migration 0016). */
+export interface IntegrationTargetsTable {
+  installation_id: string;
+  /** `space` or `site`. */
+  kind: string;
+  target_id: string;
+  /** JSON array of strings. */
+  external_ids: string;
+  /** JSON object. */
+  configuration: string;
   created_at: string;
   updated_at: string;
 }

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type {
   IntegrationInstallationsTable,
+  IntegrationTargetsTable,
   IntegrationsTable,
   OpenApiSpecVersionsTable,
   OpenApiSpecsTable,
@@ -30,6 +31,8 @@ export interface TokensTable {
   label: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** Installation tokens expire (migration 0016); API tokens do not (null). */
+  expires_at: string | null;
 }
 
 export interface OrganizationsTable {
@@ -254,6 +257,7 @@ export interface Database {
   saml_assertions: SamlAssertionsTable;
   integrations: IntegrationsTable;
   integration_installations: IntegrationInstallationsTable;
+  integration_targets: IntegrationTargetsTable;
   document_facts: DocumentFactsTable;
   pdf_renders: PdfRendersTable;
   users: UsersTable;

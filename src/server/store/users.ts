@@ -42,14 +42,15 @@ export async function createToken(
   return id;
 }
 
-/** The user a live token belongs to, or undefined for an unknown or revoked token. */
-export async function userForToken(db: Kysely<Database>, token: string): Promise<UserRow | undefined> {
+/** The user a live token belongs to, or undefined for an unknown, revoked or expired (at `now`) token. */
+export async function userForToken(db: Kysely<Database>, token: string, now: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .selectAll('users')
     .where('tokens.hash', '=', hashToken(token))
     .where('tokens.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('tokens.expires_at', 'is', null), eb('tokens.expires_at', '>', now)]))
     .executeTakeFirst();
 }
 

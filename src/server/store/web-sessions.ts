@@ -75,7 +75,16 @@ export async function deleteExpiredWebSessions(db: Kysely<Database>, now: string
   return Number(result.numDeletedRows);
 }
 
-/** The id of a live token with this hash, or undefined. */
+/**
+ * The id of a live token with this hash, or undefined. Expiring tokens (an integration
+ * installation's) open no session: they are for the API only.
+ */
 export async function liveTokenByHash(db: Kysely<Database>, hash: string): Promise<{ id: string; user_id: string } | undefined> {
-  return db.selectFrom('tokens').select(['id', 'user_id']).where('hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('tokens')
+    .select(['id', 'user_id'])
+    .where('hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', 'is', null)
+    .executeTakeFirst();
 }

@@ -11,6 +11,7 @@ import * as webSessions from './0011-web-sessions.js';
 import * as events from './0012-events.js';
 import * as eventHorizon from './0013-event-horizon.js';
 import * as rateLimits from './0015-rate-limits.js';
+import * as integrationTargets from './0016-integration-targets.js';
 
 /** Every migration, in order. Static imports keep the built package free of directory scans. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-events': events,
   '0013-event-horizon': eventHorizon,
   '0015-rate-limits': rateLimits,
+  '0016-integration-targets': integrationTargets,
 };
 
 export const migrationProvider: MigrationProvider = {
