@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from './schema.js';
+import { preparedQuery } from './prepared-query.js';
 
 export type SectionRow = SiteSectionsTable;
 export type GroupRow = SiteSectionGroupsTable;
@@ -15,12 +16,13 @@ export interface SiteParts {
   siteSpaces: SiteSpaceRow[];
 }
 
+// Prepared: every visit of a published page reads them (prepared-query.ts).
+const sectionsOf = preparedQuery((db, siteId: string) => db.selectFrom('site_sections').selectAll().where('site_id', '=', siteId));
+const groupsOf = preparedQuery((db, siteId: string) => db.selectFrom('site_section_groups').selectAll().where('site_id', '=', siteId));
+const siteSpacesOf = preparedQuery((db, siteId: string) => db.selectFrom('site_spaces').selectAll().where('site_id', '=', siteId));
+
 export async function siteParts(db: Kysely<Database>, siteId: string): Promise<SiteParts> {
-  const [sections, groups, siteSpaces] = await Promise.all([
-    db.selectFrom('site_sections').selectAll().where('site_id', '=', siteId).execute(),
-    db.selectFrom('site_section_groups').selectAll().where('site_id', '=', siteId).execute(),
-    db.selectFrom('site_spaces').selectAll().where('site_id', '=', siteId).execute(),
-  ]);
+  const [sections, groups, siteSpaces] = await Promise.all([sectionsOf(db, siteId), groupsOf(db, siteId), siteSpacesOf(db, siteId)]);
   return { sections: sections.sort(byPosition), groups: groups.sort(byPosition), siteSpaces: siteSpaces.sort(byPosition) };
 }
 

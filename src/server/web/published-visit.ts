@@ -5,6 +5,7 @@ import { evaluateCondition, parseCondition } from '../../content/index.js';
 import { DocsyncError, type ContentTree } from '../../model/index.js';
 import { escapeHtml as esc } from '../../render/index.js';
 import { loadTree } from '../store/trees.js';
+import { preparedQuery } from '../store/prepared-query.js';
 import { findShareLinkByKey, type SiteRow } from '../store/sites.js';
 import { siteParts, type SectionRow, type SiteParts, type SiteSpaceRow } from '../store/site-structure.js';
 import type { SpaceRow } from '../store/spaces.js';
@@ -191,17 +192,20 @@ export interface Content {
   key: string;
 }
 
-export async function contentOf(request: FastifyRequest, visit: Visit, placed: Placed): Promise<Content> {
-  const { db } = request.server.ctx;
-  // The space and its head's tree in one query: every page of a site asks for them.
-  const space = await db
+// The space and its head's tree in one query, prepared: every page of a site asks for them.
+const spaceWithTree = preparedQuery((db, spaceId: string) =>
+  db
     .selectFrom('spaces')
     .innerJoin('revisions', 'revisions.id', 'spaces.revision_id')
     .selectAll('spaces')
     .select('revisions.tree_sha as tree_sha')
-    .where('spaces.id', '=', placed.siteSpace.space_id)
-    .where('spaces.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('spaces.id', '=', spaceId)
+    .where('spaces.deleted_at', 'is', null),
+);
+
+export async function contentOf(request: FastifyRequest, visit: Visit, placed: Placed): Promise<Content> {
+  const { db } = request.server.ctx;
+  const [space] = await spaceWithTree(db, placed.siteSpace.space_id);
   if (!space) throw new DocsyncError('not_found', 'this part of the site has no content');
   const tree = await loadTree(db, space.tree_sha);
   const revision = { id: space.revision_id };

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 
-/** Sends an HTML page with the headers every page of the server carries. */
-export function sendHtml(reply: FastifyReply, status: number, html: string, cache = 'no-store'): FastifyReply {
+/** Sends an HTML page with the headers every page of the server carries (a page sent often is best kept as its UTF-8 bytes: see published.ts). */
+export function sendHtml(reply: FastifyReply, status: number, html: string | Buffer, cache = 'no-store'): FastifyReply {
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
