@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { writeReplacing } from './write-replacing.js';
 import { describe, expect, it } from 'vitest';
 import { commitFiles, commitWorkingTree, workingTreeChanges } from '../../src/git/index.js';
+import { checkCacheTree } from './cache-tree-check.js';
 import { author, files, gitCli, tempDir, tempRepo } from './helpers.js';
 
 const PATHS = [
@@ -109,6 +110,8 @@ describe('commitWorkingTree, property', () => {
           // The stat data is right: git, which does not refresh here, sees no file as changed.
           expect(await cli(dir, 'diff-files', '--name-only')).toBe('');
           await cli(dir, 'fsck', '--strict', '--no-dangling');
+          // The cache tree docsync left in the index (a clone's, made whole by the commit) is the one git would write.
+          checkCacheTree(dir);
         },
       ),
       { numRuns: 40 },

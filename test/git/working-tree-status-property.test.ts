@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src/git/index.js';
 import { repo } from '../../src/git/repo.js';
 import { fastStatusRows, type StatusRow } from '../../src/git/working-tree/status-matrix.js';
-import { author, files, tempRepo, withFastPaths } from './helpers.js';
+import { author, files, gitCli, tempRepo, withFastPaths } from './helpers.js';
 
 // These tests are about the fast paths themselves: on even in the suite's DOCSYNC_GIT_FAST_PATHS=off run.
 withFastPaths();
@@ -22,7 +22,9 @@ type Op =
   | { op: 'delete'; path: string }
   | { op: 'touch'; path: string }
   | { op: 'stage'; path: string }
-  | { op: 'unstage'; path: string };
+  | { op: 'unstage'; path: string }
+  | { op: 'git-stage'; path: string }
+  | { op: 'git-commit' };
 
 const path = fc.constantFrom(...PATHS);
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -31,6 +33,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('touch' as const), path }),
   fc.record({ op: fc.constant('stage' as const), path }),
   fc.record({ op: fc.constant('unstage' as const), path }),
+  // The git CLI writes a cache tree (commit) and invalidates its folders (add): the status trusts what it holds valid.
+  fc.record({ op: fc.constant('git-stage' as const), path }),
+  fc.constant({ op: 'git-commit' as const }),
 );
 const initial = fc.dictionary(fc.constantFrom(...PATHS.filter((p) => !p.startsWith('a.md/'))), fc.constantFrom(...CONTENTS), {
   minKeys: 1,
@@ -45,6 +50,10 @@ const byPath = (a: StatusRow, b: StatusRow) => Buffer.compare(Buffer.from(a[0]),
 let clock = Math.floor(Date.now() / 1000) - 100_000;
 
 async function apply(dir: string, step: Op): Promise<void> {
+  if (step.op === 'git-commit') {
+    await gitCli(dir, 'commit', '-q', '--allow-empty', '-m', 'by git');
+    return;
+  }
   const full = join(dir, step.path);
   switch (step.op) {
     case 'write': {
@@ -63,6 +72,9 @@ async function apply(dir: string, step: Op): Promise<void> {
       return;
     case 'unstage':
       await git.remove({ fs, dir, filepath: step.path });
+      return;
+    case 'git-stage':
+      await gitCli(dir, 'add', '-A', '--', step.path).catch(() => undefined); // a path under a file: nothing to add
       return;
   }
 }

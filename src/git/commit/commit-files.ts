@@ -97,7 +97,7 @@ export async function commitFiles(dir: string, options: CommitFilesOptions): Pro
   await updateRef(r, ref, expected, oid, commitNote(options.message, parents.length, committer));
   if (options.checkout === true) {
     await git.writeRef({ fs: r.fs, gitdir: r.gitdir, ref: 'HEAD', value: ref, symbolic: true, force: true });
-    await populateWorkingTree(r, built!.files);
+    await populateWorkingTree(r, built!.files, tree);
   }
   return oid;
 }

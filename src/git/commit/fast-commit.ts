@@ -114,11 +114,12 @@ export async function fastCommitWorkingTree(
       indexEdits.set(path, found && { oid: found.blob.oid, mode: found.mode, stat: found.stat });
     }
 
-    // Before anything is committed: an index this writer cannot write leaves all to the general way.
-    const next = editIndex(index.data, index.parsed, indexEdits);
-    if (next === null) return FALLBACK;
-
     const tree = await editTree(r, base, treeEdits);
+    // The index is the commit's tree: its cache tree is made whole against it (see editIndex).
+    // Before anything is committed (the trees written are no commit yet): an index this writer
+    // cannot write leaves all to the general way.
+    const next = editIndex(index.data, index.parsed, indexEdits, { tree });
+    if (next === null) return FALLBACK;
     let commit: string | null = null;
     if (tree !== base) {
       const person = { ...options.author, timestamp: options.timestamp };

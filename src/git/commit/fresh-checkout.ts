@@ -3,7 +3,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GitError } from '../errors.js';
-import { type IndexEntry, renderIndex } from '../format/index-file.js';
+import { type IndexEntry, MODE_FILE, renderIndex } from '../format/index-file.js';
+import { cacheTreeOf, indexFolders } from '../format/index-folders.js';
 import { withLockFile } from '../lock-file.js';
 import type { Repo } from '../repo.js';
 
@@ -43,9 +44,16 @@ export async function assertEmptyWorkingTree(r: Repo): Promise<void> {
  * see a clean tree without hashing a file again. What `git checkout` of a fresh clone does, with
  * the blobs' bytes and oids already in hand instead of read back from the object store.
  *
+ * The index gets the cache tree of `tree` (the commit's tree), as git's checkout writes it, so the
+ * first status hashes no folder (see headBlobs); it is left out unless the files make that tree.
+ *
  * Files are created exclusively: a file that appeared meanwhile is an error, never overwritten.
  */
-export async function populateWorkingTree(r: Repo, files: readonly { path: string; oid: string; content: Uint8Array }[]): Promise<void> {
+export async function populateWorkingTree(
+  r: Repo,
+  files: readonly { path: string; oid: string; content: Uint8Array }[],
+  tree?: string,
+): Promise<void> {
   const folders = new Set<string>();
   for (const { path } of files) {
     for (let folder = dirname(path); folder !== '.' && !folders.has(folder); folder = dirname(folder)) folders.add(folder);
@@ -66,7 +74,13 @@ export async function populateWorkingTree(r: Repo, files: readonly { path: strin
       closeSync(fd);
     }
   }
-  await writeIndex(r, renderIndex(entries));
+  const cacheTree = cacheTreeOf(
+    indexFolders(
+      files.map((file) => ({ ...file, mode: MODE_FILE })),
+      null,
+    ),
+  );
+  await writeIndex(r, renderIndex(entries, cacheTree.oid === tree ? cacheTree : undefined));
 }
 
 function create(r: Repo, path: string): number {

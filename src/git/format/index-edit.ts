@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type CacheTree, invalidateCacheTree, parseCacheTree, renderCacheTree } from './cache-tree.js';
+import { cacheTreeOf, indexFolders } from './index-folders.js';
 import type { ParsedIndex, StoredIndexEntry } from './index-read.js';
 
 /** A stage-0 entry to write: its blob, the mode git records, and the stat fields as storedStat gives them. */
@@ -34,13 +36,22 @@ function renderEntry(name: Buffer, entry: NewIndexEntry): Buffer {
 /**
  * The index `data` (parsed as `index`) with each path of `edits` set to a new stage-0 entry or,
  * for null, removed. Every other entry is copied byte for byte, flags included, and the version
- * kept; extensions are dropped, since a cache tree or an untracked cache would no longer be
- * true (git rebuilds them when it wants them). A version 4 index, whose prefix-compressed paths
+ * kept. The cache tree is kept with the folders above each edited path invalidated, as git
+ * keeps it, so a later status hashes only those folders; other extensions are dropped, since an
+ * untracked cache (or what else) would no longer be true (git rebuilds them when it wants them).
+ * A version 4 index, whose prefix-compressed paths
  * cannot be spliced, is written again in version 2 (git reads either). Entries stay in git's
- * order, by the bytes of their paths. Pure: no I/O.
+ * order, by the bytes of their paths. With `tree`, the tree the edited entries make as a commit
+ * of them has it, the cache tree is made whole again (only the invalidated folders hashed) and
+ * kept when its root is that tree, so the next status hashes nothing. Pure: no I/O.
  * @returns null for a version 4 index with an entry version 2 cannot hold (extended flags).
  */
-export function editIndex(data: Buffer, index: ParsedIndex, edits: ReadonlyMap<string, NewIndexEntry | null>): Buffer | null {
+export function editIndex(
+  data: Buffer,
+  index: ParsedIndex,
+  edits: ReadonlyMap<string, NewIndexEntry | null>,
+  options: { tree?: string } = {},
+): Buffer | null {
   const slots: Slot[] = [];
   for (const entry of index.entries) {
     if (edits.has(entry.path)) continue;
@@ -63,8 +74,27 @@ export function editIndex(data: Buffer, index: ParsedIndex, edits: ReadonlyMap<s
   data.copy(header, 0, 0, 8);
   if (index.version === 4) header.writeUInt32BE(2, 4);
   header.writeUInt32BE(slots.length, 8);
-  const body = Buffer.concat([header, ...slots.map((slot) => slot.bytes)]);
+  const cached = index.cacheTree ? parseCacheTree(index.cacheTree) : null;
+  let tree: CacheTree | null = cached && invalidateCacheTree(cached, edits.keys());
+  if (options.tree !== undefined) {
+    const entries = slots.map((slot) => ({
+      path: slot.name.toString('utf8'),
+      oid: slot.bytes.toString('hex', 40, 60),
+      mode: slot.bytes.readUInt32BE(MODE_FIELD * 4),
+    }));
+    const whole = cacheTreeOf(indexFolders(entries, tree));
+    if (whole.oid === options.tree) tree = whole;
+  }
+  const extensions = tree ? [extension('TREE', renderCacheTree(tree))] : [];
+  const body = Buffer.concat([header, ...slots.map((slot) => slot.bytes), ...extensions]);
   return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+}
+
+function extension(signature: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.write(signature, 0, 'latin1');
+  head.writeUInt32BE(data.length, 4);
+  return Buffer.concat([head, data]);
 }
 
 const storedFields = (entry: StoredIndexEntry) => [

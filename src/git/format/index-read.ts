@@ -30,6 +30,8 @@ export interface ParsedIndex {
   entries: StoredIndexEntry[];
   /** Signatures of the extensions after the entries, in file order (`TREE`, `REUC`, `UNTR`, ...). */
   extensions: string[];
+  /** The data of the `TREE` extension (the cache tree, see cache-tree.ts), when the index has one. */
+  cacheTree?: Buffer;
 }
 
 /** An index this reader does not take, and why; callers fall back to isomorphic-git's own reader. */
@@ -99,17 +101,19 @@ export function parseIndex(data: Buffer): ParsedIndex | UnsupportedIndex {
   }
 
   const extensions: string[] = [];
+  let cacheTree: Buffer | undefined;
   while (offset < end) {
     if (offset + 8 > end) return { unsupported: 'index ends inside an extension header' };
     const signature = data.toString('latin1', offset, offset + 4);
     const size = data.readUInt32BE(offset + 4);
     // Git's rule: an extension whose signature starts with A-Z is optional, any other is required.
     if (!/^[A-Z]/.test(signature)) return { unsupported: `index extension ${JSON.stringify(signature)}` };
+    if (signature === 'TREE' && offset + 8 + size <= end) cacheTree = data.subarray(offset + 8, offset + 8 + size);
     offset += 8 + size;
     extensions.push(signature);
   }
   if (offset !== end) return { unsupported: 'index extension runs past the checksum' };
-  return { version, entries, extensions };
+  return { version, entries, extensions, ...(cacheTree ? { cacheTree } : {}) };
 }
 
 function entryAt(data: Buffer, offset: number, path: string, flags: number, extended: number): StoredIndexEntry {

@@ -1,30 +1,8 @@
 import * as git from 'isomorphic-git';
+import { parseCacheTree } from '../format/cache-tree.js';
 import type { StoredIndexEntry } from '../format/index-read.js';
-import { FOLDER_MODE, objectOid, sortTreeItems, treeContent, type TreeEntryText } from '../format/object-format.js';
+import { folderOid, indexFolders, type IndexFolder } from '../format/index-folders.js';
 import type { Repo } from '../repo.js';
-
-/** The index seen as folders, each with the oid its tree object would have (what `git write-tree` writes). */
-interface Folder {
-  files: Map<string, StoredIndexEntry>;
-  folders: Map<string, Folder>;
-  oid: string;
-}
-
-function foldersOf(entries: readonly StoredIndexEntry[]): Folder {
-  const root: Folder = { files: new Map(), folders: new Map(), oid: '' };
-  for (const entry of entries) {
-    const parts = entry.path.split('/');
-    let folder = root;
-    for (const part of parts.slice(0, -1)) {
-      let next = folder.folders.get(part);
-      if (!next) folder.folders.set(part, (next = { files: new Map(), folders: new Map(), oid: '' }));
-      folder = next;
-    }
-    folder.files.set(parts.at(-1)!, entry);
-  }
-  hashFolder(root);
-  return root;
-}
 
 /** The commit HEAD names; null on an unborn branch (no commit yet). */
 export async function headCommit(r: Repo): Promise<string | null> {
@@ -36,21 +14,7 @@ export async function headCommit(r: Repo): Promise<string | null> {
   }
 }
 
-/**
- * Hashes `folder`'s tree object and those of its subfolders. Entries are in git's tree order:
- * byte order of the UTF-8 names, a folder's name counting as if it ended in `/`.
- */
-function hashFolder(folder: Folder): void {
-  const items: TreeEntryText[] = [];
-  for (const [name, sub] of folder.folders) {
-    hashFolder(sub);
-    items.push({ name, mode: FOLDER_MODE, oid: sub.oid });
-  }
-  for (const [name, entry] of folder.files) items.push({ name, mode: entry.mode.toString(8), oid: entry.oid });
-  folder.oid = objectOid('tree', treeContent(sortTreeItems(items)));
-}
-
-function addAll(found: Map<string, string>, folder: Folder, prefix: string): void {
+function addAll(found: Map<string, string>, folder: IndexFolder, prefix: string): void {
   for (const [name, entry] of folder.files) found.set(prefix + name, entry.oid);
   for (const [name, sub] of folder.folders) addAll(found, sub, `${prefix}${name}/`);
 }
@@ -59,14 +23,16 @@ function addAll(found: Map<string, string>, folder: Folder, prefix: string): voi
  * The blobs (files and symbolic links) of HEAD's commit by path, with their oids, for a working
  * tree whose index holds `entries`. Where a folder of HEAD has the very tree the index's entries
  * would make (same oid), its blobs are the index's and its tree is not read: after a commit,
- * only the root tree is, as git's cache-tree spares `git status` too.
+ * only the root tree is, as git's cache-tree spares `git status` too. With the index's cache tree
+ * (`cacheTree`, the `TREE` extension's data), the oids of folders it holds valid are taken from
+ * it: only folders whose entries changed since it was written are hashed.
  * @returns null when HEAD names no commit yet (an unborn branch) or its tree holds a submodule.
  */
-export async function headBlobs(r: Repo, entries: readonly StoredIndexEntry[]): Promise<Map<string, string> | null> {
+export async function headBlobs(r: Repo, entries: readonly StoredIndexEntry[], cacheTree?: Buffer): Promise<Map<string, string> | null> {
   const commit = await headCommit(r);
   if (commit === null) return null;
   const found = new Map<string, string>();
-  const visit = async (oid: string, prefix: string, index: Folder | undefined): Promise<boolean> => {
+  const visit = async (oid: string, prefix: string, index: IndexFolder | undefined): Promise<boolean> => {
     const { tree } = await git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache });
     for (const entry of tree) {
       const path = prefix + entry.path;
@@ -76,14 +42,16 @@ export async function headBlobs(r: Repo, entries: readonly StoredIndexEntry[]): 
         continue;
       }
       const same = index?.folders.get(entry.path);
-      if (same?.oid === entry.oid) addAll(found, same, `${path}/`);
+      if (same !== undefined && folderOid(same) === entry.oid) addAll(found, same, `${path}/`);
       else if (!(await visit(entry.oid, `${path}/`, same))) return false;
     }
     return true;
   };
-  const root = foldersOf(entries);
+  // An intent-to-add entry is in no tree git writes: a cache tree over one is not the entries' tree.
+  const cached = cacheTree === undefined || entries.some((entry) => entry.intentToAdd) ? null : parseCacheTree(cacheTree);
+  const root = indexFolders(entries, cached);
   const { tree } = (await git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid: commit, cache: r.cache })).commit;
-  if (tree === root.oid) {
+  if (tree === folderOid(root)) {
     addAll(found, root, '');
     return found;
   }

@@ -12,6 +12,8 @@ export interface IndexSnapshot {
   data: Buffer;
   mtimeNs: bigint;
   entries: StoredIndexEntry[];
+  /** The `TREE` extension's data, when the index has one. */
+  cacheTree?: Buffer;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function readIndexSnapshot(r: Repo): Promise<IndexSnapshot | 'none'
     const data = await handle.readFile();
     const parsed = parseIndex(data);
     if ('unsupported' in parsed) return 'unsupported';
-    return { data, mtimeNs, entries: parsed.entries };
+    return { data, mtimeNs, entries: parsed.entries, ...(parsed.cacheTree ? { cacheTree: parsed.cacheTree } : {}) };
   } finally {
     await handle.close();
   }

@@ -19,7 +19,7 @@ export type StatusRow = [path: string, head: number, workdir: number, stage: num
  * `git status` does: the index file is read directly, the working tree listed with one readdir
  * per folder, each file with an index entry `lstat`ed, and only files whose stat data differs
  * from the entry's (or is racily clean) are read and hashed. HEAD's folders whose tree equals the
- * index's are not read. Entries found unchanged with new stat data are refreshed in the index
+ * index's are not read, and the index's folders that its cache tree holds valid are not hashed. Entries found unchanged with new stat data are refreshed in the index
  * when it can be locked, as both `git status` and statusMatrix do.
  *
  * What this reader does not take (an unborn branch, an index with unresolved merges, submodules,
@@ -40,7 +40,7 @@ export async function fastStatusRows(r: Repo): Promise<StatusRow[] | null> {
   const inputs = await fastStatusInputs(r);
   if (inputs === null) return null;
   const { options, index, entries } = inputs;
-  const head = await headBlobs(r, entries);
+  const head = await headBlobs(r, entries, index === 'none' ? undefined : index.cacheTree);
   if (head === null) return null;
 
   const staged = new Map(entries.map((entry) => [entry.path, entry]));
