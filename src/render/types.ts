@@ -41,7 +41,9 @@ export interface RenderSite {
   assetBase?: string;
   /**
    * The OpenAPI specs `{% openapi-operation %}` and `{% openapi-schemas %}` blocks may name, by
-   * slug: each one's latest processed version. A block naming another spec is a placeholder card.
+   * slug, and the older `{% openapi %}` and `{% swagger %}` blocks by their `src` (a slug or a
+   * spec's source URL): each one's latest processed version. A block naming another spec is a
+   * placeholder card.
    */
   openapi?: ReadonlyMap<string, OpenApiFiles>;
 }

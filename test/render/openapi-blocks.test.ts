@@ -69,4 +69,38 @@ describe('OpenAPI blocks', () => {
       render('{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}\n{% endopenapi-operation %}', testSite()).html,
     ).toContain('OpenAPI: GET /pets/{id}');
   });
+
+  it('the older openapi and swagger blocks fill like openapi-operation when their src names a spec the site passes in', () => {
+    const site = testSite({
+      openapi: new Map([
+        ['https://api.example.com/pets.yaml', PETS],
+        ['pets', PETS],
+      ]),
+    });
+    const openapi = render('{% openapi src="https://api.example.com/pets.yaml" path="/pets/{id}" method="get" %}\n{% endopenapi %}', site);
+    expect(openapi.problems).toEqual([]);
+    expect(openapi.html).toContain('<div class="gb-openapi-block gb-openapi">');
+    expect(openapi.html).toContain('<strong>Get a pet</strong>');
+    expect(openapi.html).toContain('<code>GET /pets/{id}</code>');
+    const swagger = render(
+      [
+        '{% swagger src="pets" path="/pets/{id}" method="get" %}',
+        '{% swagger-description %}',
+        'Written by hand',
+        '{% endswagger-description %}',
+        '{% endswagger %}',
+      ].join('\n'),
+      site,
+    );
+    expect(swagger.html).toContain('<div class="gb-openapi-block gb-swagger">');
+    expect(swagger.html).toContain('One pet, by id.');
+    expect(swagger.html).not.toContain('Written by hand');
+    const missing = render('{% swagger src="pets" path="/nope" method="post" %}\n{% endswagger %}', site);
+    expect(missing.problems.map((p) => p.message)).toEqual(['swagger: the spec pets has no operation POST /nope']);
+    // Not a spec the site has, or no operation named: the placeholder card as before.
+    expect(
+      render('{% openapi src="https://elsewhere.example/x.yaml" path="/pets/{id}" method="get" %}\n{% endopenapi %}', site).html,
+    ).toContain('OpenAPI: GET /pets/{id}');
+    expect(render('{% openapi src="pets" %}\n{% endopenapi %}', site).html).toContain('gb-card gb-openapi');
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { expectSpec } from '../helpers/expect-spec.js';
 import { createSpace } from '../helpers/spaces.js';
-import { PETS_V1, PETS_V2, startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
+import { PETS_V1, PETS_V2, PET_SCHEMA, startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
 import { WebClient } from '../helpers/web.js';
 import { spaceWithPages } from '../helpers/web-content.js';
 
@@ -158,6 +158,49 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
         (await s.request('PUT', `/v1/orgs/${s.orgId}/openapi/shop`, { body: { source: { text: spec(' and refunds') } } })).status,
       ).toBe(200);
       expect((await web.get(page)).text).toContain('<strong>List orders and refunds</strong>');
+    },
+  );
+
+  it(
+    'fills the older openapi and swagger blocks from the spec their src names, by slug or by its source URL',
+    { timeout: 120_000 },
+    async () => {
+      fixture.files.set('/legacy/openapi.yaml', PETS_V1);
+      fixture.files.set('/legacy/schemas/pet.yaml', PET_SCHEMA);
+      const url = `${fixture.url}/legacy/openapi.yaml`;
+      await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, { body: { slug: 'legacy', source: { url } } });
+      await processed('legacy');
+      const { space, ids } = await spaceWithPages(s, [
+        {
+          title: 'Legacy',
+          markdown: [
+            '# Legacy',
+            '',
+            `{% openapi src="${url}" path="/pets" method="get" %}`,
+            `[openapi.yaml](${url})`,
+            '{% endopenapi %}',
+            '',
+            '{% swagger src="legacy" path="/pets" method="get" %}',
+            '{% swagger-description %}',
+            'Hand-written',
+            '{% endswagger-description %}',
+            '{% endswagger %}',
+            '',
+            '{% openapi src="https://elsewhere.example/none.yaml" path="/pets" method="get" %}',
+            '{% endopenapi %}',
+          ].join('\n'),
+        },
+      ]);
+      const web = new WebClient(s.url);
+      await web.signIn(s.token);
+      const page = await web.get(`/app/spaces/${space.id}/pages/${ids.get('Legacy')}`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('gb-openapi-block gb-openapi"');
+      expect(page.text).toContain('gb-openapi-block gb-swagger"');
+      expect(page.text.match(/<strong>List pets<\/strong>/g)).toHaveLength(2);
+      expect(page.text).not.toContain('Hand-written');
+      // A src naming no spec of the organization stays a placeholder.
+      expect(page.text).toContain('from https://elsewhere.example/none.yaml');
     },
   );
 

@@ -56,9 +56,8 @@ export const file: BlockRenderer = ({ node, children }) => {
 };
 
 /**
- * `{% openapi-operation %}` and `{% openapi-schemas %}` filled from their spec (render's
- * `expandOpenApi`): what they name. Otherwise (`{% openapi %}`, `{% swagger %}`, a spec the
- * site does not have) a placeholder card.
+ * OpenAPI blocks filled from their spec (render's `expandOpenApi`): what they name. Otherwise
+ * (a spec the site does not have, a `{% swagger %}` written by hand) a placeholder card.
  */
 export const openapi: BlockRenderer = ({ node, children }) => {
   if (node.data?.openapi) return [el('div', { className: ['gb-openapi-block', `gb-${node.name}`] }, children())];

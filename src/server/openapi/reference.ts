@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { referencePages, walkPages, type GeneratedPage, type OpenApiFiles } from '../../content/index.js';
 import type { ContentTree, TreePage } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
-import { findSpec, findVersion } from '../store/openapi-specs.js';
+import { findSpec, findSpecBySourceUrl, findVersion } from '../store/openapi-specs.js';
 import { Lru } from '../web/lru.js';
 
 /** A version's files, parsed once: versions never change, so they are kept by id. */
@@ -10,7 +10,8 @@ const versions = new Lru<string, OpenApiFiles>(32);
 
 /** The latest processed version of an organization's spec, or undefined while it has none. */
 export async function loadSpecFiles(db: Kysely<Database>, orgId: string, slug: string): Promise<OpenApiFiles | undefined> {
-  const spec = await findSpec(db, orgId, slug);
+  // A slug, or (older `{% openapi src %}` blocks) the URL a spec is fetched from.
+  const spec = (await findSpec(db, orgId, slug)) ?? (URL.canParse(slug) ? await findSpecBySourceUrl(db, orgId, slug) : undefined);
   if (!spec || spec.last_version === null) return undefined;
   const cached = versions.get(spec.last_version);
   if (cached) return cached;

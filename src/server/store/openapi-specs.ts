@@ -52,6 +52,17 @@ export function findSpec(db: Kysely<Database>, orgId: string, slug: string): Pro
   return db.selectFrom('openapi_specs').selectAll().where('org_id', '=', orgId).where('slug', '=', slug).executeTakeFirst();
 }
 
+/** The organization's spec fetched from `url` (the first by slug when several are). */
+export function findSpecBySourceUrl(db: Kysely<Database>, orgId: string, url: string): Promise<OpenApiSpecRow | undefined> {
+  return db
+    .selectFrom('openapi_specs')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('source_url', '=', url)
+    .orderBy('slug')
+    .executeTakeFirst();
+}
+
 export function findSpecById(db: Kysely<Database>, id: string): Promise<OpenApiSpecRow | undefined> {
   return db.selectFrom('openapi_specs').selectAll().where('id', '=', id).executeTakeFirst();
 }

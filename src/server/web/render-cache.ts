@@ -17,9 +17,12 @@ const rendered = new Lru<string, Promise<RenderedPage>>(2000);
 /** Pages (render keys without the specs' versions) whose markdown names no spec. */
 const noSpecs = new Lru<string, boolean>(20_000);
 
-/** The specs a page's `{% openapi-operation %}` and `{% openapi-schemas %}` blocks name. */
-const SPEC_ATTRIBUTE = /\{%\s*openapi-(?:operation|schemas)\b[^%]*?\bspec="([^"]+)"/g;
-const NAMES_SPEC = /\{%\s*openapi-(?:operation|schemas)\b/;
+/**
+ * The specs a page's `{% openapi-operation %}` and `{% openapi-schemas %}` blocks name (`spec`),
+ * and its older `{% openapi %}` and `{% swagger %}` blocks (`src`: a slug or a source URL).
+ */
+const SPEC_ATTRIBUTE = /\{%\s*(?:openapi-(?:operation|schemas)\b[^%]*?\bspec|(?:openapi|swagger)\s[^%]*?\bsrc)="([^"]+)"/g;
+const NAMES_SPEC = /\{%\s*(?:openapi|swagger)\b/;
 
 /**
  * A page's body as HTML; `key` names the revision and URL scheme of `site`. With `orgId`, the
