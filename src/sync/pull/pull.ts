@@ -20,6 +20,7 @@ import { sameBytes } from '../bytes.js';
 import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
 import { readJournal } from '../push/journal.js';
+import { isOpenedBy, readOpenings } from '../push/opening.js';
 import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
 import { commitRemoteSnapshot } from '../remote/commit.js';
 import { mergeFiles } from './merge-files.js';
@@ -341,10 +342,14 @@ async function followOpened(client: Client, dir: string, state: WorkspaceState, 
   );
   // Main's outbox change request holds main's own commits (push.ts): no branch of its own.
   const outboxes = new Set(Object.values(state.branches).flatMap((b) => (b.outbox?.changeRequestId ? [b.outbox.changeRequestId] : [])));
+  // A change request a push is opening (its answer lost, or the push killed before it recorded
+  // it) is that push's: the push takes it when it goes on.
+  const openings = await readOpenings(dir);
   const open: ChangeRequest[] = [];
   for await (const cr of client.changeRequests.list(state.binding.spaceId, { status: 'open' })) {
     if (outboxes.has(cr.id)) continue;
     const known = byId.get(cr.id);
+    if (known === undefined && openings.some((opening) => isOpenedBy(cr, opening))) continue;
     // A branch the writer deleted stays unfollowed until cr open: its change request is still open.
     if (known === undefined || (!isFollowed(state.branches[known]!) && state.branches[known]!.closed !== 'deleted')) open.push(cr);
   }

@@ -1,4 +1,4 @@
-import type { Client } from '../../client/index.js';
+import { ApiError, ConnectionError, type Client } from '../../client/index.js';
 import { countPages, walkPages } from '../../content/index.js';
 import type { ChangeRequest, ContentChange } from '../../model/index.js';
 import { createHash } from 'node:crypto';
@@ -20,6 +20,7 @@ import { DOCSYNC_AUTHOR } from '../author.js';
 import { SyncError } from '../errors.js';
 import { catchUpWithMain } from './catch-up.js';
 import { clearJournal, readJournal, type PushJournal } from './journal.js';
+import { clearOpening, isTransient, openChangeRequest } from './opening.js';
 import { planPush, type PushPlan } from './plan/plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './read.js';
 import type { WorkspaceIndex } from '../../workspace/index.js';
@@ -126,14 +127,47 @@ async function firstMessage(dir: string, branch: string, base: string): Promise<
   return own.at(-1) || undefined;
 }
 
+/** Attempts of one push when the network fails it (each after the client's own retries). */
+export const PUSH_ATTEMPTS = 4;
+
 /**
  * Sends a branch's changes since its last sync to its change request, opening one when the
  * branch has none (commits on `main` go to main's outbox change request). The diff of the
  * synced tree and the branch becomes page operations (see `planPush`), sent in batches through
  * the journal; then the stored result is read back and, where the server normalised a file,
  * committed on the branch so the next diff is empty.
+ *
+ * A push the network fails half-way (no answer, a cut answer, a gateway error: the batch may have
+ * landed) goes on as a push killed there and run again would: from the journal, which tells a
+ * batch that landed from one that did not by the change request's head, and from the opening
+ * record for a change request whose answer was lost. At most {@link PUSH_ATTEMPTS} attempts.
  */
 export async function push(client: Client, dir: string, options: PushOptions = {}): Promise<PushResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await pushOnce(client, dir, options);
+    } catch (error) {
+      if (options.dryRun || !isTransient(error)) throw error;
+      if (attempt >= PUSH_ATTEMPTS) throw gaveUp(error as ApiError | ConnectionError, attempt);
+      options.onProgress?.({ stage: 'resuming', done: attempt, total: PUSH_ATTEMPTS });
+    }
+  }
+}
+
+/** The last failure, saying the push stopped for good and how it goes on. */
+function gaveUp(error: ApiError | ConnectionError, attempts: number): Error {
+  const note = ` (push gave up after ${attempts} attempts; run it again: it resumes where it stopped)`;
+  const out =
+    error instanceof ApiError
+      ? new ApiError(error.status, error.message + note, {
+          ...(error.request !== undefined ? { request: error.request } : {}),
+          ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+        })
+      : new ConnectionError(error.request, error.causeCode, error.message.slice(error.request.length + 2) + note, error.cause);
+  return out;
+}
+
+async function pushOnce(client: Client, dir: string, options: PushOptions): Promise<PushResult> {
   const state = await readState(dir);
   const checkedOut = await currentBranch(dir);
   const branch = options.branch ?? checkedOut;
@@ -319,7 +353,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
   let opened = false;
   if (changeRequest === undefined) {
     const subject = options.subject ?? (await firstMessage(dir, branch, target.base.syncedCommit)) ?? options.defaultSubject ?? branch;
-    changeRequest = await client.changeRequests.create(spaceId, { subject });
+    changeRequest = await openChangeRequest(client, dir, spaceId, branch, subject, state);
     opened = true;
     const entry: BranchState = {
       ...target.base,
@@ -330,6 +364,7 @@ export async function push(client: Client, dir: string, options: PushOptions = {
     delete entry.outbox;
     target.save(state, entry);
     await writeState(dir, state);
+    await clearOpening(dir, branch);
   }
   result.changeRequest = { id: changeRequest.id, number: changeRequest.number, url: changeRequest.urls.app, opened };
 
