@@ -6,7 +6,6 @@ import { createClient, type Client } from '../../src/client/index.js';
 import { readTreeFiles } from '../../src/git/index.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
 import { snapshotOf } from '../../src/sync/remote/snapshot.js';
-import { readState } from '../../src/sync/state/state.js';
 import { runCli } from '../cli/run-cli.js';
 import { FAULT_KINDS, startFaultProxy, type FaultKind, type FaultProxy } from '../helpers/fault-proxy.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -20,6 +19,9 @@ import { clonedSpace, editMain, git } from './fixture.js';
 const SEED = Number(process.env.FAULT_SEED ?? Date.now() % 100_000);
 /** Sync scenarios, each on its own seed (SEED + round). */
 const ROUNDS = 4;
+
+/** The figures of a run (seed, faults by kind), printed for docs/reliability.md. */
+const report = (line: string) => void process.stdout.write(`${line}\n`);
 
 const text = (files: ReadonlyMap<string, Uint8Array>) =>
   Object.fromEntries([...files].map(([path, bytes]) => [path, Buffer.from(bytes).toString('utf8')]));
@@ -42,10 +44,10 @@ describe('sync and mirror through a faulty network', () => {
     s = await startServer('sqlite');
     work = await mkdtemp(join(tmpdir(), 'docsync-fault-proxy-'));
     client = createClient({ baseUrl: s.url, token: s.token });
-    console.log(`fault proxy seed ${SEED} (FAULT_SEED=${SEED} replays it)`);
+    report(`fault proxy seed ${SEED} (FAULT_SEED=${SEED} replays it)`);
   });
   afterAll(async () => {
-    console.log(`faults injected: ${JSON.stringify(injected)}`);
+    report(`faults injected: ${JSON.stringify(injected)}`);
     await client?.close();
     await s?.close();
     await rm(work, { recursive: true, force: true });
@@ -116,7 +118,7 @@ describe('sync and mirror through a faulty network', () => {
         expect(result.code, `seed ${SEED + round}: ${result.stdout}${result.stderr}`).toBe(0);
         tally(proxy);
         const writes = proxy.log.filter((r) => r.method === 'POST' && r.fault !== undefined).length;
-        console.log(
+        report(
           `sync round ${round}: ${proxy.log.length} requests (${direct.log.length} without faults), ${writes} faults on writes, ${JSON.stringify(proxy.counts())}`,
         );
 
@@ -237,7 +239,7 @@ describe('sync and mirror through a faulty network', () => {
         expect(await mirrorFiles(faultyDir)).toEqual(await mirrorFiles(plainDir));
       }
       tally(proxy);
-      console.log(`mirror: ${proxy.log.length} requests, faults ${JSON.stringify(proxy.counts())}`);
+      report(`mirror: ${proxy.log.length} requests, faults ${JSON.stringify(proxy.counts())}`);
     } finally {
       await proxy.close();
     }
