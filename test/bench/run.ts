@@ -15,6 +15,7 @@ import { benchRequestCounts } from './request-counts.js';
 import { benchPreview } from './preview.js';
 import { benchCorpus } from './corpus.js';
 import { benchPublished } from './published.js';
+import { benchLoad } from './load.js';
 
 // The bench's servers run in this process. The 10 s parse budget (docs/security.md) counts a
 // batch's wait for a worker; building the 5,000-page spaces (150 batches of 50 pages) on a loaded
@@ -82,6 +83,12 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     if (dialect === 'postgres') await dropPostgresSchema(pg!, schema);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+// `npm run bench -- load`: the load figures of issue 24 alone (test/bench/load.ts).
+if (process.argv.includes('load')) {
+  await benchLoad();
+  process.exit(0);
 }
 
 const sqliteBase = await benchDialect('sqlite');
