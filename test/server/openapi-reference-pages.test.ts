@@ -204,6 +204,45 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
     },
   );
 
+  it('gives a generated page whose slug a stored page beside it has the next free suffix', { timeout: 120_000 }, async () => {
+    await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, {
+      body: { slug: 'clash', source: { url: `${fixture.url}/api/openapi.yaml` } },
+    });
+    await processed('clash');
+    const space = await createSpace(s, { title: 'Clash' });
+    const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });
+    const source = {
+      type: 'builtin:openapi',
+      props: { models: false },
+      dependencies: { spec: { ref: { kind: 'openapi', spec: 'clash' } } },
+    };
+    const written = await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content?compat=false`, {
+      body: {
+        changes: [
+          { operation: 'insert_page', title: 'Pets', document: { markdown: '# Pets\n\nWritten by hand.\n' } },
+          { operation: 'insert_page', title: 'Pets 2', slug: 'pets-2', document: { markdown: '# Pets 2\n\nAlso by hand.\n' } },
+          { operation: 'insert_page', type: 'computed', title: 'API', computed: source, document: {} },
+        ],
+      },
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const stored = written.body.changes[0].page.id as string;
+    expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+    const pages = await s.request('GET', `/v1/spaces/${space.id}/content/pages`);
+    expectSpec(pages, 'GET', PAGES, 200);
+    const computed = (pages.body.pages as Page[]).find((p) => p.type === 'computed')!;
+    expect(computed.pages!.map((p) => [p.slug, p.path])).toEqual([['pets-3', 'pets-3']]);
+    expect(computed.pages![0]!.pages![0]!.path).toBe('pets-3/listpets');
+    const again = await s.request('GET', `/v1/spaces/${space.id}/content/pages`);
+    expect((again.body.pages as Page[]).find((p) => p.type === 'computed')!.pages![0]!.slug).toBe('pets-3');
+    const byPath = await s.request('GET', `/v1/spaces/${space.id}/content/path/pets`);
+    expectSpec(byPath, 'GET', PATH, 200);
+    expect(byPath.body.id).toBe(stored);
+    const generated = await s.request('GET', `/v1/spaces/${space.id}/content/path/pets-3/listpets`);
+    expectSpec(generated, 'GET', PATH, 200);
+    expect(generated.body.id).toBe(computed.pages![0]!.pages![0]!.id);
+  });
+
   it('generates nothing for a spec that does not exist', async () => {
     const space = await createSpace(s, { title: 'None' });
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });

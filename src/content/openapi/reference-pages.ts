@@ -26,6 +26,11 @@ export interface ReferenceOptions {
   grouping?: 'by-tag' | 'by-operation';
   /** A models page listing the spec's schemas. */
   models?: boolean;
+  /**
+   * Slugs stored pages already have where the generated pages go (beside them, under the
+   * computed page's path): a generated page never takes one, it gets the next free suffix.
+   */
+  reserved?: readonly string[];
 }
 
 /**
@@ -39,7 +44,7 @@ function pageIdOf(options: ReferenceOptions, seed: string): string {
 /** The pages of an OpenAPI reference: by tag, each tag's operations under it; untagged operations last. */
 export function referencePages(spec: OpenApiFiles, options: ReferenceOptions): GeneratedPage[] {
   const operations = listOperations(spec);
-  const taken = new Set<string>();
+  const taken = new Set<string>(options.reserved);
   const opPage = (op: Operation, siblings: Set<string>): GeneratedPage => {
     const seed = `operation:${op.method}:${op.path}`;
     return {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { referencePages, walkPages, type GeneratedPage, type OpenApiFiles } from '../../content/index.js';
+import { pagePaths, referencePages, walkPages, type GeneratedPage, type OpenApiFiles } from '../../content/index.js';
 import type { ContentTree, TreePage } from '../../model/index.js';
 import type { Database } from '../store/schema.js';
 import { findSpec, findSpecBySourceUrl, findVersion } from '../store/openapi-specs.js';
@@ -82,20 +82,40 @@ export interface GeneratedReference {
  */
 export async function generateReferences(db: Kysely<Database>, orgId: string, tree: ContentTree): Promise<Map<string, GeneratedReference>> {
   const out = new Map<string, GeneratedReference>();
+  const paths = pagePaths(tree.pages);
+  let stored: string[] | undefined;
   for (const page of walkPages(tree.pages)) {
     const source = openApiSource(page);
     if (!source) continue;
     const files = await loadSpecFiles(db, orgId, source.spec);
     if (!files) continue;
+    stored ??= [...paths.values()].map((p) => p.path);
     const options = {
       pageId: page.id,
       specSlug: source.spec,
       models: source.models,
       ...(source.grouping ? { grouping: source.grouping } : {}),
+      reserved: reservedSlugs(stored, paths.get(page.id)?.path ?? ''),
     };
     out.set(page.id, { spec: source.spec, pages: generatedOnce(files, options) });
   }
   return out;
+}
+
+/**
+ * The slugs stored pages take at `base` (where a computed page's generated pages go), sorted: a
+ * stored page keeps its path and the generated one beside it is given a suffix (`-2`), the same
+ * on every read of the same tree.
+ */
+function reservedSlugs(storedPaths: readonly string[], base: string): string[] {
+  const prefix = base === '' ? '' : `${base}/`;
+  const slugs = new Set<string>();
+  for (const path of storedPaths) {
+    if (!path.startsWith(prefix)) continue;
+    const rest = path.slice(prefix.length);
+    if (rest !== '' && !rest.includes('/')) slugs.add(rest);
+  }
+  return [...slugs].sort();
 }
 
 /** A generated page with where it sits: the spec it came from and its parent's path. */
