@@ -48,6 +48,8 @@ describe('OpenAPI blocks', () => {
     expect(out.html).toMatch(/<td><code>id<\/code><\/td>\s*<td>path<\/td>\s*<td>string<\/td>\s*<td>yes<\/td>/);
     expect(out.html).toContain('<code>name</code> (string, required): What it answers to');
     expect(out.html).toContain('No such pet');
+    // Named by its component (`Pet`), not by the file the component refers to (`pet.yaml`).
+    expect(out.html).toContain('<code>application/json</code>: Pet');
     // Deterministic: the same input renders the same HTML.
     expect(render('{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}\n{% endopenapi-operation %}').html).toBe(out.html);
   });

@@ -243,6 +243,92 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
     expect(generated.body.id).toBe(computed.pages![0]!.pages![0]!.id);
   });
 
+  it(
+    'processes a Swagger 2.0 spec fetched over HTTP, with a $ref to a second file, into reference pages',
+    { timeout: 120_000 },
+    async () => {
+      fixture.files.set(
+        '/v2/swagger.yaml',
+        [
+          'swagger: "2.0"',
+          'info: { title: Orders, version: "2.0" }',
+          'host: shop.example.com',
+          'basePath: /api',
+          'consumes: [application/json]',
+          'produces: [application/json]',
+          'tags:',
+          '  - name: orders',
+          '    description: Orders of the shop',
+          'paths:',
+          '  /orders:',
+          '    post:',
+          '      tags: [orders]',
+          '      operationId: createOrder',
+          '      summary: Create an order',
+          '      parameters:',
+          '        - { name: order, in: body, required: true, schema: { $ref: "#/definitions/Order" } }',
+          '      responses:',
+          '        "201": { description: Created, schema: { $ref: "#/definitions/Order" } }',
+          '  /orders/{id}:',
+          '    get:',
+          '      tags: [orders]',
+          '      operationId: getOrder',
+          '      summary: Get an order',
+          '      parameters:',
+          '        - { name: id, in: path, required: true, type: string, description: The order }',
+          '      responses:',
+          '        "200": { description: The order, schema: { $ref: "#/definitions/Order" } }',
+          '        "404": { description: No such order }',
+          'definitions:',
+          '  Order: { $ref: "definitions/order.yaml" }',
+          '',
+        ].join('\n'),
+      );
+      fixture.files.set(
+        '/v2/definitions/order.yaml',
+        'type: object\nrequired: [total]\nproperties:\n  total: { type: number, description: In cents }\n',
+      );
+      const made = await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, {
+        body: { slug: 'orders-v2', source: { url: `${fixture.url}/v2/swagger.yaml` } },
+      });
+      expect(made.status).toBe(201);
+      await processed('orders-v2');
+      const spec = await s.request('GET', `/v1/orgs/${s.orgId}/openapi/orders-v2`);
+      expect(spec.body).toMatchObject({ processingState: 'complete' });
+      expect(spec.body.lastProcessErrorCode).toBeUndefined();
+      const content = await s.request('GET', `/v1/orgs/${s.orgId}/openapi/orders-v2/versions/latest/content`);
+      expect(content.status).toBe(200);
+      expect(Object.keys(content.body.filesystem.files)).toHaveLength(2);
+
+      const space = await createSpace(s, { title: 'Swagger' });
+      const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });
+      const source = {
+        type: 'builtin:openapi',
+        props: { models: true },
+        dependencies: { spec: { ref: { kind: 'openapi', spec: 'orders-v2' } } },
+      };
+      await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, {
+        body: { changes: [{ operation: 'insert_page', type: 'computed', title: 'API', computed: source, document: {} }] },
+      });
+      expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+      const res = await s.request('GET', `/v1/spaces/${space.id}/content/pages?format=markdown`);
+      expectSpec(res, 'GET', PAGES, 200);
+      const computed = (res.body.pages as Page[]).find((p) => p.type === 'computed')!;
+      expect(computed.pages!.map((p) => [p.title, p.slug])).toEqual([
+        ['orders', 'orders'],
+        ['Models', 'models'],
+      ]);
+      const [create, get] = computed.pages![0]!.pages!;
+      expect([create!.slug, get!.slug]).toEqual(['createorder', 'getorder']);
+      expect(create!.markdown).toContain('`POST /orders`');
+      expect(create!.markdown).toContain('## Request body\n\nRequired.\n\n`application/json`: Order');
+      expect(create!.markdown).toContain('- `total` (number, required): In cents');
+      expect(get!.markdown).toContain('| `id` | path | string | yes | The order |');
+      expect(get!.markdown).toContain('### 404\n\nNo such order');
+      expect(computed.pages![1]!.markdown).toContain('## Order\n\nType: object\n\n- `total` (number, required): In cents');
+    },
+  );
+
   it('generates nothing for a spec that does not exist', async () => {
     const space = await createSpace(s, { title: 'None' });
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });

@@ -60,7 +60,8 @@ export function resolve(spec: OpenApiFiles, at: Located): Located {
     if (!isObject(v) || typeof v.$ref !== 'string') return current;
     const next = followRef(spec, current.file, v.$ref);
     if (!next) return current;
-    current = next;
+    // `Order: {$ref: order.yaml}`: the component's name, not its file's, names what it holds.
+    current = current.name !== undefined && !v.$ref.includes('#') ? { ...next, name: current.name } : next;
   }
   return current;
 }
