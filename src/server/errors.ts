@@ -58,6 +58,31 @@ function isConcurrencyAbort(error: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/**
+ * The database cannot be reached or is going away: PostgreSQL's connection exceptions (class 08),
+ * administrator and crash shutdowns and "starting up" (57P01-57P03), a refused or reset socket,
+ * and node-postgres's own errors for a lost or unobtainable connection (no code). Nothing of the request's transaction
+ * was committed, so the same request can be sent again once the database is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (
+    typeof code === 'string' &&
+    (code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes(code))
+  )
+    return true;
+  return (
+    typeof message === 'string' &&
+    (/^Connection terminated/.test(message) ||
+      // A statement on a client whose connection already failed (often the ROLLBACK after it).
+      /is not queryable$/.test(message) ||
+      /^timeout exceeded when trying to connect/.test(message))
+  );
+}
+
+/** Seconds a client is told to wait before sending a request again while the database is away. */
+const DATABASE_RETRY_AFTER_S = 1;
+
 /** The one place that turns an error into an HTTP answer: `{"error": {"code", "message"}}`. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DocsyncError, request, reply) => {
@@ -93,6 +118,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return reply
         .status(409)
         .send({ error: { code: 409, message: 'a concurrent request touched the same content; nothing was written, retry' } });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error, method: request.method, route: request.routeOptions.url }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+        .send({ error: { code: 503, message: 'the database is not reachable right now; nothing was written, retry shortly' } });
     }
     // What the answer's message promises: the stack and details, on the server side only.
     request.log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'unhandled error');

@@ -14,6 +14,24 @@ describe('database errors as answers', () => {
   app.get('/deadlock', failWith('40P01'));
   app.get('/serialization', failWith('40001'));
   app.get('/other', failWith('XX000'));
+  const failWithMessage = (message: string) => () => {
+    throw new Error(message);
+  };
+  for (const code of ['57P01', '57P02', '57P03', '08006', '08001', 'ECONNREFUSED', 'ECONNRESET']) app.get(`/away/${code}`, failWith(code));
+  app.get('/away/terminated', failWithMessage('Connection terminated unexpectedly'));
+  app.get('/away/not-queryable', failWithMessage('Client has encountered a connection error and is not queryable'));
+  app.get('/away/connect-timeout', failWithMessage('timeout exceeded when trying to connect'));
+
+  it.each(['57P01', '57P02', '57P03', '08006', '08001', 'ECONNREFUSED', 'ECONNRESET', 'terminated', 'not-queryable', 'connect-timeout'])(
+    'the database away (%s) answers 503 with Retry-After and no internals',
+    async (what) => {
+      const res = await app.inject({ url: `/away/${what}` });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual({ error: { code: 503, message: expect.stringContaining('database') } });
+      expect(res.json().error.message).not.toMatch(/database said|terminated|queryable/);
+    },
+  );
 
   it.each(['/unique-pg', '/unique-sqlite', '/deadlock', '/serialization'])('%s answers 409 without internals', async (url) => {
     const res = await app.inject({ url });

@@ -70,6 +70,13 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
     max: 10,
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A lost connection (PostgreSQL restarted, an administrator ended it, the network dropped it)
+  // is an 'error' event: of the pool for an idle client, of the client itself for one a request
+  // holds between two statements of a transaction. Unheard, either ends the whole server (test:
+  // pg-restart). The pool drops such a client and opens a new one for the next query; the request
+  // that held it gets the error from its next statement and is answered 503 (errors.ts).
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
 }

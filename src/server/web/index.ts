@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { DocsyncError } from '../../model/index.js';
+import { isDatabaseUnavailable } from '../errors.js';
 import { SignInNeeded } from './caller.js';
 import { errorPage } from './html.js';
 import { sendHtml } from './reply.js';
@@ -61,6 +62,15 @@ export async function sendWebError(
   if ((error as FastifyError).validation || (typeof status === 'number' && status >= 400 && status < 500)) {
     const code = typeof status === 'number' && status >= 400 && status < 500 ? status : 400;
     return sendHtml(reply, code, errorPage(code, 'The request was not understood.', await chrome()));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error, method: request.method, route: request.routeOptions.url }, 'database unavailable');
+    void reply.header('retry-after', '1');
+    return sendHtml(
+      reply,
+      503,
+      errorPage(503, 'The server cannot reach its database right now. Try again in a moment.', { session: undefined }),
+    );
   }
   request.log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'unhandled error');
   return sendHtml(reply, 500, errorPage(500, 'Something went wrong on the server; its log has the details.', { session: undefined }));
