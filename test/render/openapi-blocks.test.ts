@@ -105,4 +105,34 @@ describe('OpenAPI blocks', () => {
     ).toContain('OpenAPI: GET /pets/{id}');
     expect(render('{% openapi src="pets" %}\n{% endopenapi %}', site).html).toContain('gb-card gb-openapi');
   });
+
+  it('openapi-webhook: a 3.1 webhook, by name and method', () => {
+    const hooks: OpenApiFiles = {
+      entry: 'openapi.yaml',
+      files: {
+        'openapi.yaml': {
+          openapi: '3.1.0',
+          info: { title: 'Hooks', version: '1' },
+          webhooks: {
+            newPet: {
+              post: {
+                summary: 'A pet was added',
+                requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } },
+                responses: { '200': { description: 'Received' } },
+              },
+            },
+          },
+        },
+      },
+    };
+    const site = testSite({ openapi: new Map([['hooks', hooks]]) });
+    const out = render('{% openapi-webhook spec="hooks" name="newPet" method="post" %}\n{% endopenapi-webhook %}', site);
+    expect(out.problems).toEqual([]);
+    expect(out.html).toContain('<div class="gb-openapi-block gb-openapi-webhook">');
+    expect(out.html).toContain('<strong>A pet was added</strong>');
+    expect(out.html).toContain('Webhook <code>newPet</code>: <code>POST</code>');
+    expect(out.html).toContain('<code>id</code> (string)');
+    const missing = render('{% openapi-webhook spec="hooks" name="nope" method="post" %}\n{% endopenapi-webhook %}', site);
+    expect(missing.problems.map((p) => p.message)).toEqual(['openapi-webhook: the spec hooks has no webhook POST nope']);
+  });
 });

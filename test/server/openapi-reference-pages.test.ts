@@ -329,6 +329,51 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
     },
   );
 
+  it("lists an OpenAPI 3.1 spec's webhooks as generated pages beside its operations", async () => {
+    const spec = [
+      'openapi: 3.1.0',
+      'info: { title: Hooks, version: "1" }',
+      'paths:',
+      '  /pets:',
+      '    get: { tags: [pets], operationId: listPets, responses: { "200": { description: ok } } }',
+      'webhooks:',
+      '  newPet:',
+      '    post:',
+      '      tags: [pets]',
+      '      operationId: petAdded',
+      '      summary: A pet was added',
+      '      responses: { "200": { description: Received } }',
+      '  petGone:',
+      '    post: { summary: A pet left, responses: { "200": { description: Received } } }',
+      '',
+    ].join('\n');
+    expect((await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, { body: { slug: 'hooks', source: { text: spec } } })).status).toBe(201);
+    const space = await createSpace(s, { title: 'Hooks' });
+    const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });
+    const source = {
+      type: 'builtin:openapi',
+      props: { models: false },
+      dependencies: { spec: { ref: { kind: 'openapi', spec: 'hooks' } } },
+    };
+    await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, {
+      body: { changes: [{ operation: 'insert_page', type: 'computed', title: 'API', computed: source, document: {} }] },
+    });
+    expect((await s.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+    const res = await s.request('GET', `/v1/spaces/${space.id}/content/pages?format=markdown`);
+    expectSpec(res, 'GET', PAGES, 200);
+    const computed = (res.body.pages as Page[]).find((p) => p.type === 'computed')!;
+    expect(computed.pages!.map((p) => p.slug)).toEqual(['pets', 'a-pet-left']);
+    const [list, added] = computed.pages![0]!.pages!;
+    expect([list!.slug, added!.slug]).toEqual(['listpets', 'petadded']);
+    expect(added).toMatchObject({
+      title: 'A pet was added',
+      computedSeed: 'webhook:post:newPet',
+      generatedBy: { props: { doc: 'webhook', name: 'newPet', method: 'post' } },
+    });
+    expect(added!.markdown).toContain('Webhook `newPet`: `POST`');
+    expect(computed.pages![1]).toMatchObject({ title: 'A pet left', computedSeed: 'webhook:post:petGone' });
+  });
+
   it('generates nothing for a spec that does not exist', async () => {
     const space = await createSpace(s, { title: 'None' });
     const cr = await s.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Reference' } });

@@ -12,13 +12,24 @@ export interface Operation {
   tag?: string;
   title: string;
   deprecated: boolean;
+  /** An OpenAPI 3.1 webhook: `path` is its name in `webhooks`. */
+  webhook?: boolean;
   at: Located;
   pathItem: Located;
 }
 
 /** Every operation of the spec, in the order of `paths` and of HTTP_METHODS within a path. */
 export function listOperations(spec: OpenApiFiles): Operation[] {
-  const paths = child(spec, entryOf(spec), 'paths');
+  return operationsOf(spec, 'paths');
+}
+
+/** Every webhook of an OpenAPI 3.1 spec (`webhooks`: a path item by name), as operations. */
+export function listWebhooks(spec: OpenApiFiles): Operation[] {
+  return operationsOf(spec, 'webhooks');
+}
+
+function operationsOf(spec: OpenApiFiles, key: 'paths' | 'webhooks'): Operation[] {
+  const paths = child(spec, entryOf(spec), key);
   if (!paths || !isObject(paths.value)) return [];
   const out: Operation[] = [];
   for (const path of Object.keys(paths.value)) {
@@ -37,6 +48,7 @@ export function listOperations(spec: OpenApiFiles): Operation[] {
         ...(tag !== undefined ? { tag } : {}),
         title: oneLine(str(op.summary) ?? operationId ?? `${method.toUpperCase()} ${path}`),
         deprecated: op.deprecated === true,
+        ...(key === 'webhooks' ? { webhook: true } : {}),
         at,
         pathItem,
       });
@@ -47,6 +59,10 @@ export function listOperations(spec: OpenApiFiles): Operation[] {
 
 export function findOperation(spec: OpenApiFiles, method: string, path: string): Operation | undefined {
   return listOperations(spec).find((op) => op.method === method.toLowerCase() && op.path === path);
+}
+
+export function findWebhook(spec: OpenApiFiles, method: string, name: string): Operation | undefined {
+  return listWebhooks(spec).find((op) => op.method === method.toLowerCase() && op.path === name);
 }
 
 /** The spec's tags: those of `tags` in their order, then any other an operation names. */
@@ -129,8 +145,9 @@ export function operationMarkdown(spec: OpenApiFiles, op: Operation, options: { 
   const v = op.at.value as Record<string, unknown>;
   const lines: string[] = [];
   if (options.title !== false) lines.push(`# ${op.title}`, '');
-  lines.push(`\`${op.method.toUpperCase()} ${op.path}\``);
-  if (op.deprecated) lines.push('', '{% hint style="warning" %}\nThis operation is deprecated.\n{% endhint %}');
+  lines.push(op.webhook ? `Webhook \`${op.path}\`: \`${op.method.toUpperCase()}\`` : `\`${op.method.toUpperCase()} ${op.path}\``);
+  if (op.deprecated)
+    lines.push('', `{% hint style="warning" %}\nThis ${op.webhook ? 'webhook' : 'operation'} is deprecated.\n{% endhint %}`);
   const description = str(v.description) ?? (options.title === false ? undefined : undefined);
   if (description !== undefined) lines.push('', description.trim());
   const params = parameters(spec, op).filter((p) => p.in !== 'body');

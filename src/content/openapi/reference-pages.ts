@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { slugify, uniqueSlug } from '../tree/slugs.js';
-import { listOperations, listTags, operationMarkdown, type Operation } from './operations.js';
+import { listOperations, listTags, listWebhooks, operationMarkdown, type Operation } from './operations.js';
 import { namedSchemas, oneLine, schemasMarkdown } from './schema-markdown.js';
 import type { OpenApiFiles } from './spec-files.js';
 
@@ -43,16 +43,20 @@ function pageIdOf(options: ReferenceOptions, seed: string): string {
 
 /** The pages of an OpenAPI reference: by tag, each tag's operations under it; untagged operations last. */
 export function referencePages(spec: OpenApiFiles, options: ReferenceOptions): GeneratedPage[] {
-  const operations = listOperations(spec);
+  // Webhooks (3.1) are pages as operations are, after them in their tag.
+  const operations = [...listOperations(spec), ...listWebhooks(spec)];
   const taken = new Set<string>(options.reserved);
   const opPage = (op: Operation, siblings: Set<string>): GeneratedPage => {
-    const seed = `operation:${op.method}:${op.path}`;
+    const seed = `${op.webhook ? 'webhook' : 'operation'}:${op.method}:${op.path}`;
+    const deprecated = op.deprecated ? { deprecated: true } : {};
     return {
       id: pageIdOf(options, seed),
       title: op.title,
       slug: uniqueSlug(slugify(op.operationId ?? op.title), siblings),
       markdown: operationMarkdown(spec, op),
-      props: { doc: 'operation', page: op.path, method: op.method, ...(op.deprecated ? { deprecated: true } : {}) },
+      props: op.webhook
+        ? { doc: 'webhook', name: op.path, method: op.method, ...deprecated }
+        : { doc: 'operation', page: op.path, method: op.method, ...deprecated },
       seed,
       pages: [],
     };

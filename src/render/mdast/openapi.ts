@@ -1,14 +1,22 @@
 import type { Parent, RootContent } from 'mdast';
-import { findOperation, operationMarkdown, parseGitbookMarkdown, schemasMarkdown, type GitbookBlock } from '../../content/index.js';
+import {
+  findOperation,
+  findWebhook,
+  operationMarkdown,
+  parseGitbookMarkdown,
+  schemasMarkdown,
+  type GitbookBlock,
+} from '../../content/index.js';
 import { report, type RenderContext } from '../context.js';
 
 const attr = (node: GitbookBlock, name: string) => (typeof node.attrs[name] === 'string' ? (node.attrs[name] as string) : undefined);
 
 /** The blocks filled from a spec; `openapi` and `swagger` are GitBook's older operation blocks. */
-const EXPANDED = new Set(['openapi-operation', 'openapi-schemas', 'openapi', 'swagger']);
+const EXPANDED = new Set(['openapi-operation', 'openapi-webhook', 'openapi-schemas', 'openapi', 'swagger']);
 
 /**
- * Fills each `{% openapi-operation spec="s" path="/p" method="get" %}` and
+ * Fills each `{% openapi-operation spec="s" path="/p" method="get" %}`,
+ * `{% openapi-webhook spec="s" name="n" method="post" %}` and
  * `{% openapi-schemas spec="s" schemas="A,B" %}` with the markdown of what it names, generated
  * from the spec the caller resolved (`site.openapi`, by slug), and marks it `data.openapi`. The
  * older `{% openapi src="..." path="/p" method="get" %}` and `{% swagger src=... %}` blocks are
@@ -30,7 +38,16 @@ function expandOne(node: GitbookBlock, ctx: RenderContext): void {
   const spec = slug === undefined ? undefined : ctx.site.openapi?.get(slug);
   if (!spec) return;
   let markdown: string;
-  if (node.name !== 'openapi-schemas') {
+  if (node.name === 'openapi-webhook') {
+    const method = attr(node, 'method') ?? '';
+    const name = attr(node, 'name') ?? '';
+    const op = findWebhook(spec, method, name);
+    if (!op) {
+      report(ctx, ctx.file, node.position?.start.line, `openapi-webhook: the spec ${slug} has no webhook ${method.toUpperCase()} ${name}`);
+      return;
+    }
+    markdown = `**${op.title}**\n\n${operationMarkdown(spec, op, { title: false })}`;
+  } else if (node.name !== 'openapi-schemas') {
     if (legacy && (attr(node, 'method') === undefined || attr(node, 'path') === undefined)) return;
     const method = attr(node, 'method') ?? '';
     const path = attr(node, 'path') ?? '';

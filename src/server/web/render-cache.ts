@@ -18,10 +18,10 @@ const rendered = new Lru<string, Promise<RenderedPage>>(2000);
 const noSpecs = new Lru<string, boolean>(20_000);
 
 /**
- * The specs a page's `{% openapi-operation %}` and `{% openapi-schemas %}` blocks name (`spec`),
+ * The specs a page's `{% openapi-operation %}`, `{% openapi-webhook %}` and `{% openapi-schemas %}` blocks name (`spec`),
  * and its older `{% openapi %}` and `{% swagger %}` blocks (`src`: a slug or a source URL).
  */
-const SPEC_ATTRIBUTE = /\{%\s*(?:openapi-(?:operation|schemas)\b[^%]*?\bspec|(?:openapi|swagger)\s[^%]*?\bsrc)="([^"]+)"/g;
+const SPEC_ATTRIBUTE = /\{%\s*(?:openapi-(?:operation|webhook|schemas)\b[^%]*?\bspec|(?:openapi|swagger)\s[^%]*?\bsrc)="([^"]+)"/g;
 const NAMES_SPEC = /\{%\s*(?:openapi|swagger)\b/;
 
 /**
