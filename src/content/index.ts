@@ -6,6 +6,7 @@ export * from './markdown/sections.js';
 export * from './tree/paths.js';
 export * from './tree/include-names.js';
 export * from './tree/page-tree.js';
+export * from './tree/changed-pages.js';
 export * from './markdown/json-document.js';
 export * from './merge/merge-tree.js';
 export * from './links/index.js';

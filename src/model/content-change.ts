@@ -399,7 +399,9 @@ export const EXTENSIONS_HEADER = 'x-docsync-extensions';
  * - `title-heading`: `titleHeading: false` on insert_page and update_page and on document pages read,
  *   a page file written without its title heading;
  * - `git-files`: the `set_git_file` operation and `gitFiles` on revision reads: `.gitbook.yaml` and
- *   `.md` files SUMMARY.md does not list, kept as written.
+ *   `.md` files SUMMARY.md does not list, kept as written;
+ * - `changed-pages`: `GET /v1/spaces/{spaceId}/revisions/{revisionId}/changed-pages?since={revisionId}`,
+ *   the pages whose own fields changed between two revisions (model/changed-pages.ts).
  */
 export const DOCSYNC_EXTENSIONS = [
   'page-types',
@@ -419,5 +421,6 @@ export const DOCSYNC_EXTENSIONS = [
   'front-matter',
   'git-files',
   'title-heading',
+  'changed-pages',
 ] as const;
 export type DocsyncExtension = (typeof DOCSYNC_EXTENSIONS)[number];

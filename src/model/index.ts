@@ -27,3 +27,4 @@ export * from './saml.js';
 export * from './integration.js';
 export * from './integration-target.js';
 export * from './space-event.js';
+export * from './changed-pages.js';

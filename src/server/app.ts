@@ -16,6 +16,7 @@ import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/import.js';
 import { pdfRoutes } from './routes/pdf.js';
 import { contentReadRoutes } from './routes/content-read.js';
+import { changedPagesRoutes } from './routes/changed-pages.js';
 import { fileRoutes } from './routes/files.js';
 import { contentWriteRoutes } from './routes/content-write.js';
 import { linkRoutes } from './routes/links.js';
@@ -146,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(importRoutes);
       await v1.register(pdfRoutes);
       await v1.register(contentReadRoutes);
+      await v1.register(changedPagesRoutes);
       await v1.register(fileRoutes);
       await v1.register(contentWriteRoutes);
       await v1.register(linkRoutes);

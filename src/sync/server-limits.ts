@@ -32,6 +32,8 @@ export const WITHOUT_EXTENSION: Readonly<Record<DocsyncExtension, string>> = {
   'git-files':
     "`.gitbook.yaml` and `.md` files SUMMARY.md does not list are not sent: they stay in the writer's folder (push names them once, NOT A PAGE), and a fresh clone writes `.gitbook.yaml` with `root: ./` only",
   'title-heading': 'a page file written without its title heading (`# Title`) gets one from clone and pull',
+  'changed-pages':
+    'a pull reads the whole revision (every page, and every page body through the cache) to bring in a platform edit of one page',
   'space-events': '`docsync watch` learns of platform edits by polling (every `--poll` interval, 10 s) instead of within a second of them',
 };
 

@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkoutPaths, commitFiles, commitWorkingTree, workingTreeChanges } from '../../src/git/index.js';
+import fs from 'node:fs';
+import * as git from 'isomorphic-git';
+import { checkoutPaths, commitEdits, commitFiles, commitWorkingTree, workingTreeChanges } from '../../src/git/index.js';
 import { invalidateCacheTree, parseCacheTree, renderCacheTree } from '../../src/git/format/cache-tree.js';
 import { editIndex } from '../../src/git/format/index-edit.js';
 import { parseIndex, type ParsedIndex } from '../../src/git/format/index-read.js';
@@ -112,13 +114,36 @@ describe('the index cache tree (TREE extension)', () => {
     expect(checkCacheTree(dir)).toBe(FOLDERS - 1);
   });
 
-  it('an index without a cache tree (isomorphic-git wrote it) is hashed whole, with the same answers', async () => {
+  it('checkoutPaths stages what it writes by editing those entries: the cache tree stays whole, as git checkout <commit> -- <paths> leaves it', async () => {
     const dir = await workspace();
     const head = (await cli(dir, 'rev-parse', 'HEAD')).trim();
+    writeFileSync(join(dir, 'section-9/page-9.md'), 'a local edit, not committed\n');
+    const next = await commitEdits(dir, {
+      branch: 'main',
+      parent: head,
+      from: head,
+      edits: new Map<string, Uint8Array | null>([
+        ['section-3/page-1.md', Buffer.from('pulled\n')],
+        ['section-4/page-0.md', null],
+        ['section-20/page-0.md', Buffer.from('a new folder\n')],
+      ]),
+      message: 'pulled',
+      author,
+    });
+    await checkoutPaths(dir, next, ['section-3/page-1.md', 'section-4/page-0.md', 'section-20/page-0.md']);
+    expect(checkCacheTree(dir)).toBe(FOLDERS + 2);
+    expect(await cli(dir, 'status', '--porcelain')).toBe(' M section-9/page-9.md\n');
+    expect(await cli(dir, 'diff', '--cached', '--name-only')).toBe('');
+    expect(await treesHashedByStatus(dir)).toBe(0);
+    expect(await workingTreeChanges(dir)).toEqual([{ path: 'section-9/page-9.md', status: 'modified' }]);
+  });
+
+  it('an index without a cache tree (isomorphic-git wrote it) is hashed whole, with the same answers', async () => {
+    const dir = await workspace();
     writeFileSync(join(dir, 'section-3/page-1.md'), 'edited\n');
-    await checkoutPaths(dir, head, ['section-3/page-1.md']);
+    await git.add({ fs, dir, filepath: 'section-3/page-1.md' });
     expect(readCacheTree(dir)).toBeNull();
     expect(await treesHashedByStatus(dir)).toBe(FOLDERS + 1);
-    expect(await workingTreeChanges(dir)).toEqual([]);
+    expect(await workingTreeChanges(dir)).toEqual([{ path: 'section-3/page-1.md', status: 'modified' }]);
   });
 });

@@ -231,7 +231,7 @@ describe.each(testDialects())('content batch: set_variables, files replaced by n
     const t = await setup();
     const expected =
       'page-types,link-title,set-variables,replace-files,delete-file,markdown-listing,' +
-      'insert-reusable-content,update-reusable-content,delete-reusable-content,reusable-content-markdown,git-path,computed-pages,space-events,explicit-layout,front-matter,git-files,title-heading';
+      'insert-reusable-content,update-reusable-content,delete-reusable-content,reusable-content-markdown,git-path,computed-pages,space-events,explicit-layout,front-matter,git-files,title-heading,changed-pages';
     const answers = [
       await write(t, [{ operation: 'set_variables', variables: { A: 1 } }]),
       await write(t, [{ operation: 'delete_file', file: 'nope' }]),

@@ -5,10 +5,15 @@ import { editTree, type TreeBlob } from '../objects/edit-tree.js';
 import { writeLooseObjects } from '../objects/loose-objects.js';
 import { blobObject, type GitObject } from '../format/object-format.js';
 import { checkBranchName, checkPath } from '../format/paths.js';
-import { notFoundAs, repo } from '../repo.js';
+import { notFoundAs, repo, type Repo } from '../repo.js';
 import { fullRef, readRef, updateRef } from '../refs/update-ref.js';
 import { commitNote } from '../refs/reflog.js';
 import { writeWorkingFiles } from '../working-tree/working-tree.js';
+import { workingBlobs } from '../working-tree/working-blobs.js';
+import { fastPathsEnabled } from '../fast-paths.js';
+import { editIndex, type NewIndexEntry } from '../format/index-edit.js';
+import { withIndexLock } from '../index/index-lock.js';
+import { readIndex, unusual } from './fast-commit.js';
 
 export interface CommitEditsOptions {
   /** Branch to move, or a full ref name starting with `refs/`. */
@@ -78,10 +83,47 @@ export async function checkoutPaths(dir: string, commit: string, paths: readonly
     }
   }
   await writeWorkingFiles(dir, files);
+  if (await stageFiles(r, commit, [...files.keys()])) return;
   // One staging call for every written file: each call reads and rewrites the whole index.
   const written = [...files].filter(([, bytes]) => bytes !== null).map(([path]) => path);
   if (written.length > 0) await git.add({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: written, cache: r.cache });
   for (const [path, bytes] of files) {
     if (bytes === null) await git.remove({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: path, cache: r.cache });
   }
+}
+
+/**
+ * Stages the files at `paths` as they are in the working tree (`git add` of each, a removal where
+ * the file is gone) by rewriting their index entries alone, with the stat data of the files as
+ * read, under `index.lock`: the index's other entries, and its cache tree outside those paths,
+ * stay as they are, and the cache tree is made whole when the index is `commit`'s tree (see
+ * editIndex). False, with nothing written, where isomorphic-git's add must do it: fast paths
+ * off, `core.autocrlf`, an index this writer does not take, or one locked by another process.
+ */
+async function stageFiles(r: Repo, commit: string, paths: readonly string[]): Promise<boolean> {
+  if (!fastPathsEnabled() || paths.length === 0) return false;
+  const config = (path: string) => git.getConfig({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, path });
+  if ((await config('core.autocrlf')) === 'true') return false;
+  const filemode = (await config('core.filemode')) !== false;
+  const { tree } = (await git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid: commit, cache: r.cache })).commit;
+  const outcome = await withIndexLock(r, async (lock) => {
+    const index = await readIndex(r);
+    if (index === null || index.parsed.entries.some(unusual)) return false;
+    const modes = new Map<string, number>();
+    const wanted = new Set(paths);
+    for (const entry of index.parsed.entries) if (wanted.has(entry.path)) modes.set(entry.path, entry.mode);
+    const working = await workingBlobs(r.dir, wanted, { filemode, indexMode: (path) => modes.get(path) });
+    // A file edited since it was written is staged as it is now: its blob must be in the store.
+    writeLooseObjects(
+      r,
+      [...working.values()].flatMap((found) => (found === null ? [] : [found.blob])),
+    );
+    const edits = new Map<string, NewIndexEntry | null>();
+    for (const [path, found] of working) edits.set(path, found && { oid: found.blob.oid, mode: found.mode, stat: found.stat });
+    const next = editIndex(index.data, index.parsed, edits, { tree });
+    if (next === null) return false;
+    lock.replace(next);
+    return true;
+  });
+  return outcome === true;
 }

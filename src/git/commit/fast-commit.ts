@@ -35,7 +35,8 @@ const EMPTY_INDEX: { data: Buffer; parsed: ParsedIndex } = {
 };
 
 /** What git add -A would stage differently from git, or this index writer does not keep. */
-const unusual = (entry: StoredIndexEntry) => entry.stage !== 0 || entry.mode >>> 12 === 0o16 || entry.assumeValid || entry.skipWorktree;
+export const unusual = (entry: StoredIndexEntry) =>
+  entry.stage !== 0 || entry.mode >>> 12 === 0o16 || entry.assumeValid || entry.skipWorktree;
 
 function validPath(path: string): boolean {
   try {
@@ -45,7 +46,8 @@ function validPath(path: string): boolean {
   }
 }
 
-async function readIndex(r: Repo): Promise<{ data: Buffer; parsed: ParsedIndex } | null> {
+/** The index's bytes and entries for an edit (an empty one when there is no index yet); null when our reader does not take it. */
+export async function readIndex(r: Repo): Promise<{ data: Buffer; parsed: ParsedIndex } | null> {
   let data: Buffer;
   try {
     data = await readFile(join(r.gitdir, 'index'));

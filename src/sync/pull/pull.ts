@@ -6,6 +6,7 @@ import {
   branchOid,
   checkoutBranch,
   checkoutPaths,
+  commitEdits,
   commitFiles,
   commitWorkingTree,
   currentBranch,
@@ -14,6 +15,7 @@ import {
   readBlob,
   readTreeFiles,
   workingTreeChanges,
+  workingTreeChangesAt,
   type TreeChange,
 } from '../../git/index.js';
 import { sameBytes } from '../bytes.js';
@@ -22,7 +24,8 @@ import { knownContent } from '../remote/known-content.js';
 import { readJournal } from '../push/journal.js';
 import { isOpenedBy, readOpenings } from '../push/opening.js';
 import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
-import { commitRemoteSnapshot } from '../remote/commit.js';
+import { commitRemoteEdits, commitRemoteSnapshot } from '../remote/commit.js';
+import { changedPageFiles, readChangedPages, type ChangedPageFiles } from './changed-pages.js';
 import { mergeFiles } from './merge-files.js';
 import { keepDeletedEdited, type KeptFile } from './deleted-edited.js';
 import { keepEndings } from './keep-endings.js';
@@ -140,10 +143,24 @@ async function pullBranch(
   }
   if ((await branchOid(dir, branch)) === null)
     throw new SyncError('no-branch', `branch ${branch} is tracked by docsync but missing from the repository`);
+  // A platform edit of pages' own files only (a server with `changed-pages` says so): the pull
+  // reads and writes just those files, and looks for uncommitted edits at those files alone.
+  let changed =
+    !outboxMoved && outboxClosed === undefined ? await changedPageFiles(client, dir, spaceId, synced, head.revision) : undefined;
   let savedLocalEdits: string | undefined;
-  if (branch === checkedOut && (await workingTreeChanges(dir)).length > 0) {
-    savedLocalEdits =
-      (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;
+  if (branch === checkedOut) {
+    const touched = changed
+      ? await workingTreeChangesAt(
+          dir,
+          changed.pages.map((page) => page.path),
+        )
+      : null;
+    // Edits elsewhere stay uncommitted, as a git merge leaves them: the pull does not touch those files.
+    if (touched === null ? (await workingTreeChanges(dir)).length > 0 : touched.length > 0) {
+      savedLocalEdits =
+        (await commitWorkingTree(dir, { message: 'docsync: save local edits before pulling', author: DOCSYNC_AUTHOR })) ?? undefined;
+      changed = undefined;
+    }
   }
   const before = (await branchOid(dir, branch))!;
   // Pages stay in the files the branch has them in (hand-placed ones included): as last synced,
@@ -168,6 +185,7 @@ async function pullBranch(
       baseIndex,
       places,
       label: branch,
+      ...(changed && outboxClosed === undefined ? { changed: { pages: changed, state: synced } } : {}),
     });
     changes.push(...merged.changes);
     conflicts.push(...merged.conflicts);
@@ -237,18 +255,26 @@ async function mergeRemote(
   dir: string,
   branch: string,
   scope: ContentScope,
-  options: { synced: string; base: string; baseIndex: BranchState['index']; places: Places; label: string },
+  options: {
+    synced: string;
+    base: string;
+    baseIndex: BranchState['index'];
+    places: Places;
+    label: string;
+    /** Only these pages' files changed on the platform since `synced` (see changedPageFiles). */
+    changed?: { pages: ChangedPageFiles; state: BranchState };
+  },
 ): Promise<RemoteMerge> {
   const ours = (await branchOid(dir, branch))!;
+  if (options.changed !== undefined && options.base === options.synced && !(await hasLocalWork(dir, options.base, ours))) {
+    return pullPages(client, dir, branch, scope.space, ours, options.synced, options.changed);
+  }
   const fetched = snapshotOf(await fetchContent(client, scope, undefined, knownContent(dir)), options.places);
   const snapshot = { ...fetched, files: await keepEndings(dir, ours, fetched.files) };
   const message = `docsync: remote ${options.label} at revision ${snapshot.revision}`;
   const remoteCommit = await commitRemoteSnapshot(dir, branch, options.synced, snapshot.files, message);
   const changes = await diffTrees(dir, options.synced, remoteCommit);
-  // No local work when the branch holds the base: after an earlier pull its commit is a merge
-  // on top of the synced one, with the same tree (compared without reading a file).
-  const localWork = ours !== options.base && (await diffTrees(dir, options.base, ours, { renames: false })).length > 0;
-  if (!localWork) {
+  if (!(await hasLocalWork(dir, options.base, ours))) {
     await commitFiles(dir, {
       branch,
       parent: ours,
@@ -295,6 +321,47 @@ async function mergeRemote(
     author: DOCSYNC_AUTHOR,
   });
   return { snapshot, remoteCommit, changes, conflicts, kept };
+}
+
+/**
+ * Whether the branch (`ours`) holds work of its own since `base`. None when the branch holds the
+ * base: after an earlier pull its commit is a merge on top of the synced one, with the same tree
+ * (compared without reading a file).
+ */
+async function hasLocalWork(dir: string, base: string, ours: string): Promise<boolean> {
+  return ours !== base && (await diffTrees(dir, base, ours, { renames: false })).length > 0;
+}
+
+/**
+ * The pull of a platform edit of some pages' own files into a branch without work of its own:
+ * those pages are read (one request each) and their files written on top of the synced commit
+ * (the remote commit) and of the branch, at the cost of the change, with the synced index as it
+ * was (the tree's shape did not change). What a read of the whole revision would give, file for file.
+ */
+async function pullPages(
+  client: Client,
+  dir: string,
+  branch: string,
+  spaceId: string,
+  ours: string,
+  synced: string,
+  changed: { pages: ChangedPageFiles; state: BranchState },
+): Promise<RemoteMerge> {
+  const { revision } = changed.pages;
+  const files = await readChangedPages(client, dir, spaceId, changed.pages, changed.state, ours);
+  const remoteCommit = await commitRemoteEdits(dir, branch, synced, files, `docsync: remote ${branch} at revision ${revision}`);
+  const changes = await diffTrees(dir, synced, remoteCommit);
+  await commitEdits(dir, {
+    branch,
+    parent: ours,
+    mergeParents: [remoteCommit],
+    from: ours,
+    edits: files,
+    message: `docsync: pull revision ${revision}`,
+    author: DOCSYNC_AUTHOR,
+  });
+  const snapshot: Snapshot = { revision, files, index: changed.state.index, problems: [] };
+  return { snapshot, remoteCommit, changes, conflicts: [], kept: [] };
 }
 
 /**

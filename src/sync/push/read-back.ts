@@ -16,7 +16,7 @@ import { snapshotOf, type Places } from '../remote/snapshot.js';
 import type { BranchState } from '../state/state.js';
 
 /** update_page fields that live in the page's own file: changing only these leaves SUMMARY.md as it was. */
-const PAGE_FILE_FIELDS = new Set([
+export const PAGE_FILE_FIELDS: ReadonlySet<string> = new Set([
   'operation',
   'page',
   'document',
