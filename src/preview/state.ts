@@ -7,6 +7,7 @@ import { STRUCTURE, loadPreviewFolder } from './folder.js';
 import { overlayHtml, problemLine, type PreviewProblem } from './overlay.js';
 import { PreviewSearch } from './search.js';
 import { previewSite, type PreviewSite } from './site.js';
+import { localSpecs } from './openapi.js';
 
 /** What changed for the open pages: these URLs, or all of them (the navigation changed). */
 export type PreviewChange = { all: true; urls: [] } | { all: false; urls: string[] };
@@ -129,7 +130,9 @@ export class PreviewState {
     }
     const page = this.#site.byUrl.get(url);
     if (page === undefined || this.#site.prefix + page.path! !== file) return this.pageHtml(url);
-    const rendered = renderPage(this.#site.site, page, this.#text(file), { mode: 'preview' });
+    const markdown = this.#text(file);
+    const openapi = await localSpecs(this.dir, file, markdown);
+    const rendered = renderPage(openapi ? { ...this.#site.site, openapi } : this.#site.site, page, markdown, { mode: 'preview' });
     this.#pageProblems.set(
       file,
       rendered.problems.map((p) => ({ ...p, file: this.#site.prefix + p.file })),

@@ -1,3 +1,4 @@
+import { loadYaml } from '../markdown/yaml.js';
 /**
  * A processed OpenAPI spec as a version stores it (the version content's `filesystem`): each file
  * parsed, by path relative to the entry's folder. `$ref`s are kept as written and resolved here,
@@ -80,3 +81,50 @@ export function child(spec: OpenApiFiles, at: Located, key: string | number): Lo
 }
 
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Most files one spec read from a folder may have (the entry and the files its `$ref`s name). */
+const MAX_LOCAL_FILES = 100;
+
+/**
+ * A spec from files at hand (`docsync preview`: a `{% openapi src="./spec.yaml" %}` naming a
+ * file of the folder): the entry and every file its `$ref`s name, read through `read` (paths
+ * relative to the entry's folder, `..` kept) and parsed as JSON or YAML. Undefined when the
+ * entry is missing or is no OpenAPI or Swagger document; a `$ref` to a missing or unparsable
+ * file stays unresolved, as in a processed version. Remote `$ref`s (with a scheme) are not read.
+ */
+export async function localSpecFiles(
+  entryPath: string,
+  read: (path: string) => Promise<string | undefined>,
+): Promise<OpenApiFiles | undefined> {
+  const entry = entryPath.replace(/^.*\//, '');
+  const files: Record<string, unknown> = {};
+  const queue = [entry];
+  while (queue.length > 0 && Object.keys(files).length < MAX_LOCAL_FILES) {
+    const path = queue.shift()!;
+    if (Object.hasOwn(files, path)) continue;
+    const text = await read(path);
+    const parsed = text === undefined ? undefined : loadYaml(text);
+    if (!parsed?.ok) {
+      if (path === entry) return undefined;
+      continue;
+    }
+    files[path] = parsed.value;
+    for (const ref of refsOf(parsed.value)) {
+      const filePart = ref.split('#')[0]!;
+      if (filePart === '' || /^[a-z][a-z0-9+.-]*:/i.test(filePart)) continue;
+      queue.push(normalize(`${dirOf(path)}/${filePart}`));
+    }
+  }
+  const doc = files[entry];
+  if (!isObject(doc) || (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string')) return undefined;
+  return { entry, files };
+}
+
+function refsOf(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) refsOf(item, out);
+  else if (isObject(value)) {
+    if (typeof value.$ref === 'string') out.push(value.$ref);
+    for (const v of Object.values(value)) refsOf(v, out);
+  }
+  return out;
+}
