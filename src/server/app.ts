@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DOCSYNC_EXTENSIONS, DocsyncError, EXTENSIONS_HEADER, badRequest } from '../model/index.js';
 import type { AppContext } from './context.js';
@@ -62,6 +62,8 @@ export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
   events?: EventRouteOptions;
   /** Requests per token and window on `/v1`; no limit when absent (tests, `docsync up`). */
   rateLimit?: RateLimitOptions;
+  /** Called with every route as it is added (tests enumerate the API with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -88,6 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return parseJson(request, text, done);
   });
 
+  const onRoute = options.onRoute;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
   app.setValidatorCompiler(validatorCompiler);
   app.decorate('ctx', {
     db: options.db,

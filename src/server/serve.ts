@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { EventRouteOptions } from './routes/events.js';
 import { writesInfo, type LogOptions } from './log.js';
@@ -27,6 +27,8 @@ export interface ServeOptions extends StoreOptions {
   eventRetentionMs?: number;
   /** Requests per token and window on `/v1` (`docsync serve --rate-limit`); no limit when absent. */
   rateLimit?: RateLimitOptions;
+  /** Called with every route as it is added (tests enumerate the API with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface RunningServer {
@@ -53,6 +55,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       ...(options.log ? { log: options.log } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     });
     // Fastify announces the address at info level; `docsync serve` prints it as its first line,
     // so the log starts with the first request.

@@ -25,8 +25,17 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
+/** A route as the server registered it (fastify's `onRoute`): one method each. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
+}
+
 export interface TestServer {
   url: string;
+  /** Every route the server registered, one entry per method, `/v1`, `/app` and `/sites` alike. */
+  routes: RegisteredRoute[];
   /** Bearer token of the bootstrap admin. */
   token: string;
   orgId: string;
@@ -58,7 +67,12 @@ export async function startServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'docsync-test-'));
   const pgUrl = process.env.DOCSYNC_TEST_DATABASE_URL;
   const schema = `t_${process.pid}_${Date.now().toString(36)}_${(counter += 1)}`;
+  const routes: RegisteredRoute[] = [];
   const server = await serve({
+    onRoute(route) {
+      for (const method of [route.method].flat())
+        routes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema as RegisteredRoute['schema'] } : {}) });
+    },
     host: '127.0.0.1',
     port: 0,
     clock,
@@ -130,6 +144,7 @@ export async function startServer(
 
   return {
     url: server.url,
+    routes,
     token,
     orgId,
     clock,

@@ -69,6 +69,10 @@ export const siteSectionGroupRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const id = await inTransaction(db, async (trx) => {
         await lockSite(trx, siteId);
         let parts = await siteParts(trx, siteId);
+        // A site without sections lists site spaces at its root and has no groups to show: a group
+        // made there would be stored and never answered (the 404 the authorization matrix found).
+        if (parts.sections.length === 0)
+          throw new DocsyncError('conflict', `site ${siteId} has no sections; add a section before a section group`);
         const sectionIds = [...new Set(body.sections ?? [])];
         sectionIds.forEach((sectionId, i) => {
           if (!parts.sections.some((s) => s.id === sectionId))
