@@ -183,6 +183,7 @@ export async function buildFixture(s: TestServer): Promise<Fixture> {
     title: 'Private integration',
     description: 'Of organization A',
     script: 'export default {}',
+    icon: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]).toString('base64'),
   });
   ids.installationId = (await call('POST', `/v1/integrations/${ids.integrationName}/installations`, { organization: org })).id;
   created.push(...Object.values(ids), ids.integrationName);
