@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DocsyncError, ERROR_CODES } from '../model/index.js';
 
@@ -161,4 +163,26 @@ function clientMessage(error: FastifyError): string {
       // Fastify's own 4xx messages name the problem and carry no internals.
       return error.message;
   }
+}
+
+/**
+ * Requests Node's HTTP parser refuses before fastify routes them (a request line or headers over
+ * Node's 16 KiB, a malformed request, a client too slow to send its headers) get the API's error
+ * body too, not fastify's `{"error","message","statusCode"}` (test/server/route-fuzz.test.ts found
+ * a long query string answered that way).
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request line and headers are larger than the server accepts (16 KiB)']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error: { code: status, message } });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy(error);
 }

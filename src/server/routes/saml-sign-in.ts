@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { DocsyncError, Id, badRequest } from '../../model/index.js';
 import { findSamlProviderById, type SamlProviderRow } from '../store/saml-providers.js';
 import { isActive } from '../sso/service-urls.js';
-import { samlFor } from '../sso/saml-sp.js';
+import { samlFor, serviceProviderMetadata } from '../sso/saml-sp.js';
 import { SignInRefused, signIn } from '../sso/sign-in.js';
 import { baseUrl } from '../urls.js';
 import { startWebSession } from '../web/session.js';
@@ -41,7 +41,7 @@ export const samlSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/sso/saml/:samlProviderId/metadata', { schema: { params: Params }, config: { signIn: true } }, async (request, reply) => {
     const provider = await findSamlProviderById(db, request.params.samlProviderId);
     if (!provider) throw new DocsyncError('not_found', `SAML provider ${request.params.samlProviderId} not found`);
-    const xml = samlFor(db, provider, baseUrl(request)).generateServiceProviderMetadata(null, null);
+    const xml = serviceProviderMetadata(db, provider, baseUrl(request));
     return reply.type('application/samlmetadata+xml').send(xml);
   });
 

@@ -66,3 +66,14 @@ export function samlFor(db: Kysely<Database>, provider: SamlProviderRow, base: s
     identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
   });
 }
+
+/**
+ * The service provider's metadata XML. It names only this server, so a pending provider (no
+ * certificate yet: identity providers usually want this metadata before they hand theirs out) has
+ * it too; node-saml refuses to be built without an identity-provider certificate, which the
+ * metadata never reads, so a pending provider gets a placeholder (a 500 before; the route fuzz found it).
+ */
+export function serviceProviderMetadata(db: Kysely<Database>, provider: SamlProviderRow, base: string): string {
+  const certificate = provider.certificate !== null && provider.certificate !== '' ? provider.certificate : 'pending';
+  return samlFor(db, { ...provider, certificate }, base).generateServiceProviderMetadata(null, null);
+}
