@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions, type preValidationAsyncHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DOCSYNC_EXTENSIONS, DocsyncError, EXTENSIONS_HEADER, badRequest } from '../model/index.js';
@@ -102,6 +102,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const methods = [route.method].flat();
     if (!methods.some((m) => WRITE_METHODS.has(m)) || route.schema?.body !== undefined) return;
     route.schema = { ...route.schema, body: NO_BODY };
+    // No body is `{}`; a JSON `null` stays a 400 (docs/api.md, "Bodies").
+    const noBodyIsEmpty: preValidationAsyncHookHandler = async (request) => {
+      if (request.body === undefined) request.body = {};
+    };
+    route.preValidation = [noBodyIsEmpty, ...[route.preValidation ?? []].flat()];
   });
   const onRoute = options.onRoute;
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
