@@ -71,7 +71,8 @@ export async function buildFixture(s: TestServer): Promise<Fixture> {
   const created: string[] = [org, owner.adminId];
   const call: Fixture['call'] = async (method, path, body, token = adminToken) => {
     const res = await s.request(method, path, { token, ...(body !== undefined ? { body } : {}) });
-    if (res.status < 200 || res.status > 299) throw new Error(`fixture: ${method} ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status < 200 || res.status > 299)
+      throw new Error(`fixture: ${method} ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
     const id = (res.body as { id?: unknown } | undefined)?.id;
     if (typeof id === 'string') created.push(id);
     return res.body;
@@ -136,7 +137,8 @@ export async function buildFixture(s: TestServer): Promise<Fixture> {
       .id as string;
   const organizationAdministeredBy: Fixture['organizationAdministeredBy'] = async (caller) => {
     const target = await s.organization('Transfer target');
-    if (caller.id) await upsertMember(s.server.db.kysely, { orgId: target.id, userId: caller.id, role: 'admin' }, s.clock.now().toISOString());
+    if (caller.id)
+      await upsertMember(s.server.db.kysely, { orgId: target.id, userId: caller.id, role: 'admin' }, s.clock.now().toISOString());
     return target.id;
   };
 
@@ -176,7 +178,9 @@ export async function buildFixture(s: TestServer): Promise<Fixture> {
   ids.versionId = (await call('GET', `/v1/orgs/${org}/openapi/${ids.specSlug}/versions`)).items[0].id;
   ids.translationSettingsId = (await call('POST', `/v1/orgs/${org}/translations`, { title: 'Translations', languages: ['fr'] })).id;
   ids.samlProviderId = (await call('POST', `/v1/orgs/${org}/saml`, { label: 'IdP' })).id;
-  ids.activeSamlProviderId = (await call('POST', `/v1/orgs/${org}/saml`, { label: 'Active IdP', certificate: IDP.cert, ssoURL: IDP.ssoURL })).id;
+  ids.activeSamlProviderId = (
+    await call('POST', `/v1/orgs/${org}/saml`, { label: 'Active IdP', certificate: IDP.cert, ssoURL: IDP.ssoURL })
+  ).id;
   ids.integrationName = `int-${unique()}`;
   await call('POST', `/v1/integrations/${ids.integrationName}`, {
     organization: org,

@@ -93,7 +93,10 @@ function commentCases(prefix: string, onChangeRequest: boolean): Record<string, 
   return {
     [`POST ${prefix}/comments`]: {
       need: { on: 'space', role: 'comment' },
-      make: async (fx) => ({ path: `${onChangeRequest ? await crPath(fx) : await spacePath(fx)}/comments`, body: { body: { markdown: 'Hi' } } }),
+      make: async (fx) => ({
+        path: `${onChangeRequest ? await crPath(fx) : await spacePath(fx)}/comments`,
+        body: { body: { markdown: 'Hi' } },
+      }),
     },
     [`PUT ${prefix}/comments/:commentId`]: {
       need: { on: 'space', role: 'comment' },
@@ -131,7 +134,10 @@ function permissionCases(kind: 'spaces' | 'collections', param: string): Record<
   return {
     [`POST /v1/${kind}/:${param}/permissions`]: {
       need,
-      make: async (fx) => ({ path: `/v1/${kind}/${await target(fx)}/permissions`, body: { role: 'comment', users: [await fx.member('read')] } }),
+      make: async (fx) => ({
+        path: `/v1/${kind}/${await target(fx)}/permissions`,
+        body: { role: 'comment', users: [await fx.member('read')] },
+      }),
     },
     [`PATCH /v1/${kind}/:${param}/permissions/users/:userId`]: {
       need,
@@ -148,7 +154,10 @@ function permissionCases(kind: 'spaces' | 'collections', param: string): Record<
 
 export const WRITE_ROUTES: Record<string, WriteCase> = {
   // Organizations, members, invites, teams.
-  'PATCH /v1/orgs/:organizationId': { need: { on: 'org', role: 'admin' }, make: async (fx) => ({ path: orgPath(fx), body: { title: 'Org A' } }) },
+  'PATCH /v1/orgs/:organizationId': {
+    need: { on: 'org', role: 'admin' },
+    make: async (fx) => ({ path: orgPath(fx), body: { title: 'Org A' } }),
+  },
   'POST /v1/orgs/:organizationId/ping': { need: { on: 'member' }, make: async (fx) => ({ path: `${orgPath(fx)}/ping` }) },
   'PATCH /v1/orgs/:organizationId/members/:userId': {
     need: { on: 'org', role: 'admin' },
@@ -168,7 +177,9 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
   },
   'DELETE /v1/orgs/:organizationId/link-invites/:inviteId': {
     need: { on: 'org', role: 'admin' },
-    make: async (fx) => ({ path: `${orgPath(fx)}/link-invites/${(await fx.call('POST', `${orgPath(fx)}/link-invites`, { role: 'read' })).id}` }),
+    make: async (fx) => ({
+      path: `${orgPath(fx)}/link-invites/${(await fx.call('POST', `${orgPath(fx)}/link-invites`, { role: 'read' })).id}`,
+    }),
   },
   'POST /v1/orgs/:organizationId/invites/:inviteId': {
     need: { on: 'token' },
@@ -192,7 +203,10 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
   },
   'PUT /v1/orgs/:organizationId/teams/:teamId/members/:userId': {
     need: { on: 'org', role: 'admin' },
-    make: async (fx) => ({ path: `${orgPath(fx)}/teams/${await fx.newTeam()}/members/${await fx.member('read')}`, body: { role: 'member' } }),
+    make: async (fx) => ({
+      path: `${orgPath(fx)}/teams/${await fx.newTeam()}/members/${await fx.member('read')}`,
+      body: { role: 'member' },
+    }),
   },
   'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId': {
     need: { on: 'org', role: 'admin' },
@@ -211,7 +225,10 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
     need: { on: 'org', role: 'create' },
     make: async (fx) => ({ path: `${orgPath(fx)}/collections`, body: { title: 'New collection' } }),
   },
-  'PATCH /v1/spaces/:spaceId': { need: { on: 'space', role: 'edit' }, make: async (fx) => ({ path: await spacePath(fx), body: { title: 'Retitled' } }) },
+  'PATCH /v1/spaces/:spaceId': {
+    need: { on: 'space', role: 'edit' },
+    make: async (fx) => ({ path: await spacePath(fx), body: { title: 'Retitled' } }),
+  },
   'DELETE /v1/spaces/:spaceId': { need: { on: 'space', role: 'admin' }, make: async (fx) => ({ path: await spacePath(fx) }) },
   'POST /v1/spaces/:spaceId/restore': {
     need: { on: 'space', role: 'admin' },
@@ -221,14 +238,20 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
       return { path: `${path}/restore` };
     },
   },
-  'POST /v1/spaces/:spaceId/duplicate': { need: { on: 'space', role: 'create' }, make: async (fx) => ({ path: `${await spacePath(fx)}/duplicate` }) },
+  'POST /v1/spaces/:spaceId/duplicate': {
+    need: { on: 'space', role: 'create' },
+    make: async (fx) => ({ path: `${await spacePath(fx)}/duplicate` }),
+  },
   'POST /v1/spaces/:spaceId/move': {
     need: { on: 'space', role: 'admin' },
     make: async (fx) => ({ path: `${await spacePath(fx)}/move`, body: { parent: await fx.collection() } }),
   },
   'POST /v1/spaces/:spaceId/transfer': {
     need: { on: 'space', role: 'admin' },
-    make: async (fx, caller) => ({ path: `${await spacePath(fx)}/transfer`, body: { organization: await fx.organizationAdministeredBy(caller) } }),
+    make: async (fx, caller) => ({
+      path: `${await spacePath(fx)}/transfer`,
+      body: { organization: await fx.organizationAdministeredBy(caller) },
+    }),
   },
   'PATCH /v1/collections/:collectionId': {
     need: { on: 'collection', role: 'admin' },
@@ -293,7 +316,10 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
     need: { on: 'site', role: 'admin' },
     make: async (fx) => ({ path: await sitePath(fx), body: { title: 'Retitled site' } }),
   },
-  'DELETE /v1/orgs/:organizationId/sites/:siteId': { need: { on: 'site', role: 'admin' }, make: async (fx) => ({ path: await sitePath(fx) }) },
+  'DELETE /v1/orgs/:organizationId/sites/:siteId': {
+    need: { on: 'site', role: 'admin' },
+    make: async (fx) => ({ path: await sitePath(fx) }),
+  },
   'POST /v1/orgs/:organizationId/sites/:siteId/publish': {
     need: { on: 'site', role: 'admin' },
     make: async (fx) => ({ path: `${await sitePath(fx)}/publish` }),
@@ -310,7 +336,13 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
     need: { on: 'site', role: 'admin' },
     make: async (fx) => ({
       path: `${await sitePath(fx)}/adaptive-schema`,
-      body: { jsonSchema: { type: 'object', properties: { plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan' } }, additionalProperties: false } },
+      body: {
+        jsonSchema: {
+          type: 'object',
+          properties: { plan: { type: 'string', enum: ['free', 'pro'], description: 'Plan' } },
+          additionalProperties: false,
+        },
+      },
     }),
   },
   'POST /v1/orgs/:organizationId/sites/:siteId/share-links': {
@@ -355,7 +387,10 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
       const path = await sitePath(fx);
       const site = path.split('/').pop()!;
       const first = await fx.section(site);
-      return { path: `${path}/sections/${await fx.section(site)}/move`, body: { position: { before: { type: 'site-section', siteSection: first } } } };
+      return {
+        path: `${path}/sections/${await fx.section(site)}/move`,
+        body: { position: { before: { type: 'site-section', siteSection: first } } },
+      };
     },
   },
   'POST /v1/orgs/:organizationId/sites/:siteId/section-groups': {
@@ -371,7 +406,10 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
     make: async (fx) => {
       const path = await sitePath(fx);
       await fx.section(path.split('/').pop()!);
-      return { path: `${path}/section-groups/${(await fx.call('POST', `${path}/section-groups`, { title: 'G' })).id}`, body: { title: 'G2' } };
+      return {
+        path: `${path}/section-groups/${(await fx.call('POST', `${path}/section-groups`, { title: 'G' })).id}`,
+        body: { title: 'G2' },
+      };
     },
   },
   'DELETE /v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId': {
@@ -454,7 +492,10 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
   // OpenAPI specs, translations, SAML.
   'POST /v1/orgs/:organizationId/openapi': {
     need: { on: 'org', role: 'create' },
-    make: async (fx) => ({ path: `${orgPath(fx)}/openapi`, body: { slug: `spec-${Math.random().toString(36).slice(2, 10)}`, source: { text: PETS } } }),
+    make: async (fx) => ({
+      path: `${orgPath(fx)}/openapi`,
+      body: { slug: `spec-${Math.random().toString(36).slice(2, 10)}`, source: { text: PETS } },
+    }),
   },
   'PUT /v1/orgs/:organizationId/openapi/:specSlug': {
     need: { on: 'org', role: 'create' },
@@ -478,7 +519,9 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
   },
   'DELETE /v1/orgs/:organizationId/translations/:translationSettingsId': {
     need: { on: 'org', role: 'create' },
-    make: async (fx) => ({ path: `${orgPath(fx)}/translations/${(await fx.call('POST', `${orgPath(fx)}/translations`, { title: 'T' })).id}` }),
+    make: async (fx) => ({
+      path: `${orgPath(fx)}/translations/${(await fx.call('POST', `${orgPath(fx)}/translations`, { title: 'T' })).id}`,
+    }),
   },
   'POST /v1/orgs/:organizationId/saml': {
     need: { on: 'org', role: 'admin' },
@@ -513,7 +556,12 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
     need: { on: 'org', role: 'admin' },
     make: async (fx) => {
       const name = `int-${Math.random().toString(36).slice(2, 10)}`;
-      await fx.call('POST', `/v1/integrations/${name}`, { organization: fx.org, title: 'Gone', description: 'To unpublish', script: 'export default {}' });
+      await fx.call('POST', `/v1/integrations/${name}`, {
+        organization: fx.org,
+        title: 'Gone',
+        description: 'To unpublish',
+        script: 'export default {}',
+      });
       return { path: `/v1/integrations/${name}` };
     },
   },
@@ -521,7 +569,12 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
     need: { on: 'org', role: 'admin' },
     make: async (fx) => {
       const name = `int-${Math.random().toString(36).slice(2, 10)}`;
-      await fx.call('POST', `/v1/integrations/${name}`, { organization: fx.org, title: 'To install', description: 'Installable', script: 'export default {}' });
+      await fx.call('POST', `/v1/integrations/${name}`, {
+        organization: fx.org,
+        title: 'To install',
+        description: 'Installable',
+        script: 'export default {}',
+      });
       return { path: `/v1/integrations/${name}/installations`, body: { organization: fx.org } };
     },
   },
@@ -529,7 +582,12 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
     need: { on: 'org', role: 'admin' },
     make: async (fx) => {
       const name = `int-${Math.random().toString(36).slice(2, 10)}`;
-      await fx.call('POST', `/v1/integrations/${name}`, { organization: fx.org, title: 'Installed', description: 'To uninstall', script: 'export default {}' });
+      await fx.call('POST', `/v1/integrations/${name}`, {
+        organization: fx.org,
+        title: 'Installed',
+        description: 'To uninstall',
+        script: 'export default {}',
+      });
       const installation = (await fx.call('POST', `/v1/integrations/${name}/installations`, { organization: fx.org })).id;
       return { path: `/v1/integrations/${name}/installations/${installation}` };
     },

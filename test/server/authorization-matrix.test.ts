@@ -30,8 +30,14 @@ describe.each(testDialects())('authorization matrix over every write route (%s)'
   it('has a request factory for every write route, and none for a route that is gone', () => {
     const routes = writeRoutes();
     expect(routes.length).toBeGreaterThan(80);
-    expect(routes.filter((key) => !WRITE_ROUTES[key]), 'write routes without a factory in test/helpers/write-routes.ts').toEqual([]);
-    expect(Object.keys(WRITE_ROUTES).filter((key) => !routes.includes(key)), 'factories of routes the server does not have').toEqual([]);
+    expect(
+      routes.filter((key) => !WRITE_ROUTES[key]),
+      'write routes without a factory in test/helpers/write-routes.ts',
+    ).toEqual([]);
+    expect(
+      Object.keys(WRITE_ROUTES).filter((key) => !routes.includes(key)),
+      'factories of routes the server does not have',
+    ).toEqual([]);
   });
 
   it('answers every caller as docs/api.md says, and a refused request changes nothing', async () => {
@@ -49,7 +55,10 @@ describe.each(testDialects())('authorization matrix over every write route (%s)'
       for (const name of refusedCallers) requests.push({ name, made: await route.make(fx, fx.callers[name]) });
       const before = await dumpStore(s);
       for (const { name, made } of requests) {
-        const res = await s.request(method, made.path, { token: fx.callers[name].token, ...(made.body !== undefined ? { body: made.body } : {}) });
+        const res = await s.request(method, made.path, {
+          token: fx.callers[name].token,
+          ...(made.body !== undefined ? { body: made.body } : {}),
+        });
         tried += 1;
         refused += 1;
         const want = expected(route.need, name);
@@ -61,15 +70,21 @@ describe.each(testDialects())('authorization matrix over every write route (%s)'
       // Each allowed caller on a fresh target.
       for (const name of allowedCallers) {
         const made = await route.make(fx, fx.callers[name]);
-        const res = await s.request(method, made.path, { token: fx.callers[name].token, ...(made.body !== undefined ? { body: made.body } : {}) });
+        const res = await s.request(method, made.path, {
+          token: fx.callers[name].token,
+          ...(made.body !== undefined ? { body: made.body } : {}),
+        });
         tried += 1;
-        if (res.status < 200 || res.status > 299) mismatches.push(`${key} as ${name}: ${res.status} (docs/api.md: 2xx) ${JSON.stringify(res.body)}`);
+        if (res.status < 200 || res.status > 299)
+          mismatches.push(`${key} as ${name}: ${res.status} (docs/api.md: 2xx) ${JSON.stringify(res.body)}`);
       }
       // Joining by an invite link made the outsider a member of A: it is a stranger again for the next routes.
       if (route.need.on === 'token')
         await s.server.db.kysely.deleteFrom('members').where('org_id', '=', fx.org).where('user_id', '=', fx.callers.outsider.id).execute();
     }
-    console.log(`authorization matrix (${dialect}): ${writeRoutes().length} write routes × ${CALLERS.length} callers, ${tried} requests, ${refused} refused`);
+    process.stdout.write(
+      `authorization matrix (${dialect}): ${writeRoutes().length} write routes × ${CALLERS.length} callers, ${tried} requests, ${refused} refused\n`,
+    );
     expect(mismatches).toEqual([]);
   }, 600_000);
 });

@@ -22,7 +22,11 @@ describe.each(testDialects())('defects found by the authorization matrix and the
   it('a section group on a site without sections is a 409 and stores nothing (was stored, then answered 404)', async () => {
     const site = (await s.request('POST', `/v1/orgs/${s.orgId}/sites`, { body: { title: 'No sections' } })).body;
     const before = await dumpStore(s);
-    expectError(await s.request('POST', `/v1/orgs/${s.orgId}/sites/${site.id}/section-groups`, { body: { title: 'G' } }), 409, /no sections/);
+    expectError(
+      await s.request('POST', `/v1/orgs/${s.orgId}/sites/${site.id}/section-groups`, { body: { title: 'G' } }),
+      409,
+      /no sections/,
+    );
     await expectStoreUnchanged(s, before, 'section group refused');
     const groups = await s.request('GET', `/v1/orgs/${s.orgId}/sites/${site.id}/section-groups`);
     expect(groups.body.items).toEqual([]);
@@ -54,7 +58,9 @@ describe.each(testDialects())('defects found by the authorization matrix and the
     await expectStoreUnchanged(s, before, 'bodies refused');
     expect((await s.request('POST', `/v1/spaces/${space.id}/duplicate`)).status).toBe(201);
     expect((await s.request('POST', `/v1/spaces/${space.id}/duplicate`, { body: {} })).status).toBe(201);
-    expect((await s.request('POST', `/v1/spaces/${space.id}/duplicate`, { raw: '', headers: { 'content-type': 'application/json' } })).status).toBe(201);
+    expect(
+      (await s.request('POST', `/v1/spaces/${space.id}/duplicate`, { raw: '', headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(201);
   });
 
   it("a request line over Node's 16 KiB is a 431 with the API's error body (was fastify's own body)", async () => {

@@ -65,8 +65,15 @@ describe.each(testDialects())('PATCH /v1/orgs/{id} (%s)', (dialect) => {
   });
 
   it('sets and clears the default content', async () => {
-    const set = await patchOk({ defaultContent: { type: 'site', site: 'site-1' } });
-    expect(set.defaultContent).toEqual({ type: 'site', site: 'site-1' });
+    const site = (await s.request('POST', `/v1/orgs/${s.orgId}/sites`, { body: { title: 'Home' } })).body.id as string;
+    const set = await patchOk({ defaultContent: { type: 'site', site } });
+    expect(set.defaultContent).toEqual({ type: 'site', site });
+    // Only a site of this organization (test/server/isolation.test.ts found another's kept).
+    const other = await s.organization();
+    const foreign = (await s.request('POST', `/v1/orgs/${other.id}/sites`, { token: other.adminToken, body: { title: 'Theirs' } })).body.id;
+    expectError(await patch({ defaultContent: { type: 'site', site: foreign } }), 400, /body\.defaultContent\.site/);
+    expectError(await patch({ defaultContent: { type: 'site', site: 'site-1' } }), 400, /body\.defaultContent\.site/);
+    expect((await patchOk({})).defaultContent).toEqual({ type: 'site', site });
     const cleared = await patchOk({ defaultContent: null });
     expect(cleared.defaultContent).toBeUndefined();
     expectError(await patch({ defaultContent: { type: 'space', site: 'x' } }), 400, /body\.defaultContent/);

@@ -23,6 +23,7 @@ import {
 import { collectPage, pageRequest } from '../util/cursor.js';
 import { organizationView } from '../views/organization.js';
 import { baseUrl } from '../urls.js';
+import { findSite } from '../store/sites.js';
 
 const OrgParams = Type.Object({ organizationId: Id });
 
@@ -66,6 +67,13 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         changes.email_domains = JSON.stringify([...new Set(body.emailDomains.map((d) => d.toLowerCase()))]);
       if (body.hostname !== undefined) changes.hostname = body.hostname;
       if (body.defaultRole !== undefined) changes.default_role = body.defaultRole;
+      if (body.defaultContent) {
+        // Only a site of this organization: another organization's id would be kept and shown
+        // (the isolation test found it).
+        const site = await findSite(db, body.defaultContent.site);
+        if (!site || site.org_id !== organizationId)
+          throw badRequest(`body.defaultContent.site: site ${body.defaultContent.site} not found in organization ${organizationId}`);
+      }
       if (body.defaultContent !== undefined)
         changes.default_content = body.defaultContent === null ? null : JSON.stringify(body.defaultContent);
       if (body.logo !== undefined) {
