@@ -190,6 +190,9 @@ export async function buildFixture(s: TestServer): Promise<Fixture> {
     icon: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]).toString('base64'),
   });
   ids.installationId = (await call('POST', `/v1/integrations/${ids.integrationName}/installations`, { organization: org })).id;
+  const installation = `/v1/integrations/${ids.integrationName}/installations/${ids.installationId}`;
+  await call('POST', `${installation}/spaces`, { space: ids.spaceId });
+  await call('POST', `${installation}/sites`, { siteId: ids.siteId });
   created.push(...Object.values(ids), ids.integrationName);
 
   return {

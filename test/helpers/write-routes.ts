@@ -20,6 +20,8 @@ export type Need =
   | { on: 'org'; role: Role }
   /** A site of A: the member role, and guests see no site at all (404; docs/api.md, "Sites"). */
   | { on: 'site'; role: Role }
+  /** An integration installation of A: its organization's admins; anyone else, members included, 404 (docs/api.md, "Integrations"). */
+  | { on: 'installation' }
   /** Any member of A, guests included. */
   | { on: 'member' }
   /** Anyone with a live token (joining by an invite link). */
@@ -60,6 +62,7 @@ export function expected(need: Need, caller: CallerName): 'ok' | 401 | 403 | 404
   const member = orgRole(caller);
   if (member === undefined) return 404;
   if (need.on === 'member') return 'ok';
+  if (need.on === 'installation') return member === 'admin' ? 'ok' : 404;
   if (need.on === 'org') return atLeast(member, need.role) ? 'ok' : 403;
   if (need.on === 'site') return member === null ? 404 : atLeast(member, need.role) ? 'ok' : 403;
   // Content: fixture spaces and collections sit at the organization's root with no level of
@@ -150,6 +153,19 @@ function permissionCases(kind: 'spaces' | 'collections', param: string): Record<
     },
     [`DELETE /v1/${kind}/:${param}/permissions/teams/:teamId`]: { need, make: async (fx) => ({ path: await granted(fx, 'teams') }) },
   };
+}
+
+/** A fresh private integration of A, installed in A: its installation's path. */
+async function installationPath(fx: Fixture): Promise<string> {
+  const name = `int-${Math.random().toString(36).slice(2, 10)}`;
+  await fx.call('POST', `/v1/integrations/${name}`, {
+    organization: fx.org,
+    title: 'Installed',
+    description: 'Installed in A',
+    script: 'export default {}',
+  });
+  const installation = (await fx.call('POST', `/v1/integrations/${name}/installations`, { organization: fx.org })).id;
+  return `/v1/integrations/${name}/installations/${installation}`;
 }
 
 export const WRITE_ROUTES: Record<string, WriteCase> = {
@@ -578,8 +594,60 @@ export const WRITE_ROUTES: Record<string, WriteCase> = {
       return { path: `/v1/integrations/${name}/installations`, body: { organization: fx.org } };
     },
   },
+  'PATCH /v1/integrations/:integrationName/installations/:installationId': {
+    need: { on: 'installation' },
+    make: async (fx) => ({ path: await installationPath(fx), body: { externalIds: ['ext-1'] } }),
+  },
+  'POST /v1/integrations/:integrationName/installations/:installationId/tokens': {
+    need: { on: 'installation' },
+    make: async (fx) => ({ path: `${await installationPath(fx)}/tokens` }),
+  },
+  'POST /v1/integrations/:integrationName/installations/:installationId/spaces': {
+    need: { on: 'installation' },
+    make: async (fx) => ({ path: `${await installationPath(fx)}/spaces`, body: { space: await fx.space() } }),
+  },
+  'PATCH /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': {
+    need: { on: 'installation' },
+    make: async (fx) => {
+      const path = await installationPath(fx);
+      const space = await fx.space();
+      await fx.call('POST', `${path}/spaces`, { space });
+      return { path: `${path}/spaces/${space}`, body: { externalIds: ['ext-1'] } };
+    },
+  },
+  'DELETE /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': {
+    need: { on: 'installation' },
+    make: async (fx) => {
+      const path = await installationPath(fx);
+      const space = await fx.space();
+      await fx.call('POST', `${path}/spaces`, { space });
+      return { path: `${path}/spaces/${space}` };
+    },
+  },
+  'POST /v1/integrations/:integrationName/installations/:installationId/sites': {
+    need: { on: 'installation' },
+    make: async (fx) => ({ path: `${await installationPath(fx)}/sites`, body: { siteId: await fx.site() } }),
+  },
+  'PATCH /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': {
+    need: { on: 'installation' },
+    make: async (fx) => {
+      const path = await installationPath(fx);
+      const site = await fx.site();
+      await fx.call('POST', `${path}/sites`, { siteId: site });
+      return { path: `${path}/sites/${site}`, body: { externalIds: ['ext-1'] } };
+    },
+  },
+  'DELETE /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': {
+    need: { on: 'installation' },
+    make: async (fx) => {
+      const path = await installationPath(fx);
+      const site = await fx.site();
+      await fx.call('POST', `${path}/sites`, { siteId: site });
+      return { path: `${path}/sites/${site}` };
+    },
+  },
   'DELETE /v1/integrations/:integrationName/installations/:installationId': {
-    need: { on: 'org', role: 'admin' },
+    need: { on: 'installation' },
     make: async (fx) => {
       const name = `int-${Math.random().toString(36).slice(2, 10)}`;
       await fx.call('POST', `/v1/integrations/${name}`, {

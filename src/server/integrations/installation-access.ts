@@ -17,8 +17,7 @@ export async function isOrgAdmin(db: Kysely<Database>, orgId: string, userId: st
  *   own token;
  * - `token`: admins of either organization (the publisher's backend acts for the installation);
  * - `manage` (its spaces, sites and settings): admins of the installed organization.
- * An installation is a 404 for callers who are members of neither organization; for other
- * members below admin, and for those who read it but may not manage it, a 403.
+ * An installation the caller may not read is a 404; one it reads but may not manage, a 403.
  */
 export async function loadInstallation(
   db: Kysely<Database>,
@@ -34,18 +33,7 @@ export async function loadInstallation(
   const installedAdmin = await isOrgAdmin(db, installation.org_id, callerId);
   const publisherAdmin = !installedAdmin && (await isOrgAdmin(db, integration.owner_org, callerId));
   const self = callerId === installation.id;
-  if (!installedAdmin && !publisherAdmin && !self) {
-    // A member of either organization below admin sees the installation exists (its organization
-    // lists it): too low a role is a 403, as everywhere (the authorization matrix found a 404).
-    const member =
-      (await memberRole(db, installation.org_id, callerId)) !== undefined ||
-      (await memberRole(db, integration.owner_org, callerId)) !== undefined;
-    if (!member) throw notFound();
-    throw new DocsyncError(
-      'forbidden',
-      `this needs the admin role in organization ${installation.org_id}, where the integration is installed`,
-    );
-  }
+  if (!installedAdmin && !publisherAdmin && !self) throw notFound();
   const allowed = mode === 'read' || (mode === 'token' ? !self : installedAdmin);
   if (!allowed) {
     throw new DocsyncError(
