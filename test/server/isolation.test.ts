@@ -84,7 +84,7 @@ describe.each(testDialects())('isolation between organizations (%s)', (dialect) 
       const key = `${route.method} ${route.url}`;
       if (NOT_SCOPED.has(key)) continue;
       const required = ((route.schema?.querystring ?? {}) as { required?: string[] }).required ?? [];
-      const path = `${fill(route, fx, ids)}${required.length > 0 ? `?${required.map((q) => `${q}=Fixture`).join('&')}` : ''}`;
+      const path = `${fill(route, fx, ids)}${required.length > 0 ? `?${required.map((q) => `${q}=${encodeURIComponent(q === 'since' ? ids.revisionId! : 'Fixture')}`).join('&')}` : ''}`;
       const owner = await get(s, path, fx.adminToken);
       const stranger = await get(s, path, fx.other.adminToken);
       const known = PUBLIC_READS[key];
