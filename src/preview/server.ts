@@ -8,6 +8,7 @@ import { contentTypeOf } from '../workspace/index.js';
 import { previewAsset } from './assets.js';
 import { escapeHtml } from '../render/index.js';
 import { PreviewState, type PreviewChange } from './state.js';
+import type { SpecResolver } from './openapi.js';
 
 export interface PreviewOptions {
   dir: string;
@@ -22,6 +23,11 @@ export interface PreviewOptions {
    * signal's reason. Once started, stop the preview with `close()`.
    */
   signal?: AbortSignal;
+  /**
+   * Resolves the specs OpenAPI blocks name by slug or URL (the CLI passes the bound workspace's
+   * platform); without it only spec files of the folder render.
+   */
+  specs?: SpecResolver;
 }
 
 export interface Preview {
@@ -47,7 +53,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   // a large folder takes seconds): without it a stopped preview stayed alive until it was done.
   const closing = new AbortController();
   const signal = options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]);
-  const state = new PreviewState(dir, options.title ?? dir.split(sep).pop() ?? 'Preview', signal);
+  const state = new PreviewState(dir, options.title ?? dir.split(sep).pop() ?? 'Preview', signal, options.specs);
   await state.loadStructure();
   const clients = new Set<ServerResponse>();
   const printed = new Set<string>();

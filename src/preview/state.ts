@@ -7,7 +7,7 @@ import { STRUCTURE, loadPreviewFolder } from './folder.js';
 import { overlayHtml, problemLine, type PreviewProblem } from './overlay.js';
 import { PreviewSearch } from './search.js';
 import { previewSite, type PreviewSite } from './site.js';
-import { localSpecs } from './openapi.js';
+import { pageSpecs, type SpecResolver } from './openapi.js';
 
 /** What changed for the open pages: these URLs, or all of them (the navigation changed). */
 export type PreviewChange = { all: true; urls: [] } | { all: false; urls: string[] };
@@ -38,7 +38,10 @@ export class PreviewState {
   #loaded: Promise<void> | undefined;
   #signal: AbortSignal | undefined;
 
-  constructor(dir: string, title: string, signal?: AbortSignal) {
+  #specs: SpecResolver | undefined;
+
+  constructor(dir: string, title: string, signal?: AbortSignal, specs?: SpecResolver) {
+    this.#specs = specs;
     this.dir = dir;
     this.#title = title;
     this.#signal = signal;
@@ -131,7 +134,7 @@ export class PreviewState {
     const page = this.#site.byUrl.get(url);
     if (page === undefined || this.#site.prefix + page.path! !== file) return this.pageHtml(url);
     const markdown = this.#text(file);
-    const openapi = await localSpecs(this.dir, file, markdown);
+    const openapi = await pageSpecs(this.dir, file, markdown, this.#specs);
     const rendered = renderPage(openapi ? { ...this.#site.site, openapi } : this.#site.site, page, markdown, { mode: 'preview' });
     this.#pageProblems.set(
       file,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { startPreview } from '../../preview/index.js';
 import { EXIT, ExitError } from '../exit.js';
+import { platformSpecs } from './preview-specs.js';
 
 export interface PreviewCommandOptions {
   port: string;
@@ -25,11 +26,14 @@ export async function previewCommand(dir: string, options: PreviewCommandOptions
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const stopped = new Promise<void>((done) => stopping.signal.addEventListener('abort', () => done(), { once: true }));
+  // A bound workspace's OpenAPI blocks render from its organization's specs on the platform.
+  const specs = await platformSpecs(folder);
   try {
     const preview = await startPreview({
       dir: folder,
       port,
       signal: stopping.signal,
+      ...(specs ? { specs: specs.resolve } : {}),
       onProblems: (lines) => lines.forEach((line) => console.error(line)),
     }).catch((error: unknown) => {
       if (stopping.signal.aborted) return undefined;
@@ -46,6 +50,7 @@ export async function previewCommand(dir: string, options: PreviewCommandOptions
     await stopped;
     await preview.close();
   } finally {
+    await specs?.close();
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   }
