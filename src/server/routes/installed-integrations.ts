@@ -59,10 +59,11 @@ export const installedIntegrationRoutes: FastifyPluginAsyncTypebox = async (app)
   /** The integrations installed on one space or site: its own installations and those of `all`. */
   async function installedOn(request: FastifyRequest, kind: 'space' | 'site', targetId: string, orgId: string, search: string | undefined) {
     const ids = new Set([...(await installationsOnTarget(db, kind, targetId)), ...(await installationsOnAll(db, orgId, kind))]);
+    if (ids.size === 0) return { items: [], count: 0 };
     const names = await db
       .selectFrom('integration_installations')
       .select('integration')
-      .where('id', 'in', [...ids, ''])
+      .where('id', 'in', [...ids])
       .execute();
     const view = viewer(request);
     const needle = search?.toLowerCase();
