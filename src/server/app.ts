@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DOCSYNC_EXTENSIONS, DocsyncError, EXTENSIONS_HEADER, badRequest } from '../model/index.js';
 import type { AppContext } from './context.js';
+import { EventHub } from './events/hub.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './errors.js';
 import { logRequests, loggerOptions, type LogOptions } from './log.js';
 import { findNulCharacter, validatorCompiler } from './validation.js';
@@ -52,7 +53,7 @@ import { publishedSites, serveHostSite, siteOfHost } from './web/published.js';
 import { eventRoutes, type EventRouteOptions } from './routes/events.js';
 import { installRateLimit, type RateLimitOptions } from './rate-limit/index.js';
 
-export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch'> {
+export interface AppOptions extends Omit<AppContext, 'allowPrivateFetch' | 'events'> {
   /** @default false */
   allowPrivateFetch?: boolean;
   /** Largest accepted request body in bytes. @default 10 MiB */
@@ -111,13 +112,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const onRoute = options.onRoute;
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
   app.setValidatorCompiler(validatorCompiler);
+  const events = new EventHub(options.db, { pollMs: options.events?.pollMs ?? 200 });
   app.decorate('ctx', {
     db: options.db,
     dialect: options.dialect,
     clock: options.clock,
     publicUrl: options.publicUrl,
     allowPrivateFetch: options.allowPrivateFetch ?? false,
+    events,
   } satisfies AppContext);
+  app.addHook('onClose', async () => events.stop());
   app.decorateRequest('caller');
   installErrorHandlers(app);
   if (options.log) logRequests(app);

@@ -3,6 +3,7 @@ import type { Database } from './store/schema.js';
 import type { Dialect } from './store/db.js';
 import type { Clock } from './util/clock.js';
 import type { UserRow } from './store/users.js';
+import type { EventHub } from './events/hub.js';
 
 /** What every route reaches through `app.ctx`: the one cross-cutting decoration. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   publicUrl: string | undefined;
   /** Let server-side fetches (file uploads by URL, imports) reach loopback and private addresses. */
   allowPrivateFetch: boolean;
+  /** The process's one reader of new events: the API's event streams and the app pages' live updates share its polling. */
+  events: EventHub;
 }
 
 declare module 'fastify' {

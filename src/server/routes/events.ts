@@ -5,12 +5,12 @@ import { contentRole, memberRole, requireRole, roleResolver } from '../auth/acce
 import { bearerToken } from '../auth/tokens.js';
 import { findSpace } from '../store/spaces.js';
 import { userForToken } from '../store/users.js';
-import { EventHub, readEvents, type EventRow } from '../events/hub.js';
+import { readEvents, type EventRow } from '../events/hub.js';
 import { serveEventStream } from '../events/stream.js';
 import { eventHorizon } from '../jobs/purge-events.js';
 
 export interface EventRouteOptions {
-  /** How often each server process reads new events while anyone listens. @default 200 */
+  /** How often each server process reads new events while anyone listens (the app's hub, app.ts). @default 200 */
   pollMs?: number;
   /** How often a stream sends a heartbeat comment (and checks access again). @default 15000 */
   heartbeatMs?: number;
@@ -48,9 +48,7 @@ function cached<T>(load: () => Promise<T>): () => Promise<T> {
  * in every space of an organization the caller can read, as server-sent events.
  */
 export const eventRoutes: FastifyPluginAsyncTypebox<EventRouteOptions> = async (app, options) => {
-  const { db } = app.ctx;
-  const hub = new EventHub(db, { pollMs: options.pollMs ?? 200 });
-  app.addHook('onClose', async () => hub.stop());
+  const { db, events: hub } = app.ctx;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
 
   /** The purge horizon when `after` is below it (the subscriber missed purged events), else undefined. */

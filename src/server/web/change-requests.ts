@@ -10,6 +10,7 @@ import {
   type TreePage,
 } from '../../model/index.js';
 import { loadChangeRequest, loadReadableSpace } from '../revisions/content-scope.js';
+import { liveBodyEnd } from './live.js';
 import { changeRequestBase } from '../revisions/change-request-base.js';
 import { loadPageMarkdown } from '../revisions/stored-documents.js';
 import { mergeChangeRequest } from '../revisions/merge-change-request.js';
@@ -86,7 +87,8 @@ export const changeRequestPages: FastifyPluginAsyncTypebox = async (app) => {
     const session = await requireWebCaller(request);
     const { space, role } = await loadReadableSpace(db, session.user, request.params.spaceId, 'changeRequest.view');
     const cr = await loadChangeRequest(db, space, request.params.cr);
-    const body = await changeRequestBody(session, space, role, cr);
+    // The page follows the change request live (its head, its status: live.ts).
+    const body = (await changeRequestBody(session, space, role, cr)) + liveBodyEnd(space.id, String(cr.number));
     return sendHtml(
       reply,
       200,

@@ -8,6 +8,7 @@ import { errorPage } from './html.js';
 import { sendHtml } from './reply.js';
 import { webSession } from './session.js';
 import { signInRoutes } from './sign-in.js';
+import { livePages } from './live.js';
 import { orgPages } from './org-pages.js';
 import { spacePages } from './space-pages.js';
 import { changeRequestPages } from './change-requests.js';
@@ -84,4 +85,5 @@ export const appPages: FastifyPluginAsync = async (app) => {
   await app.register(spacePages);
   await app.register(changeRequestPages);
   await app.register(sitePages);
+  await app.register(livePages);
 };

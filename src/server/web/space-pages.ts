@@ -13,6 +13,7 @@ import { requireWebCaller } from './caller.js';
 import { appBar, appPage, esc, type AppChrome } from './html.js';
 import { renderedPage } from './render-cache.js';
 import { sendHtml } from './reply.js';
+import { liveBodyEnd } from './live.js';
 import { spaceSite } from './space-site.js';
 import { sendAsset } from './assets.js';
 import type { WebSession } from './session.js';
@@ -46,6 +47,8 @@ export interface ContentView {
   prefix: string;
   /** Links of the app bar after the space. */
   trail: [string, string][];
+  /** What the page follows live (live.ts): main's head (`main`), a change request's (its number); a revision's never changes. */
+  live?: 'main' | { changeRequest: string };
 }
 
 /** The app bar of a space's pages: the space, its change requests, its search, the user. */
@@ -89,7 +92,8 @@ export async function sendContentPage(
     );
   }
   const rendered = await renderedPage(db, key, view.tree, site, entry.tree, { mode: 'preview' }, view.space.org_id);
-  return sendHtml(reply, 200, renderDocument(site.site, entry.site, rendered, { bodyStart: appBar(chrome) }));
+  const bodyEnd = view.live === undefined ? '' : liveBodyEnd(view.space.id, view.live === 'main' ? undefined : view.live.changeRequest);
+  return sendHtml(reply, 200, renderDocument(site.site, entry.site, rendered, { bodyStart: appBar(chrome), bodyEnd }));
 }
 
 /** A space's pages, a change request's and a revision's, their files, and the space's search (members, by role). */
@@ -102,7 +106,14 @@ export const spacePages: FastifyPluginAsyncTypebox = async (app) => {
     const scope = await spaceScope(db, space, baseUrl(request));
     return {
       session,
-      view: { space, revisionId: scope.revision.id, tree: scope.tree, prefix: `/app/spaces/${space.id}`, trail: [] } satisfies ContentView,
+      view: {
+        space,
+        revisionId: scope.revision.id,
+        tree: scope.tree,
+        prefix: `/app/spaces/${space.id}`,
+        trail: [],
+        live: 'main',
+      } satisfies ContentView,
     };
   };
   const crView = async (request: FastifyRequest, spaceId: string, number: string) => {
@@ -119,6 +130,7 @@ export const spacePages: FastifyPluginAsyncTypebox = async (app) => {
         tree: scope.tree,
         prefix,
         trail: [[`#${cr.number} ${cr.subject || 'Untitled'}`, prefix]],
+        live: { changeRequest: String(cr.number) },
       } satisfies ContentView,
     };
   };

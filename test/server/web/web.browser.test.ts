@@ -81,6 +81,42 @@ describe('the web app in Chromium', () => {
     await page.close();
   });
 
+  it("updates an open space page live when main changes on the platform, and a change request's page when it is merged", async () => {
+    // One context (its cookies) for both tabs.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/.test(m.text())) violations.push(m.text());
+    });
+    await page.goto(`${server.url}/app/sign-in`);
+    await page.fill('#token', server.token);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${server.url}/app`);
+    const listed = await server.request('GET', `/v1/spaces/${space.id}/content/pages`);
+    const welcome = (listed.body.pages as { id: string; title: string }[]).find((p) => p.title === 'Welcome')!.id;
+    await page.goto(`${space.urls.app}/pages/${welcome}`);
+    await page.waitForSelector('html[data-docsync-live="true"]');
+    const edit = (await server.request('POST', `/v1/spaces/${space.id}/change-requests`, { body: { subject: 'Live' } })).body;
+    await server.request('POST', `/v1/spaces/${space.id}/change-requests/${edit.id}/content`, {
+      body: { changes: [{ operation: 'update_page', page: welcome, document: { markdown: '# Welcome\n\nWritten while you read.\n' } }] },
+    });
+
+    // The change request's page, open in a second tab, follows its status.
+    const review = await context.newPage();
+    await review.goto(edit.urls.app);
+    await review.waitForSelector('html[data-docsync-live="true"]');
+    expect(await review.textContent('.app-status[data-status]')).toBe('open');
+    await server.request('POST', `/v1/spaces/${space.id}/change-requests/${edit.id}/merge`);
+
+    await expect.poll(() => page.textContent('.ds-body'), { timeout: 20_000 }).toContain('Written while you read.');
+    await expect.poll(() => review.textContent('.app-status[data-status]'), { timeout: 20_000 }).toBe('merged');
+    // Morphed in place, not reloaded: the page's own counter of updates went up.
+    expect(await page.evaluate('window.docsyncUpdates')).toBeGreaterThanOrEqual(1);
+    expect(violations).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it('opens a share-link site only with its key', async () => {
     const site = await makeSite(server, { title: 'Partner docs', spaces: [space.id], visibility: 'share-link' });
     await server.request('POST', `${sitesPath(server)}/${site.id}/publish`);
