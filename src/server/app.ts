@@ -102,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (!methods.some((m) => WRITE_METHODS.has(m)) || route.schema?.body !== undefined) return;
+    // The API's routes only: the pages' forms (sign-out's, with its CSRF field) check their own fields.
+    if (!route.url.startsWith('/v1/')) return;
     route.schema = { ...route.schema, body: NO_BODY };
     // No body is `{}`; a JSON `null` stays a 400 (docs/api.md, "Bodies").
     const noBodyIsEmpty: preValidationAsyncHookHandler = async (request) => {
