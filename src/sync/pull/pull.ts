@@ -165,10 +165,15 @@ async function pullBranch(
   const before = (await branchOid(dir, branch))!;
   // Pages stay in the files the branch has them in (hand-placed ones included): as last synced,
   // else as main's outbox had them (its pages are main's once merged), else as another branch has them.
-  const others = Object.values(state.branches)
-    .filter((b) => b !== synced)
-    .flatMap((b) => [b.index, b.outbox?.index]);
-  const places = placesOf(synced.outbox?.index, synced.index, ...others);
+  // Read when a whole revision is written: every branch's index is read for it.
+  const places = () =>
+    placesOf(
+      synced.outbox?.index,
+      synced.index,
+      ...Object.values(state.branches)
+        .filter((b) => b !== synced)
+        .flatMap((b) => [b.index, b.outbox?.index]),
+    );
 
   let next: BranchState = synced;
   const changes: TreeChange[] = [];
@@ -259,7 +264,8 @@ async function mergeRemote(
     synced: string;
     base: string;
     baseIndex: BranchState['index'];
-    places: Places;
+    /** Each page's file (see placesOf), when a whole revision is written. */
+    places: () => Places;
     label: string;
     /** Only these pages' files changed on the platform since `synced` (see changedPageFiles). */
     changed?: { pages: ChangedPageFiles; state: BranchState };
@@ -269,7 +275,7 @@ async function mergeRemote(
   if (options.changed !== undefined && options.base === options.synced && !(await hasLocalWork(dir, options.base, ours))) {
     return pullPages(client, dir, branch, scope.space, ours, options.synced, options.changed);
   }
-  const fetched = snapshotOf(await fetchContent(client, scope, undefined, knownContent(dir)), options.places);
+  const fetched = snapshotOf(await fetchContent(client, scope, undefined, knownContent(dir)), options.places());
   const snapshot = { ...fetched, files: await keepEndings(dir, ours, fetched.files) };
   const message = `docsync: remote ${options.label} at revision ${snapshot.revision}`;
   const remoteCommit = await commitRemoteSnapshot(dir, branch, options.synced, snapshot.files, message);
