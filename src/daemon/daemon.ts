@@ -23,6 +23,7 @@ import {
   isPushRefusal,
   isSyncError,
   newCommentFeed,
+  finishPull,
   pull,
   push,
   skippedPlace,
@@ -315,6 +316,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
 
   /** Commits the changes at `paths` (or anywhere); returns the files left for later, still being written. */
   async function commitSaves(branch: string, paths: readonly string[] | 'all'): Promise<string[]> {
+    // A pull killed before the files held what it pulled: they are not saves to commit.
+    await finishPull(dir);
     // A save looks at the paths it touched (O(change)); what an event missed, the next poll's whole walk finds.
     const found = (paths === 'all' ? null : await workingTreeChangesAt(dir, [...paths])) ?? (await workingTreeChanges(dir));
     const now = Date.now();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as git from 'isomorphic-git';
+import { gitFs } from './atomic-fs.js';
 import { GitError } from './errors.js';
 import { correctCore, probeCore, writeProbedCore } from './repo-config.js';
 
@@ -28,7 +29,7 @@ export async function repo(dir: string): Promise<Repo> {
   const info = await stat(gitdir).catch(() => undefined);
   if (!info?.isDirectory()) throw new GitError('not-a-repo', `not a git repository: ${root} (no .git folder)`, { dir: root });
   await checkRepositoryFormat(root, gitdir);
-  return { fs, dir: root, gitdir, cache: callCache(gitdir) };
+  return { fs: gitFs, dir: root, gitdir, cache: callCache(gitdir) };
 }
 
 /** Repositories whose packs are kept parsed; the least recently opened is dropped past this. */

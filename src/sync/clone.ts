@@ -1,7 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { Client } from '../client/index.js';
 import type { ChangeRequest } from '../model/index.js';
-import { commitFiles, initRepo } from '../git/index.js';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { commitFiles, initRepo, listBranches } from '../git/index.js';
 import { DOCSYNC_AUTHOR } from './author.js';
 import { SyncError } from './errors.js';
 import { commitChangeRequest, fetchChangeRequest } from './change-requests/track.js';
@@ -10,7 +12,7 @@ import { fetchContent } from './remote/content.js';
 import { memoryKnownContent } from './remote/known-content.js';
 import { summedProgress, type ProgressEvent } from './remote/fetch-progress.js';
 import { snapshotOf, type Snapshot } from './remote/snapshot.js';
-import { writeState, type BranchState, type WorkspaceState } from './state/state.js';
+import { stateDir, writeState, type BranchState, type WorkspaceState } from './state/state.js';
 
 export { DOCSYNC_AUTHOR };
 
@@ -33,6 +35,22 @@ export interface CloneResult {
   branches: { branch: string; changeRequest?: number; revision: string; commit: string }[];
   problems: WorkspaceProblem[];
   requests: number;
+}
+
+/** `.git/docsync/cloning`: there from the repository's start to the sync state's, while a clone runs. */
+const CLONING = 'cloning';
+
+/**
+ * Whether `dir` holds what a killed clone left: its marker, or a repository
+ * with no branch and nothing beside it (killed right after `git init`, before the marker).
+ */
+async function unfinishedClone(dir: string): Promise<boolean> {
+  // The marker goes after the state: a clone killed between the two is done again, whole.
+  if (existsSync(join(stateDir(dir), CLONING))) return true;
+  if (existsSync(join(stateDir(dir), 'state.json'))) return false;
+  const entries = readdirSync(dir);
+  if (entries.length !== 1 || entries[0] !== '.git' || existsSync(stateDir(dir))) return false;
+  return (await listBranches(dir).catch(() => ['?'])).length === 0;
 }
 
 /** Change requests fetched ahead of the one being committed: bounds the snapshots held at once. */
@@ -80,7 +98,9 @@ function fetchedInOrder<T, R>(items: readonly T[], ahead: number, fetch: (item: 
 export async function clone(options: CloneOptions): Promise<CloneResult> {
   const { client, dir, spaceId } = options;
   if (existsSync(dir) && readdirSync(dir).length > 0) {
-    throw new SyncError('folder-not-empty', `${dir} exists and is not empty; clone into a new folder`);
+    if (!(await unfinishedClone(dir))) throw new SyncError('folder-not-empty', `${dir} exists and is not empty; clone into a new folder`);
+    // A clone killed half-way: what it wrote is docsync's own, and the clone starts again.
+    for (const entry of readdirSync(dir)) await rm(join(dir, entry), { recursive: true, force: true });
   }
   const progress = summedProgress(options.onProgress);
   // One store of bodies and files for every scope: main and its change requests share most of them.
@@ -97,6 +117,8 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   const [space, main, { open, fetched }] = await Promise.all([client.spaces.get(spaceId), mainFetch, changeRequests]);
 
   await initRepo(dir, { defaultBranch: 'main' });
+  await mkdir(stateDir(dir), { recursive: true });
+  await writeFile(join(stateDir(dir), CLONING), `${spaceId}\n`);
   // The folder is new, so main's files go straight from memory to the working tree and index.
   const mainCommit = await commitFiles(dir, {
     branch: 'main',
@@ -137,6 +159,7 @@ export async function clone(options: CloneOptions): Promise<CloneResult> {
   const state: WorkspaceState = { version: 1, binding: { apiUrl: options.apiUrl, spaceId }, branches };
   await known.saveTo(dir);
   await writeState(dir, state);
+  await rm(join(stateDir(dir), CLONING), { force: true });
   result.requests = client.stats.requests;
   return result;
 }

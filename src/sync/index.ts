@@ -1,5 +1,6 @@
 export { clone, DOCSYNC_AUTHOR, type CloneOptions, type CloneResult } from './clone.js';
 export { pull, type BranchPull, type PullOptions } from './pull/pull.js';
+export { finishPull } from './pull/pulling.js';
 export { status, type BranchStatus } from './status.js';
 export { readState, writeState, stateDir, isFollowed, type WorkspaceState, type BranchState, type Binding } from './state/state.js';
 export { loadCredentials, saveCredentials, credentialsPath, type Credentials } from './state/credentials.js';

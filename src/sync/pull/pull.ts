@@ -23,6 +23,7 @@ import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
 import { readJournal } from '../push/journal.js';
 import { isOpenedBy, readOpenings } from '../push/opening.js';
+import { endPull, finishPull, startPull } from './pulling.js';
 import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from '../remote/commit.js';
 import { changedPageFiles, readChangedPages, type ChangedPageFiles } from './changed-pages.js';
@@ -100,6 +101,7 @@ const closedBy = (status: string | undefined) => (status === 'merged' || status 
  */
 export async function pull(client: Client, dir: string, options: PullOptions = {}): Promise<BranchPull[]> {
   const state = await readState(dir);
+  await finishPull(dir);
   const checkedOut = await currentBranch(dir);
   const results: BranchPull[] = [];
   for (const branch of selected(state, options.branches)) results.push(await pullBranch(client, dir, state, branch, checkedOut));
@@ -163,6 +165,7 @@ async function pullBranch(
     }
   }
   const before = (await branchOid(dir, branch))!;
+  if (branch === checkedOut) await startPull(dir, branch, before);
   // Pages stay in the files the branch has them in (hand-placed ones included): as last synced,
   // else as main's outbox had them (its pages are main's once merged), else as another branch has them.
   // Read when a whole revision is written: every branch's index is read for it.
@@ -229,7 +232,10 @@ async function pullBranch(
       },
     };
   }
-  if (branch === checkedOut) await checkoutPulled(dir, branch, before, (await branchOid(dir, branch))!);
+  if (branch === checkedOut) {
+    await checkoutPulled(dir, branch, before, (await branchOid(dir, branch))!);
+    await endPull(dir);
+  }
   return done(next, {
     branch,
     from: synced.remoteRevision,

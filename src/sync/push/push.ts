@@ -21,6 +21,7 @@ import { SyncError } from '../errors.js';
 import { catchUpWithMain } from './catch-up.js';
 import { clearJournal, readJournal, type PushJournal } from './journal.js';
 import { clearOpening, isTransient, openChangeRequest } from './opening.js';
+import { finishPull } from '../pull/pulling.js';
 import { planPush, type PushPlan } from './plan/plan.js';
 import { folderPrefix, readPushSides, renamedIndex, toIndex, type SkippedFile } from './read.js';
 import type { WorkspaceIndex } from '../../workspace/index.js';
@@ -175,6 +176,8 @@ async function pushOnce(client: Client, dir: string, options: PushOptions): Prom
     throw new SyncError('no-branch', 'HEAD is detached: check out a branch, or name one (docsync push BRANCH)');
   if ((await branchOid(dir, branch)) === null) throw new SyncError('no-branch', `there is no branch ${branch} in ${dir}`);
   const spaceId = state.binding.spaceId;
+  // A pull killed before the files held what it pulled: they are not edits to push.
+  await finishPull(dir);
 
   let savedLocalEdits: string | undefined;
   const uncommitted = !options.dryRun && options.commitWorkingTree !== false && branch === checkedOut ? await workingTreeChanges(dir) : [];
