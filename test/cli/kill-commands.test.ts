@@ -221,7 +221,12 @@ describe('commands killed at random points and run again', () => {
     for (let kill = 1; kill <= KILLS.clone; kill += 1) {
       const dir = join(work, `clone-${kill}`);
       await killed('clone', ['clone', t.spaceId, dir], window);
-      await expectAgain(['clone', t.spaceId, dir], dir);
+      if (existsSync(join(dir, '.git', 'docsync', 'state.json')) && !existsSync(join(dir, '.git', 'docsync', 'cloning'))) {
+        // Killed once the clone was whole (printing its result): a second clone is refused, as after any clone.
+        const again = spawnCli(['clone', t.spaceId, dir], env());
+        expect(await again.exited).not.toBe(0);
+        expect(again.stderr()).toMatch(/exists and is not empty/);
+      } else await expectAgain(['clone', t.spaceId, dir], dir);
       expect(await workspaceOf(dir)).toEqual(want);
       expect(existsSync(join(dir, '.git', 'docsync', 'cloning'))).toBe(false);
     }

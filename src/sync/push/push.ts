@@ -213,6 +213,8 @@ async function pushOnce(client: Client, dir: string, options: PushOptions): Prom
       changeRequest = undefined;
     }
   }
+  // Killed after recording the change request it opened, before removing the opening record.
+  if (target.entry?.changeRequestId !== undefined) await clearOpening(dir, branch);
   if (journal !== undefined && (changeRequest === undefined || journal.changeRequestId !== changeRequest.id))
     await clearJournal(dir, branch);
   const resuming =
