@@ -16,6 +16,7 @@ import { seededRandom, startFaultProxy, type FaultProxy } from '../helpers/fault
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain, git } from '../sync/fixture.js';
 import { spawnCli, type CliProcess } from './run-cli.js';
+import { seedFromEnv } from '../helpers/seed.js';
 
 /**
  * `push`, `pull`, `clone` and the daemon's cycle (`watch`), each killed with SIGKILL at a random
@@ -23,7 +24,7 @@ import { spawnCli, type CliProcess } from './run-cli.js';
  * takes; `KILL_SEED` replays a run), then run again: the workspace and the platform end exactly
  * as after an uninterrupted run: no lost edit, no page twice, no stray change request.
  */
-const SEED = Number(process.env.KILL_SEED ?? Date.now() % 100_000);
+const SEED = seedFromEnv('KILL_SEED', 31223);
 const KILLS = { push: 14, pull: 14, clone: 12, watch: 10 };
 
 const report = (line: string) => void process.stdout.write(`${line}\n`);
