@@ -41,7 +41,9 @@ export function changedPages(from: ContentTree, to: ContentTree): ChangedPages {
   const structure = { pages: [], structure: true };
   if (
     stable(from.files) !== stable(to.files) ||
-    stable(from.variables) !== stable(to.variables) ||
+    // In written order: a reorder of .gitbook/vars.yaml is a change the folder must show (the
+    // store keeps the order; test/sync/variables-order.test.ts).
+    JSON.stringify(from.variables ?? null) !== JSON.stringify(to.variables ?? null) ||
     stable(from.reusableContents) !== stable(to.reusableContents) ||
     stable(from.gitFiles ?? []) !== stable(to.gitFiles ?? [])
   )
