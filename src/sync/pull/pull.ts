@@ -151,11 +151,11 @@ async function pullBranch(
     !outboxMoved && outboxClosed === undefined ? await changedPageFiles(client, dir, spaceId, synced, head.revision) : undefined;
   let savedLocalEdits: string | undefined;
   if (branch === checkedOut) {
+    const paths = new Set(changed?.pages.map((page) => page.path) ?? []);
+    // Without git's fast paths (DOCSYNC_GIT_FAST_PATHS=off) the look at a few paths is not
+    // available: the whole walk, kept to those paths, gives the same answer.
     const touched = changed
-      ? await workingTreeChangesAt(
-          dir,
-          changed.pages.map((page) => page.path),
-        )
+      ? ((await workingTreeChangesAt(dir, [...paths])) ?? (await workingTreeChanges(dir)).filter((change) => paths.has(change.path)))
       : null;
     // Edits elsewhere stay uncommitted, as a git merge leaves them: the pull does not touch those files.
     if (touched === null ? (await workingTreeChanges(dir)).length > 0 : touched.length > 0) {
