@@ -1,6 +1,6 @@
 import type { Client } from '../../client/index.js';
 import type { ChangeRequest } from '../../model/index.js';
-import { commitFiles } from '../../git/index.js';
+import { branchOid, commitFiles, deleteBranch, log } from '../../git/index.js';
 import { fetchContent, type FetchProgress } from '../remote/content.js';
 import { knownContent, type KnownContent } from '../remote/known-content.js';
 import { snapshotOf, type Snapshot } from '../remote/snapshot.js';
@@ -80,13 +80,14 @@ export async function commitChangeRequest(
     base === undefined
       ? main.commit
       : await commitFiles(dir, {
-          branch: remoteRef(`base/${cr.number}`),
+          branch: await clearedRef(dir, remoteRef(`base/${cr.number}`)),
           parent: null,
           files: base.files,
           message: `docsync: base of change request #${cr.number} (revision ${baseRevisionOf(cr)})`,
           author: DOCSYNC_AUTHOR,
         });
   const branch = changeRequestBranch(cr.number, cr.subject);
+  await clearInterruptedBranch(dir, branch, cr.number);
   const commit = await commitFiles(dir, {
     branch,
     parent: null,
@@ -107,6 +108,31 @@ export async function commitChangeRequest(
       index: snapshot.index,
     },
   };
+}
+
+/**
+ * A command killed after making a change request's branch and before recording it in the state
+ * leaves the branch behind, and making it again would refuse (the branch must not exist). Such a
+ * branch is docsync's own: its tip is docsync's one commit of this change request, nothing on
+ * top. Only that is removed; any other branch of the name (a writer's) stays and the refusal
+ * stands (test/cli/kill-commands.test.ts found it in pull).
+ */
+async function clearInterruptedBranch(dir: string, branch: string, number: number): Promise<void> {
+  if ((await branchOid(dir, branch)) === null) return;
+  const [tip] = await log(dir, branch, 1);
+  if (
+    tip !== undefined &&
+    tip.author.email === DOCSYNC_AUTHOR.email &&
+    tip.message.startsWith(`docsync: change request #${number} `) &&
+    tip.parents.length === 1
+  )
+    await deleteBranch(dir, branch);
+}
+
+/** docsync's own ref (never a writer's), removed when an interrupted command left it, so it is made anew. */
+async function clearedRef(dir: string, ref: string): Promise<string> {
+  if ((await branchOid(dir, ref)) !== null) await deleteBranch(dir, ref);
+  return ref;
 }
 
 /** Fetches a change request and makes its branch, on main's synced revision and commit. */
