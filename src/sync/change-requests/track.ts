@@ -1,6 +1,6 @@
 import type { Client } from '../../client/index.js';
 import type { ChangeRequest } from '../../model/index.js';
-import { branchOid, commitFiles, deleteBranch, log } from '../../git/index.js';
+import { branchOid, commitFiles, currentBranch, deleteBranch, log } from '../../git/index.js';
 import { fetchContent, type FetchProgress } from '../remote/content.js';
 import { knownContent, type KnownContent } from '../remote/known-content.js';
 import { snapshotOf, type Snapshot } from '../remote/snapshot.js';
@@ -119,6 +119,8 @@ export async function commitChangeRequest(
  */
 async function clearInterruptedBranch(dir: string, branch: string, number: number): Promise<void> {
   if ((await branchOid(dir, branch)) === null) return;
+  // Checked out, it is where the writer works: never removed from under them.
+  if ((await currentBranch(dir)) === branch) return;
   const [tip] = await log(dir, branch, 1);
   if (
     tip !== undefined &&
