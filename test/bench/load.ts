@@ -10,7 +10,7 @@
 //            must be fetched exactly once, whichever process claims the job
 // Then it checks that nothing acknowledged is lost: every inserted page and every writer's last
 // edit is in main's final revision. Throughput and p50/p99 per kind are printed.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { dropPostgresSchema } from '../../src/server/store/db.js';
+import { apiCaller, HttpError, spawnUntilUrl, stopSpawned, type Spawned } from './spawned.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'bench-load-token-0123456789';
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const require = createRequire(import.meta.url);
 
 interface CannonResult {
@@ -43,57 +43,16 @@ const WRITERS = Number(process.env.BENCH_LOAD_WRITERS ?? 8);
 const BATCHES = Number(process.env.BENCH_LOAD_BATCHES ?? 6);
 const JOBS = Number(process.env.BENCH_LOAD_JOBS ?? 6);
 
-interface Proc {
-  child: ChildProcess;
-  url: string;
-}
+type Proc = Spawned;
 
-function startServer(env: Record<string, string>, args: string[]): Promise<Proc> {
-  const child = spawn(
-    process.execPath,
+const startServer = (env: Record<string, string>, args: string[]): Promise<Proc> =>
+  spawnUntilUrl(
     ['dist/cli/bin.js', 'serve', '--port', '0', '--rate-limit', '0', '--log-level', 'error', '--allow-private-fetch', ...args],
-    { cwd: ROOT, env: { ...process.env, DOCSYNC_BOOTSTRAP_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { DOCSYNC_BOOTSTRAP_TOKEN: TOKEN, ...env },
+    /listening on (http:\/\/\S+)/,
   );
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const found = /listening on (http:\/\/\S+)/.exec(out);
-      if (found) {
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve({ child, url: found[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.on('exit', (code) => reject(new Error(`docsync serve exited with ${code}: ${out}`)));
-  });
-}
-
-const stopServer = (proc: Proc) =>
-  new Promise<void>((resolve) => {
-    proc.child.removeAllListeners('exit');
-    if (proc.child.exitCode !== null) return resolve();
-    proc.child.on('exit', () => resolve());
-    proc.child.kill('SIGTERM');
-  });
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function api<T = any>(url: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (!res.ok) throw new HttpError(res.status, `${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const stopServer = stopSpawned;
+const api = apiCaller(TOKEN);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -144,7 +103,7 @@ async function scenario(name: string, procs: Proc[], startThird: (() => Promise<
   const readPath = `/v1/spaces/${space.id}/content/page/${pages[WRITERS]!.id}`;
   const reads = await Promise.all(
     procs.map((p) =>
-      autocannon({ url: `${p.url}${readPath}`, connections: 10, duration: SECONDS, headers: { authorization: headers.authorization } }),
+      autocannon({ url: `${p.url}${readPath}`, connections: 10, duration: SECONDS, headers: { authorization: `Bearer ${TOKEN}` } }),
     ),
   );
   if (reads.some((r) => r.non2xx > 0 || r.errors > 0)) throw new Error(`${name}: page reads failed: ${JSON.stringify(reads)}`);

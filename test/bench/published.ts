@@ -6,17 +6,17 @@
 // 2. The first render of a page of a 5,000-page site (the site's page tree built, the page rendered
 //    on the parse pool) against the first render of a 10-page site's page in the same server.
 // BENCH_PUBLISHED=0 skips it; BENCH_PUBLISHED_SECONDS (default 5) is each autocannon run.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { apiCaller, spawnUntilUrl, stopSpawned, type Spawned } from './spawned.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'bench-token-0123456789';
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const require = createRequire(import.meta.url);
 
 /** The part of autocannon's programmatic API used here (it ships no types). */
@@ -55,44 +55,10 @@ The tool needs Node.js 20 or later.
 ${Array.from({ length: 12 }, (_, i) => `### Step ${i + 1}\n\nA paragraph of prose for step ${i + 1}: what to do, why, and what comes out of it when all goes well.\n\n- one point\n- another point\n`).join('\n')}
 `;
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-}
-
-/** Spawns `node args` and waits for the line naming its URL. */
-function start(args: string[], env: Record<string, string>, pattern: RegExp): Promise<Started> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const found = pattern.exec(out);
-      if (found) {
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve({ child, url: found[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
-  });
-}
-
-const stop = (started: Started) =>
-  new Promise<void>((resolve) => {
-    started.child.removeAllListeners('exit');
-    started.child.on('exit', () => resolve());
-    started.child.kill('SIGTERM');
-  });
-
-async function api<T = any>(url: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+type Started = Spawned;
+const start = (args: string[], env: Record<string, string>, pattern: RegExp) => spawnUntilUrl(args, env, pattern);
+const stop = stopSpawned;
+const api = apiCaller(TOKEN);
 
 /**
  * A published public site of one space of `sections` × `perSection` pages; the URL of the first
