@@ -1,21 +1,12 @@
+import { morphRefreshScript } from '../render/index.js';
+
 /**
  * The preview's script in the browser: live updates over server-sent events (the changed page
  * fetched again and morphed into the open one with idiomorph, so scroll position, focus and
  * open tabs' state survive), and the search box.
  */
 export const PREVIEW_CLIENT = `(function () {
-  var updating = false, again = false;
-  function refresh() {
-    if (updating) { again = true; return; }
-    updating = true;
-    fetch(location.pathname, { headers: { 'x-docsync-preview': 'morph' } }).then(function (r) { return r.text(); }).then(function (html) {
-      var next = new DOMParser().parseFromString(html, 'text/html');
-      Idiomorph.morph(document.body, next.body, { morphStyle: 'innerHTML' });
-      document.title = next.title;
-      window.docsyncUpdates = (window.docsyncUpdates || 0) + 1;
-      document.dispatchEvent(new CustomEvent('docsync:updated'));
-    }).catch(function () {}).then(function () { updating = false; if (again) { again = false; refresh(); } });
-  }
+  ${morphRefreshScript("fetch(location.pathname, { headers: { 'x-docsync-preview': 'morph' } }).then(function (r) { return r.text(); })")}
   var events = new EventSource('/_docsync/events');
   events.addEventListener('change', function (event) {
     var data = JSON.parse(event.data);

@@ -8,3 +8,4 @@ export { navigationHtml, neighbours } from './layout/navigation.js';
 export { escapeHtml } from './layout/escape.js';
 export { STYLES } from './layout/styles.js';
 export { PAGE_SCRIPT } from './layout/page-script.js';
+export { morphRefreshScript } from './layout/morph-refresh-script.js';

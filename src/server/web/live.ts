@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Id } from '../../model/index.js';
+import { morphRefreshScript } from '../../render/index.js';
 import { hashToken } from '../auth/tokens.js';
 import { serveEventStream } from '../events/stream.js';
 import { loadReadableSpace } from '../revisions/content-scope.js';
@@ -30,19 +31,7 @@ export const LIVE_SCRIPT = `(function () {
   var meta = document.querySelector('meta[name="docsync-live"]');
   if (!meta || typeof EventSource === 'undefined') return;
   var cr = meta.getAttribute('data-change-request');
-  var updating = false, again = false;
-  function refresh() {
-    if (updating) { again = true; return; }
-    updating = true;
-    fetch(location.href, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.text() : null; }).then(function (html) {
-      if (html === null) return;
-      var next = new DOMParser().parseFromString(html, 'text/html');
-      Idiomorph.morph(document.body, next.body, { morphStyle: 'innerHTML' });
-      document.title = next.title;
-      window.docsyncUpdates = (window.docsyncUpdates || 0) + 1;
-      document.dispatchEvent(new CustomEvent('docsync:updated'));
-    }).catch(function () {}).then(function () { updating = false; if (again) { again = false; refresh(); } });
-  }
+  ${morphRefreshScript("fetch(location.href, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.text() : null; })")}
   function shown(event) {
     var data = JSON.parse(event.data);
     var number = data.changeRequest ? String(data.changeRequest.number) : null;
