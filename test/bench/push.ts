@@ -12,7 +12,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import type { RunningServer } from '../../src/server/serve.js';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { PARSE_LIMITS } from '../../src/server/parse/limits.js';
+import { buildSpace } from './content.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
@@ -151,5 +153,27 @@ export async function benchPush(
     row('pull', '≤ 1.5x');
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `npm run bench -- push`: this figure alone, on a server of its own (SQLite in a temporary
+ * folder) holding a 5,000-page and a 10-page space built as benchContent builds them.
+ */
+export async function benchPushAlone(): Promise<void> {
+  // As in run.ts: building the 5,000-page space is not measured and must not meet the parse budget.
+  PARSE_LIMITS.budgetMs = Number(process.env.BENCH_PARSE_BUDGET_MS ?? 120_000);
+  const token = 'bench-token-0123456789';
+  const dataDir = mkdtempSync(join(tmpdir(), 'docsync-bench-push-server-'));
+  const server = await serve({ host: '127.0.0.1', port: 0, bootstrapToken: token, dataDir });
+  try {
+    const orgs = await api(server, token, 'GET', '/v1/orgs');
+    const org = orgs.items[0].id as string;
+    const big = await buildSpace(server, org, 50, 100);
+    const small = await buildSpace(server, org, 2, 5);
+    await benchPush(server, token, { spaceId: big.spaceId, pages: 5000 }, { spaceId: small.spaceId, pages: 10 });
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }

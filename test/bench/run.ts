@@ -16,6 +16,7 @@ import { benchPreview } from './preview.js';
 import { benchCorpus } from './corpus.js';
 import { benchPublished } from './published.js';
 import { benchLoad } from './load.js';
+import { benchPushAlone } from './push.js';
 
 // The bench's servers run in this process. The 10 s parse budget (docs/security.md) counts a
 // batch's wait for a worker; building the 5,000-page spaces (150 batches of 50 pages) on a loaded
@@ -88,6 +89,12 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
 // `npm run bench -- load`: the load figures of issue 24 alone (test/bench/load.ts).
 if (process.argv.includes('load')) {
   await benchLoad();
+  process.exit(0);
+}
+
+// `npm run bench -- push`: issue 23's one-page push and pull figures alone (test/bench/push.ts).
+if (process.argv.includes('push')) {
+  await benchPushAlone();
   process.exit(0);
 }
 
