@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { commitFiles, readFileAt } from '../../src/git/index.js';
 import { author, files, gitCli, tempRepo, text } from './helpers.js';
 
-/** Every pack index file the git layer reads (isomorphic-git reads through node's fs). */
+/**
+ * Every pack index file the git layer reads: isomorphic-git reads through node's fs, docsync's
+ * own object reader (src/git/objects/read-object.ts) through node:fs/promises.
+ */
 const seen = vi.hoisted(() => ({ idx: [] as string[] }));
 
 vi.mock('node:fs', async (importOriginal) => {
@@ -13,6 +16,15 @@ vi.mock('node:fs', async (importOriginal) => {
   }) as typeof actual.promises.readFile;
   const promises = { ...actual.promises, readFile };
   return { ...actual, default: { ...actual, promises }, promises };
+});
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  const readFile = ((path: unknown, ...rest: unknown[]) => {
+    if (String(path).endsWith('.idx')) seen.idx.push(String(path));
+    return (actual.readFile as (...args: unknown[]) => unknown)(path, ...rest);
+  }) as typeof actual.readFile;
+  return { ...actual, default: { ...actual, readFile }, readFile };
 });
 
 beforeEach(() => {

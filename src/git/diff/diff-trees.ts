@@ -1,7 +1,7 @@
-import * as git from 'isomorphic-git';
 import type { TreeEntry } from 'isomorphic-git';
 import { comparePaths } from '../format/paths.js';
 import { readBlobBytes, readTreeOids } from '../objects/read-tree.js';
+import { readTreeEntries } from '../objects/fast-read.js';
 import { detectRenames, type RenameOptions, type Side } from './renames.js';
 import { notFoundAs, type Repo, repo } from '../repo.js';
 
@@ -56,7 +56,7 @@ interface Found {
 
 async function entriesOf(r: Repo, oid: string | null): Promise<Map<string, TreeEntry>> {
   if (oid === null) return new Map();
-  const { tree } = await notFoundAs(r, `tree of ${oid}`, () => git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
+  const tree = await notFoundAs(r, `tree of ${oid}`, () => readTreeEntries(r, oid));
   return new Map(tree.map((entry) => [entry.path, entry]));
 }
 

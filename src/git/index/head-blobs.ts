@@ -3,6 +3,7 @@ import { parseCacheTree } from '../format/cache-tree.js';
 import type { StoredIndexEntry } from '../format/index-read.js';
 import { folderOid, indexFolders, type IndexFolder } from '../format/index-folders.js';
 import type { Repo } from '../repo.js';
+import { readCommitTree, readTreeEntries } from '../objects/fast-read.js';
 
 /** The commit HEAD names; null on an unborn branch (no commit yet). */
 export async function headCommit(r: Repo): Promise<string | null> {
@@ -33,7 +34,7 @@ export async function headBlobs(r: Repo, entries: readonly StoredIndexEntry[], c
   if (commit === null) return null;
   const found = new Map<string, string>();
   const visit = async (oid: string, prefix: string, index: IndexFolder | undefined): Promise<boolean> => {
-    const { tree } = await git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache });
+    const tree = await readTreeEntries(r, oid);
     for (const entry of tree) {
       const path = prefix + entry.path;
       if (entry.type === 'commit') return false;
@@ -50,7 +51,7 @@ export async function headBlobs(r: Repo, entries: readonly StoredIndexEntry[], c
   // An intent-to-add entry is in no tree git writes: a cache tree over one is not the entries' tree.
   const cached = cacheTree === undefined || entries.some((entry) => entry.intentToAdd) ? null : parseCacheTree(cacheTree);
   const root = indexFolders(entries, cached);
-  const { tree } = (await git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid: commit, cache: r.cache })).commit;
+  const tree = await readCommitTree(r, commit);
   if (tree === folderOid(root)) {
     addAll(found, root, '');
     return found;

@@ -6,6 +6,7 @@ import { deflate, deflateSync, inflateSync } from 'node:zlib';
 import * as git from 'isomorphic-git';
 import type { GitObject, TreeItem, TreeMode } from '../format/object-format.js';
 import type { Repo } from '../repo.js';
+import { readObject } from './read-object.js';
 
 /** Below this size an object is compressed on the main thread: a zlib call on the threadpool costs more. */
 const SYNC_DEFLATE_MAX = 64 << 10;
@@ -53,10 +54,10 @@ export async function writeLooseObject(gitdir: string, object: GitObject): Promi
 }
 
 /** A loose object's type and content; null when it is not stored loose (packed, or absent). */
-function readLoose(r: Repo, oid: string): { type: string; content: Buffer } | null {
+export function readLoose(gitdir: string, oid: string): { type: string; content: Buffer } | null {
   let data: Buffer;
   try {
-    data = inflateSync(readFileSync(loosePath(r.gitdir, oid)));
+    data = inflateSync(readFileSync(loosePath(gitdir, oid)));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -66,12 +67,13 @@ function readLoose(r: Repo, oid: string): { type: string; content: Buffer } | nu
 }
 
 /**
- * The entries of tree `oid`, read from its loose object, or through isomorphic-git when it is
- * packed (isomorphic-git writes the folder mode as `040000`; here it is `40000`, as stored). A
- * mode outside TreeMode (old git's `100664`, which fsck tolerates) is kept as read.
+ * The entries of tree `oid`, read from its loose object or its pack, or through isomorphic-git
+ * when neither holds it, for its error (isomorphic-git writes the folder mode as `040000`; here
+ * it is `40000`, as stored). A mode outside TreeMode (old git's `100664`, which fsck tolerates)
+ * is kept as read.
  */
 export async function readTreeItems(r: Repo, oid: string): Promise<TreeItem[]> {
-  const loose = readLoose(r, oid);
+  const loose = readLoose(r.gitdir, oid) ?? (await readObject(r.gitdir, oid));
   if (loose === null) {
     const { tree } = await git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache });
     return tree.map((entry) => ({ mode: entry.mode.replace(/^0+/, '') as TreeMode, name: entry.path, oid: entry.oid }));
@@ -92,9 +94,9 @@ export async function readTreeItems(r: Repo, oid: string): Promise<TreeItem[]> {
   return items;
 }
 
-/** The tree of commit `oid`, from its loose object, or through isomorphic-git when it is packed. */
+/** The tree of commit `oid`, from its loose object or its pack, or through isomorphic-git when neither holds it. */
 export async function commitTree(r: Repo, oid: string): Promise<string> {
-  const loose = readLoose(r, oid);
+  const loose = readLoose(r.gitdir, oid) ?? (await readObject(r.gitdir, oid));
   if (loose === null) return (await git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache })).commit.tree;
   const match = /^tree ([0-9a-f]{40})\n/.exec(loose.content.toString('latin1', 0, 46));
   if (loose.type !== 'commit' || match === null) throw new Error(`object ${oid} in ${r.dir} is not a commit`);

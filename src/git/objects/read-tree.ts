@@ -2,6 +2,7 @@ import * as git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { checkPath } from '../format/paths.js';
 import { notFoundAs, type Repo, repo } from '../repo.js';
+import { readBlobAtPath, readBlobObject, readTreeEntries } from './fast-read.js';
 
 export interface BlobEntry {
   oid: string;
@@ -18,9 +19,7 @@ const PARALLEL_READS = 32;
 export async function readTreeOids(r: Repo, oid: string): Promise<Map<string, BlobEntry>> {
   const found = new Map<string, BlobEntry>();
   const visit = async (treeOid: string, prefix: string): Promise<void> => {
-    const { tree } = await notFoundAs(r, `tree of ${treeOid}`, () =>
-      git.readTree({ fs: r.fs, gitdir: r.gitdir, oid: treeOid, cache: r.cache }),
-    );
+    const tree = await notFoundAs(r, `tree of ${treeOid}`, () => readTreeEntries(r, treeOid));
     for (const entry of tree) {
       const path = prefix + entry.path;
       if (entry.type === 'tree') await visit(entry.oid, `${path}/`);
@@ -32,8 +31,7 @@ export async function readTreeOids(r: Repo, oid: string): Promise<Map<string, Bl
 }
 
 export async function readBlobBytes(r: Repo, oid: string): Promise<Uint8Array> {
-  const { blob } = await notFoundAs(r, `blob ${oid}`, () => git.readBlob({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache }));
-  return blob;
+  return notFoundAs(r, `blob ${oid}`, () => readBlobObject(r, oid));
 }
 
 /** One blob's bytes by oid (a TreeChange's `oldOid`/`newOid`). Throws `not-found` naming it. */
@@ -62,6 +60,8 @@ export async function readFileAt(dir: string, commitOid: string, path: string): 
   const r = await repo(dir);
   checkPath(path);
   try {
+    const found = await readBlobAtPath(r, commitOid, path);
+    if (found !== undefined) return found;
     const { blob } = await git.readBlob({ fs: r.fs, gitdir: r.gitdir, oid: commitOid, filepath: path, cache: r.cache });
     return blob;
   } catch (error) {
