@@ -7,6 +7,7 @@ export { branchOid, createBranch, currentBranch, deleteBranch, listBranches } fr
 export { type CommitInfo, isAncestor, log, mergeBase } from './refs/history.js';
 export { type DiffOptions, diffTrees, type TreeChange } from './diff/diff-trees.js';
 export { checkoutBranch } from './refs/checkout.js';
+export { removeTemporaryFiles } from './atomic-fs.js';
 export { commitWorkingTree, type WorkingTreeChange, workingTreeChanges, writeWorkingFiles } from './working-tree/working-tree.js';
 export { workingTreeChangesAt } from './working-tree/working-tree-at.js';
 export { checkBranchName, checkPath } from './format/paths.js';

@@ -1,10 +1,11 @@
-import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GitError } from '../errors.js';
 import { type IndexEntry, MODE_FILE, renderIndex } from '../format/index-file.js';
 import { cacheTreeOf, indexFolders } from '../format/index-folders.js';
+import { excludeTemporaryFiles, temporaryOf } from '../atomic-fs.js';
 import { withLockFile } from '../lock-file.js';
 import type { Repo } from '../repo.js';
 
@@ -48,12 +49,14 @@ export async function assertEmptyWorkingTree(r: Repo): Promise<void> {
  * first status hashes no folder (see headBlobs); it is left out unless the files make that tree.
  *
  * Files are created exclusively: a file that appeared meanwhile is an error, never overwritten.
+ * Each appears whole (see createFile).
  */
 export async function populateWorkingTree(
   r: Repo,
   files: readonly { path: string; oid: string; content: Uint8Array }[],
   tree?: string,
 ): Promise<void> {
+  await excludeTemporaryFiles(r.gitdir);
   const folders = new Set<string>();
   for (const { path } of files) {
     for (let folder = dirname(path); folder !== '.' && !folders.has(folder); folder = dirname(folder)) folders.add(folder);
@@ -65,14 +68,7 @@ export async function populateWorkingTree(
   const entries: IndexEntry[] = [];
   for (const [i, { path, oid, content }] of files.entries()) {
     if (i > 0 && i % FILES_PER_TURN === 0) await nextTurn();
-    const fd = create(r, path);
-    try {
-      for (let written = 0; written < content.length;) written += writeSync(fd, content, written);
-      // The stat of the open file, before anything else can touch it: what git records too.
-      entries.push({ path, oid, stat: fstatSync(fd, { bigint: true }) });
-    } finally {
-      closeSync(fd);
-    }
+    entries.push({ path, oid, stat: createFile(r, path, content) });
   }
   const cacheTree = cacheTreeOf(
     indexFolders(
@@ -83,9 +79,24 @@ export async function populateWorkingTree(
   await writeIndex(r, renderIndex(entries, cacheTree.oid === tree ? cacheTree : undefined));
 }
 
-function create(r: Repo, path: string): number {
+/**
+ * Writes one file of the checkout through a temporary file beside it (named as replaceFile names
+ * it), then links it in under its name, which fails where a file exists: a kill leaves the file
+ * whole or absent, never half written, and nothing is overwritten. Returns the file's `lstat`
+ * once in place (the link changed its ctime): what git records too.
+ */
+function createFile(r: Repo, path: string, content: Uint8Array) {
+  const target = join(r.dir, path);
+  const temporary = temporaryOf(target);
+  rmSync(temporary, { force: true });
+  const fd = openSync(temporary, 'wx');
   try {
-    return openSync(join(r.dir, path), 'wx');
+    for (let written = 0; written < content.length;) written += writeSync(fd, content, written);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     throw new GitError(
@@ -94,7 +105,10 @@ function create(r: Repo, path: string): number {
       { dir: r.dir, paths: [path] },
       { cause: error },
     );
+  } finally {
+    unlinkSync(temporary);
   }
+  return lstatSync(target, { bigint: true });
 }
 
 /** Replaces the index as git does: through `index.lock`, created exclusively, renamed over it. */

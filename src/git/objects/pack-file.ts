@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeThroughTemporary } from '../atomic-write.js';
+import { writeThroughTemporary } from '../atomic-fs.js';
 import { crc32, deflateSync } from 'node:zlib';
 import type { GitObject } from '../format/object-format.js';
 

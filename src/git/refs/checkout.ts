@@ -3,6 +3,7 @@ import { GitError } from '../errors.js';
 import { repo } from '../repo.js';
 import { fullRef, readRef } from './update-ref.js';
 import { appendReflog } from './reflog.js';
+import { excludeTemporaryFiles } from '../atomic-fs.js';
 
 /**
  * Checks out `branch`: HEAD names it, and the working tree and index hold its commit.
@@ -24,6 +25,8 @@ export async function checkoutBranch(dir: string, branch: string, options: { for
   }
   const from = await git.currentBranch({ fs: r.fs, gitdir: r.gitdir, fullname: false }).catch(() => undefined);
   const fromOid = await readRef(r, 'HEAD');
+  // isomorphic-git writes the files through gitFs: each through a temporary file (replaceFile).
+  await excludeTemporaryFiles(r.gitdir);
   try {
     await git.checkout({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, ref: branch, force: options.force === true, cache: r.cache });
   } catch (error) {

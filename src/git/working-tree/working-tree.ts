@@ -1,7 +1,6 @@
 import { mkdir, realpath, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { writeThroughTemporary } from '../atomic-write.js';
+import { excludeTemporaryFiles, replaceFile } from '../atomic-fs.js';
 import * as git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { FALLBACK, fastCommitWorkingTree } from '../commit/fast-commit.js';
@@ -35,8 +34,9 @@ export async function workingTreeChanges(dir: string): Promise<WorkingTreeChange
 
 /**
  * Writes files into the working tree (null deletes one, and folders it leaves empty). Each
- * file is written to a temporary file beside it and renamed over the old one, so a reader
- * (an editor, a crash) sees the old or the new content, never half of it. Paths are checked:
+ * file is written to a temporary file beside it and renamed over the old one (replaceFile: its
+ * mode kept, a symbolic link in its place replaced, not followed), so a reader (an editor, a
+ * kill) sees the old or the new content, never half of it. Paths are checked:
  * none may leave the working tree, also not through a symbolic link to a folder outside it.
  * The index is not touched.
  */
@@ -44,6 +44,7 @@ export async function writeWorkingFiles(dir: string, files: ReadonlyMap<string, 
   const r = await repo(dir);
   const root = await realpath(r.dir);
   for (const path of files.keys()) checkPath(path);
+  await excludeTemporaryFiles(r.gitdir);
   for (const [path, content] of files) {
     const target = join(r.dir, path);
     const parent = dirname(target);
@@ -57,7 +58,7 @@ export async function writeWorkingFiles(dir: string, files: ReadonlyMap<string, 
     if (real !== root && !real.startsWith(root + sep)) {
       throw new GitError('invalid-path', `${path} leads outside ${r.dir} (through a symbolic link)`, { dir: r.dir, path });
     }
-    await writeThroughTemporary(join(real, `.${randomBytes(6).toString('hex')}.docsync-tmp`), join(real, basename(target)), content);
+    await replaceFile(join(real, basename(target)), content);
   }
 }
 

@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { branchOid, checkoutPaths, currentBranch, diffTrees, readBlob } from '../../git/index.js';
+import { branchOid, checkoutPaths, currentBranch, diffTrees, readBlob, removeTemporaryFiles } from '../../git/index.js';
 import { sameBytes } from '../bytes.js';
 import { writeJsonFile } from '../state/json-file.js';
 import { stateDir } from '../state/state.js';
@@ -32,7 +32,8 @@ export async function endPull(dir: string): Promise<void> {
 /**
  * Ends the checkout of a pull that was killed: each file the pull changed that is on disk as it
  * was before the pull, or already as pulled, is brought to the pulled commit, in the working tree
- * and the index; a file that is neither was edited since, and stays.
+ * and the index; a file that is neither was edited since, and stays. (Each file is replaced
+ * whole, never half written: what a killed write left is a temporary file beside it, removed.)
  */
 export async function finishPull(dir: string): Promise<void> {
   let pending: Pulling;
@@ -47,7 +48,12 @@ export async function finishPull(dir: string): Promise<void> {
   const now = await branchOid(dir, pending.branch);
   if (now !== null && now !== pending.before && (await currentBranch(dir)) === pending.branch) {
     const paths: string[] = [];
-    for (const change of await diffTrees(dir, pending.before, now, { renames: false })) {
+    const changes = await diffTrees(dir, pending.before, now, { renames: false });
+    await removeTemporaryFiles(
+      dir,
+      changes.map((change) => change.path),
+    );
+    for (const change of changes) {
       const onDisk = await readFile(join(dir, change.path)).catch(() => undefined);
       const old = 'oldOid' in change ? await readBlob(dir, change.oldOid) : undefined;
       const pulled = 'newOid' in change ? await readBlob(dir, change.newOid) : undefined;
