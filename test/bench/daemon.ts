@@ -46,7 +46,7 @@ async function buildSpace(s: TestServer, sections: number, perSection: number) {
   return { spaceId: space.id as string, pageId: pages.pages[Math.floor(pages.pages.length / 2)].pages[1].id as string };
 }
 
-interface Workspace {
+export interface Workspace {
   pages: number;
   spaceId: string;
   pageId: string;
@@ -55,7 +55,8 @@ interface Workspace {
   original: string;
 }
 
-async function cloned(s: TestServer, client: Client, work: string, sections: number, perSection: number): Promise<Workspace> {
+/** A space of `sections` × `perSection` pages cloned into `work` (also the remote-edits part's workspaces). */
+export async function cloned(s: TestServer, client: Client, work: string, sections: number, perSection: number): Promise<Workspace> {
   const { spaceId, pageId } = await buildSpace(s, sections, perSection);
   const dir = join(work, `ws-${sections * perSection}`);
   await clone({ client, apiUrl: s.url, spaceId, dir });

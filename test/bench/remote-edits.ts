@@ -4,15 +4,19 @@
 // with `docsync watch` following the server's event stream (poll left at its 10 s default);
 // baseline in the same run: the same kind of edit brought in by an in-process `pull()`. Then the
 // daemon's resident memory and start time from dist/. BENCH_REMOTE_EDITS (default 20) edits each.
+// `npm run bench -- remote-edits` runs this part alone, on workspaces of its own;
+// BENCH_REMOTE_EDITS_CPU_PROF=<dir> writes the daemons' CPU profiles there (node --cpu-prof).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import type { Client } from '../../src/client/index.js';
+import { createClient, type Client } from '../../src/client/index.js';
 import { readDaemonStatus } from '../../src/daemon/index.js';
 import { pull } from '../../src/sync/index.js';
-import type { TestServer } from '../helpers/server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { cloned } from './daemon.js';
 import { spawnWatch, type WatchProcess } from '../daemon/watch-process.js';
 import { residentMemory } from './resident-memory.js';
 
@@ -73,7 +77,13 @@ interface Figures {
 
 async function startBuilt(s: TestServer, ws: EditedWorkspace): Promise<{ daemon: WatchProcess; startedMs: number; rss: number }> {
   const start = performance.now();
-  const daemon = spawnWatch(ws.dir, { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token }, ['--debounce', '300', '--poll', '10'], {
+  const profile = process.env.BENCH_REMOTE_EDITS_CPU_PROF;
+  const env = {
+    DOCSYNC_API_URL: s.url,
+    DOCSYNC_TOKEN: s.token,
+    ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
+  };
+  const daemon = spawnWatch(ws.dir, env, ['--debounce', '300', '--poll', '10'], {
     built: BUILT,
   });
   await daemon.waitFor((e) => e.type === 'started', 60_000);
@@ -151,4 +161,20 @@ export async function benchRemoteEdits(s: TestServer, client: Client, workspaces
   );
   row('daemon resident memory, settled (dist/)', mb(small.rss), mb(big.rss), `${(big.rss / small.rss).toFixed(2)}x`, '');
   row("daemon spawn -> 'started' (dist/)", ms(small.startedMs), ms(big.startedMs), `${(big.startedMs / small.startedMs).toFixed(2)}x`, '');
+}
+
+/** `npm run bench -- remote-edits`: this part alone, on a 10- and a 5,000-page workspace of its own. */
+export async function benchRemoteEditsAlone(): Promise<void> {
+  const s = await startServer('sqlite');
+  const client = createClient({ baseUrl: s.url, token: s.token });
+  const work = mkdtempSync(join(tmpdir(), 'docsync-bench-remote-edits-'));
+  try {
+    const small = await cloned(s, client, work, 2, 5);
+    const big = await cloned(s, client, work, 50, 100);
+    await benchRemoteEdits(s, client, [small, big]);
+  } finally {
+    await client.close();
+    await s.close();
+    rmSync(work, { recursive: true, force: true });
+  }
 }

@@ -17,6 +17,7 @@ import { benchCorpus } from './corpus.js';
 import { benchPublished } from './published.js';
 import { benchLoad } from './load.js';
 import { benchPushAlone } from './push.js';
+import { benchRemoteEditsAlone } from './remote-edits.js';
 
 // The bench's servers run in this process. The 10 s parse budget (docs/security.md) counts a
 // batch's wait for a worker; building the 5,000-page spaces (150 batches of 50 pages) on a loaded
@@ -95,6 +96,11 @@ if (process.argv.includes('load')) {
 // `npm run bench -- push`: issue 23's one-page push and pull figures alone (test/bench/push.ts).
 if (process.argv.includes('push')) {
   await benchPushAlone();
+  process.exit(0);
+}
+// `npm run bench -- remote-edits`: issue 23's platform edits reaching the files alone (test/bench/remote-edits.ts).
+if (process.argv.includes('remote-edits')) {
+  await benchRemoteEditsAlone();
   process.exit(0);
 }
 
