@@ -5,12 +5,12 @@
 // baseline in the same run: the same kind of edit brought in by an in-process `pull()`. Then the
 // daemon's resident memory and start time from dist/. BENCH_REMOTE_EDITS (default 20) edits each.
 // `npm run bench -- remote-edits` runs this part alone, on workspaces of its own;
-// BENCH_REMOTE_EDITS_CPU_PROF=<dir> writes the daemons' CPU profiles there (node --cpu-prof).
+// BENCH_REMOTE_EDITS_CPU_PROF=<dir> writes the daemons' CPU profiles there.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createClient, type Client } from '../../src/client/index.js';
 import { readDaemonStatus } from '../../src/daemon/index.js';
@@ -75,17 +75,36 @@ interface Figures {
   startedMs: number;
 }
 
+/**
+ * The built bin, or (BENCH_REMOTE_EDITS_CPU_PROF=<dir>) a script that runs it under the inspector's
+ * profiler and writes the profile there at exit: node refuses --cpu-prof in NODE_OPTIONS.
+ */
+function profiled(bin: string): string {
+  const dir = process.env.BENCH_REMOTE_EDITS_CPU_PROF;
+  if (!dir) return bin;
+  const script = join(dir, 'profiled-bin.mjs');
+  writeFileSync(
+    script,
+    `import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+const session = new Session();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.setSamplingInterval', { interval: 500 });
+session.post('Profiler.start');
+process.on('exit', () => session.post('Profiler.stop', (error, result) => {
+  if (!error) writeFileSync(${JSON.stringify(dir)} + '/daemon-' + process.pid + '.cpuprofile', JSON.stringify(result.profile));
+}));
+await import(${JSON.stringify(pathToFileURL(bin).href)});
+`,
+  );
+  return script;
+}
+
 async function startBuilt(s: TestServer, ws: EditedWorkspace): Promise<{ daemon: WatchProcess; startedMs: number; rss: number }> {
   const start = performance.now();
-  const profile = process.env.BENCH_REMOTE_EDITS_CPU_PROF;
-  const env = {
-    DOCSYNC_API_URL: s.url,
-    DOCSYNC_TOKEN: s.token,
-    ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
-  };
-  const daemon = spawnWatch(ws.dir, env, ['--debounce', '300', '--poll', '10'], {
-    built: BUILT,
-  });
+  const env = { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token };
+  const daemon = spawnWatch(ws.dir, env, ['--debounce', '300', '--poll', '10'], { built: profiled(BUILT) });
   await daemon.waitFor((e) => e.type === 'started', 60_000);
   const startedMs = performance.now() - start;
   await daemon.waitFor((e) => e.type === 'remote' && e.mode === 'events', 60_000);

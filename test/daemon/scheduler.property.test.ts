@@ -369,6 +369,34 @@ describe('the daemon scheduler', () => {
     expect(commits.at(-1)).toBe('all'); // a poll
   });
 
+  it('pulls for a stream event without walking the working tree, and walks it whole after a poll', () => {
+    const sim = new Simulation([{ ms: 10, result: 'ok', random: 0 }]);
+    const commits: (readonly string[] | 'all')[] = [];
+    const original = sim.dispatch.bind(sim);
+    sim.dispatch = (event) => {
+      const actions = original(event);
+      for (const action of actions) if (action.type === 'commit') commits.push(action.paths);
+      return actions;
+    };
+    sim.dispatch({ type: 'start', at: 0 });
+    sim.advance(100);
+    sim.run({ kind: 'stream', what: 'connected' });
+    sim.advance(100);
+    const pulls = sim.pulls.length;
+    sim.run({ kind: 'stream', what: 'event' });
+    sim.advance(100);
+    expect(sim.pulls).toHaveLength(pulls + 1);
+    expect(commits).toEqual(['all']); // the first cycle's only
+    sim.advance(10_000); // a poll: the stream is open, so it pulls nothing, but the next cycle looks at everything
+    sim.run({ kind: 'stream', what: 'event' });
+    sim.advance(100);
+    expect(commits).toEqual(['all', 'all']);
+    sim.run({ kind: 'save', path: 'a.md' });
+    sim.settle();
+    sim.advance(100);
+    expect(commits).toEqual(['all', 'all', ['a.md']]);
+  });
+
   it('looks again at a file held back as still being written once the quiet time is over, with no poll to come', () => {
     const sim = new Simulation([{ ms: 5, result: 'ok', random: 0 }]);
     sim.dispatch({ type: 'start', at: 0 });

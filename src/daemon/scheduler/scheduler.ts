@@ -237,9 +237,12 @@ export function step(state: SchedulerState, event: SchedulerEvent, options: Sche
       if (event.paused) actions.push({ type: 'end-cycle' });
       // A save made since the cycle was asked for waits for its own burst to settle.
       else if (s.settling) network(event.at);
+      // A cycle for the platform alone (a stream event): no save to commit, so no walk of the
+      // working tree before the pull (5,000 lstat calls in a 5,000-page workspace); a save comes
+      // with its own file event, and the pull saves uncommitted edits at the files it writes.
+      else if (!s.fullWalk && s.savedPaths.length === 0) network(event.at);
       else {
-        const whole = s.fullWalk || s.savedPaths.length === 0;
-        actions.push({ type: 'commit', paths: whole ? 'all' : s.savedPaths });
+        actions.push({ type: 'commit', paths: s.fullWalk ? 'all' : s.savedPaths });
         set({ savedPaths: [], fullWalk: false });
       }
       break;
