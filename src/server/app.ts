@@ -124,6 +124,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     events,
   } satisfies AppContext);
   app.addHook('onClose', async () => events.stop());
+  // A write's events are committed once it is answered: the hub reads them now, not at its next tick.
+  app.addHook('onResponse', async (request) => {
+    if (WRITE_METHODS.has(request.method)) events.wake();
+  });
   app.decorateRequest('caller');
   installErrorHandlers(app);
   if (options.log) logRequests(app);

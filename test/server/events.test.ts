@@ -82,6 +82,23 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
+  it("brings a write's events to this process's subscribers at once, not at the hub's next read", async () => {
+    // The hub of this server reads the table every 10 minutes: only the write's own wake brings its events.
+    const slow = await s.peer({ events: { pollMs: 600_000 } });
+    const space = await createSpace(s, { title: 'Woken' });
+    const stream = await open(`${slow.url}/v1/spaces/${space.id}/events`, s.token);
+    const res = await fetch(`${slow.url}/v1/spaces/${space.id}/change-requests`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'At once' }),
+    });
+    expect(res.status).toBe(201);
+    const cr = (await res.json()) as { id: string };
+    await stream.until('the change request opened on this process', (events) =>
+      events.some((e) => e.type === 'change-request' && e.changeRequest?.id === cr.id),
+    );
+  });
+
   it('reaches a subscriber of another server process on the same database', async () => {
     const peer = await s.peer({ events: { pollMs: 50 } });
     const space = await createSpace(s, { title: 'Two processes' });
