@@ -18,6 +18,11 @@ export interface Opening {
   subject: string;
   /** When the first attempt began (ISO). */
   since: string;
+  /**
+   * The id of the user who opens it (`GET /v1/user`), asked for only when a lost answer is looked
+   * for: a change request another person opened with the same subject is never taken for this one.
+   */
+  creator?: string;
 }
 
 /** How far the server's clock may be behind ours when a change request is matched to its opening. */
@@ -65,21 +70,39 @@ function trackedIds(state: WorkspaceState): Set<string> {
   return ids;
 }
 
-/** Whether `cr` may be the one an opening began: its subject, open, no edits yet, created after the opening began. Pure. */
+/**
+ * Whether `cr` may be the one an opening began: its subject, open, no edits yet, created after the
+ * opening began, and by the opening's user when the opening knows who that is. Pure.
+ */
 export function isOpenedBy(cr: ChangeRequest, opening: Opening): boolean {
   return (
     cr.status === 'open' &&
     cr.subject === opening.subject &&
     cr.revision === cr.revisionInitial &&
-    Date.parse(cr.createdAt) >= Date.parse(opening.since) - CLOCK_SLACK_MS
+    Date.parse(cr.createdAt) >= Date.parse(opening.since) - CLOCK_SLACK_MS &&
+    (opening.creator === undefined || cr.createdBy?.id === opening.creator)
   );
 }
 
-/** The change request an earlier attempt of `opening` opened, if it did: the latest that matches and nothing tracks. */
+/**
+ * `opening` with its creator: the token's user, asked once and kept in the record (so that pull,
+ * which sends no request for it, tells the opening's change request from another person's too).
+ */
+async function withCreator(client: Client, dir: string, opening: Opening): Promise<Opening & { creator: string }> {
+  if (opening.creator !== undefined) return { ...opening, creator: opening.creator };
+  const known = { ...opening, creator: (await client.user.get()).id };
+  await writeOpening(dir, known);
+  return known;
+}
+
+/**
+ * The change request an earlier attempt of `opening` opened, if it did: the latest that matches
+ * (created by the opening's user: another person's of the same subject is not it) and nothing tracks.
+ */
 export async function findOpened(
   client: Client,
   spaceId: string,
-  opening: Opening,
+  opening: Opening & { creator: string },
   state: WorkspaceState,
 ): Promise<ChangeRequest | undefined> {
   const tracked = trackedIds(state);
@@ -116,16 +139,22 @@ export async function openChangeRequest(
 ): Promise<ChangeRequest> {
   const earlier = (await readOpenings(dir)).find((o) => o.branch === branch);
   if (earlier !== undefined) {
-    const found = await findOpened(client, spaceId, earlier, state);
+    const found = await findOpened(client, spaceId, await withCreator(client, dir, earlier), state);
     if (found !== undefined) return found;
   }
-  const opening: Opening = { version: 1, branch, subject, since: earlier?.since ?? new Date().toISOString() };
+  const opening: Opening = {
+    version: 1,
+    branch,
+    subject,
+    since: earlier?.since ?? new Date().toISOString(),
+    ...(earlier?.creator !== undefined ? { creator: earlier.creator } : {}),
+  };
   await writeOpening(dir, opening);
   try {
     return await client.changeRequests.create(spaceId, { subject });
   } catch (error) {
     if (!isTransient(error)) throw error;
-    const found = await findOpened(client, spaceId, opening, state);
+    const found = await findOpened(client, spaceId, await withCreator(client, dir, opening), state);
     if (found !== undefined) return found;
     throw error;
   }
