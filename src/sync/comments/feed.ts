@@ -64,13 +64,15 @@ export async function arrivedComments(client: Client, dir: string, feed: Comment
 async function lookAt(
   client: Client,
   branch: string,
-  { place, label, files }: BranchPlace,
+  where: BranchPlace,
   feed: CommentFeed,
   fileText: (path: string) => Promise<string | undefined>,
 ): Promise<ArrivedComment[]> {
+  const { place, label } = where;
   const arrived: ArrivedComment[] = [];
   for await (const c of client.comments.list(place, { status: 'open', order: 'asc' })) {
-    const path = c.target.page ? (files.get(c.target.page.id) ?? null) : null;
+    // `where.files` is made when first read: only for a comment on a page.
+    const path = c.target.page ? (where.files.get(c.target.page.id) ?? null) : null;
     const text = path === null ? undefined : await fileText(path);
     const node = c.target.node as { id: string; preview?: string } | undefined;
     const line = text === undefined ? 1 : locateNode(text, node ? { id: node.id, preview: node.preview ?? '' } : undefined);
