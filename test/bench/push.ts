@@ -22,12 +22,27 @@ const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.test', ...args], { cwd: dir, encoding: 'utf8' });
 
+/**
+ * `BENCH_PUSH_BEFORE=<path of another build's cli/bin.js>`: pushes are also run with that build,
+ * in the same turns on the same workspaces, so that a change's before and after come from one
+ * run (the build must be able to run from where it is, e.g. a copy of dist/ beside package.json
+ * and a node_modules link).
+ */
+const BEFORE = process.env.BENCH_PUSH_BEFORE;
+
+/**
+ * `BENCH_PUSH_CPU_PROF=<folder>`: each measured push writes a CPU profile (node --cpu-prof) into
+ * `<folder>/<pages>`, to compare where the time of the two workspaces goes (the times then
+ * include the profiler's cost).
+ */
+const CPU_PROF = process.env.BENCH_PUSH_CPU_PROF;
+
 /** Runs the built CLI; resolves with its wall time in ms. */
-function docsync(args: string[], env: Record<string, string>): Promise<number> {
+function docsync(args: string[], env: Record<string, string>, bin = BIN, nodeArgs: string[] = []): Promise<number> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('DOCSYNC_')));
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...base, ...env } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...nodeArgs, bin, ...args], { env: { ...base, ...env } }, (error, stdout, stderr) => {
       if (error) reject(new Error(`docsync ${args.join(' ')}: ${stderr || stdout || error.message}`));
       else resolve(performance.now() - start);
     });
@@ -44,6 +59,8 @@ interface Side {
   pullPage: string;
   pullFile: string;
   push: number[];
+  /** The same pushes with the BENCH_PUSH_BEFORE build. */
+  pushBefore: number[];
   pull: number[];
 }
 
@@ -84,6 +101,7 @@ async function prepare(
     pullPage: listed.id,
     pullFile: join(pullDir, pullFile),
     push: [],
+    pushBefore: [],
     pull: [],
   };
   // The first push opens the change request, and the first pull and push load what later ones find ready: not measured.
@@ -92,10 +110,11 @@ async function prepare(
   return { side, pushDir: dir };
 }
 
-async function onePush(side: Side, i: number, env: Record<string, string>, dir: string): Promise<number> {
+async function onePush(side: Side, i: number | string, env: Record<string, string>, dir: string, bin = BIN): Promise<number> {
   writeFileSync(side.pushFile, `${readFileSync(side.pushFile, 'utf8')}\nEdit ${i}.\n`);
   git(dir, 'commit', '-qam', `edit ${i}`);
-  const ms = await docsync(['push', '--dir', dir, '--json'], env);
+  const profile = CPU_PROF && i !== 0 ? ['--cpu-prof', `--cpu-prof-dir=${join(CPU_PROF, String(side.pages))}`] : [];
+  const ms = await docsync(['push', '--dir', dir, '--json'], env, bin, profile);
   const sent = git(dir, 'log', '-1', '--format=%s');
   if (!sent.startsWith(`edit ${i}`)) throw new Error(`the push of edit ${i} committed something after it: ${sent}`);
   return ms;
@@ -133,12 +152,15 @@ export async function benchPush(
     const load = loadavg()[0]!;
     for (let i = 1; i <= rounds; i += 1) {
       starts.push(await docsync(['--version'], env));
-      for (const { side, pushDir } of sides) side.push.push(await onePush(side, i, env, pushDir));
+      for (const { side, pushDir } of sides) {
+        side.push.push(await onePush(side, i, env, pushDir));
+        if (BEFORE) side.pushBefore.push(await onePush(side, `${i} before`, env, pushDir, BEFORE));
+      }
       for (const { side } of sides) side.pull.push(await onePull(server, token, side, i, env));
     }
     const start = median(starts);
     const [s, b] = sides.map((x) => x.side) as [Side, Side];
-    const row = (what: 'push' | 'pull', target: string) => {
+    const row = (what: 'push' | 'pushBefore' | 'pull', target: string) => {
       const [sm, bm] = [median(s[what]), median(b[what])];
       console.log(
         `  ${what} ${`${bm.toFixed(0)} ms`.padStart(8)} vs ${`${sm.toFixed(0)} ms`.padStart(7)}: ${(bm / sm).toFixed(2)}x whole; ` +
@@ -150,6 +172,7 @@ export async function benchPush(
         `process start (docsync --version) median ${start.toFixed(0)} ms; load average ${load.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}`,
     );
     row('push', '≤ 1.2x');
+    if (BEFORE) row('pushBefore', `≤ 1.2x; the same pushes with ${BEFORE}`);
     row('pull', '≤ 1.5x');
   } finally {
     rmSync(work, { recursive: true, force: true });
