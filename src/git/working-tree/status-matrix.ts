@@ -68,13 +68,16 @@ export async function fastStatusRows(r: Repo): Promise<StatusRow[] | null> {
 
 /** statusMatrix's numbers: each oid's position among (HEAD, working tree, index), 0 when absent. */
 function rowsOf(head: Map<string, string>, staged: Map<string, StoredIndexEntry>, workdir: Map<string, string>): StatusRow[] {
-  const paths = new Set([...head.keys(), ...staged.keys(), ...workdir.keys()]);
   const rows: StatusRow[] = [];
-  for (const path of paths) {
+  const row = (path: string) => {
     const h = head.get(path);
     const w = workdir.get(path);
     const s = staged.get(path)?.oid;
     rows.push([path, h === undefined ? 0 : 1, w === undefined ? 0 : w === h ? 1 : 2, s === undefined ? 0 : s === h ? 1 : s === w ? 2 : 3]);
-  }
+  };
+  // Each path once, without a set of all of them: 5,000 files made that set the costliest step.
+  for (const path of head.keys()) row(path);
+  for (const path of staged.keys()) if (!head.has(path)) row(path);
+  for (const path of workdir.keys()) if (!head.has(path) && !staged.has(path)) row(path);
   return rows;
 }
