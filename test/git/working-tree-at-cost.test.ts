@@ -24,6 +24,20 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...actual, default: { ...actual, readdirSync, lstatSync }, readdirSync, lstatSync };
 });
 
+/** Tree objects hashed (their oids computed from entries), by the git layer's one hashing function. */
+const hashed = vi.hoisted(() => ({ trees: 0 }));
+
+vi.mock('../../src/git/format/object-format.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/git/format/object-format.js')>();
+  return {
+    ...actual,
+    objectOid: (type: Parameters<typeof actual.objectOid>[0], content: Uint8Array) => {
+      if (type === 'tree') hashed.trees += 1;
+      return actual.objectOid(type, content);
+    },
+  };
+});
+
 const FOLDERS = 20;
 const FILES = 10;
 
@@ -57,6 +71,14 @@ describe('workingTreeChangesAt looks only at the paths it is given', () => {
     await workingTreeChanges(dir);
     expect(seen.readdir).toHaveLength(FOLDERS + 1);
     expect(seen.lstat.length).toBeGreaterThanOrEqual(FOLDERS * FILES);
+  });
+
+  it("hashes no tree of the index when its cache tree names HEAD's (nothing staged)", async () => {
+    const dir = await workspace();
+    writeFileSync(join(dir, 'section-3/page-7.md'), 'edited\n');
+    hashed.trees = 0;
+    expect(await workingTreeChangesAt(dir, ['section-3/page-7.md'])).toEqual([{ path: 'section-3/page-7.md', status: 'modified' }]);
+    expect(hashed.trees).toBe(0);
   });
 
   it('one folder: that folder listed alone', async () => {

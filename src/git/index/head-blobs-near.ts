@@ -23,13 +23,19 @@ const SUBMODULE = '160000';
  * HEAD when nothing is staged at all. Otherwise the trees on the way to the paths and under
  * them are read (see readNear).
  * @returns null when HEAD names no commit yet, or a tree of HEAD that differs from the index's
- * holds a submodule (where headBlobs gives null).
+ * holds a submodule (where headBlobs gives null). `cacheTree`: the index's, see stagedPaths.
  */
-export async function headBlobsNear(r: Repo, scope: PathScope, entries: readonly StoredIndexEntry[], index: Near): Promise<Near | null> {
+export async function headBlobsNear(
+  r: Repo,
+  scope: PathScope,
+  entries: readonly StoredIndexEntry[],
+  index: Near,
+  cacheTree?: Buffer,
+): Promise<Near | null> {
   const commit = await headCommit(r);
   if (commit === null) return null;
   const tree = await commitTree(r, commit);
-  const staged = await stagedPaths(r, tree, entries);
+  const staged = await stagedPaths(r, tree, entries, cacheTree);
   if (staged === null) return null;
   if (!staged.some((path) => scope.near(path) || scope.foldersNear(path).length > 0)) return index;
   return readNear(r, tree, scope.roots);

@@ -1,3 +1,4 @@
+import { parseCacheTree } from '../format/cache-tree.js';
 import type { StoredIndexEntry } from '../format/index-read.js';
 import { readTreeItems } from '../objects/loose-objects.js';
 import { FOLDER_MODE, objectOid, treeContent, type TreeEntryText } from '../format/object-format.js';
@@ -71,9 +72,21 @@ async function compare(r: Repo, head: string | null, index: IndexFolder | undefi
  * The paths where the index (`entries`, stage 0) is not the tree `head`: staged changes, and
  * entries missing on either side. Where a folder of the index would make the very tree `head`
  * has there (same oid), that tree is not read: when nothing is staged, only the index is hashed.
+ * With the index's cache tree (`cacheTree`, the `TREE` extension's data) valid at the root over
+ * every entry and naming `head`, nothing is staged and nothing is hashed, as git trusts it: after
+ * a commit or a pull's checkout that is the usual case, and hashing a 5,000-entry index cost
+ * each look at a few paths (workingTreeChangesAt) most of its time.
  * @returns null when `head` holds a submodule.
  */
-export async function stagedPaths(r: Repo, head: string, entries: readonly StoredIndexEntry[]): Promise<string[] | null> {
+export async function stagedPaths(
+  r: Repo,
+  head: string,
+  entries: readonly StoredIndexEntry[],
+  cacheTree?: Buffer,
+): Promise<string[] | null> {
+  // An intent-to-add entry is in no tree git writes: a cache tree over one is not the entries' tree (as in headBlobs).
+  const cached = cacheTree === undefined || entries.some((entry) => entry.intentToAdd) ? null : parseCacheTree(cacheTree);
+  if (cached !== null && cached.oid === head && cached.entryCount === entries.length) return [];
   const root = build(entries, 0, entries.length, '');
   const out: string[] = [];
   if (root.oid === head) return out;

@@ -38,7 +38,7 @@ export async function workingTreeChangesAt(dir: string, paths: readonly string[]
     }
     for (const folder of scope.foldersNear(entry.path)) indexNear.folders.add(folder);
   }
-  const head = await headBlobsNear(r, scope, entries, indexNear);
+  const head = await headBlobsNear(r, scope, entries, indexNear, index === 'none' ? undefined : index.cacheTree);
   if (head === null) return null;
   const folders = new Set([...head.folders, ...indexNear.folders]);
   // The full walk's rule, asked only near the paths: .gitignore for what neither HEAD nor the index knows.
