@@ -32,7 +32,8 @@ import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
 import { readBack } from './read-back.js';
 import { refuseUndoingRemote } from './undo-check.js';
-import { adoptMain } from './adopt-main.js';
+import { adoptMainInPush } from './adopt-main.js';
+import { clearAdopting } from './adopting.js';
 import { withLf } from '../line-endings.js';
 import { matchRenames } from './rename-match.js';
 import type { UnsentLink } from './lost-links.js';
@@ -223,14 +224,8 @@ async function pushOnce(client: Client, dir: string, options: PushOptions): Prom
   // main merged into the branch the git way: main comes into the change request first, so that
   // the branch's resolution is what the change request holds, and it can be merged.
   let adopted = false;
-  if (
-    !resuming &&
-    !options.dryRun &&
-    branch !== 'main' &&
-    changeRequest !== undefined &&
-    changeRequest.revision === target.base.remoteRevision
-  ) {
-    adopted = await adoptMain(client, dir, spaceId, state.branches.main, head, changeRequest, target.base.index);
+  if (!resuming && !options.dryRun && branch !== 'main' && changeRequest !== undefined) {
+    adopted = await adoptMainInPush(client, dir, spaceId, state.branches.main, head, changeRequest, target.base);
     if (adopted) changeRequest = await client.changeRequests.get(spaceId, changeRequest.id);
   }
   if (!resuming) {
@@ -423,6 +418,7 @@ async function pushOnce(client: Client, dir: string, options: PushOptions): Prom
   target.save(latest, entry);
   await writeState(dir, latest);
   await clearJournal(dir, branch);
+  await clearAdopting(dir, changeRequest.id);
   result.revision = synced.revision;
   return result;
 }
