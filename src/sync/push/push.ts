@@ -145,9 +145,12 @@ export const PUSH_ATTEMPTS = 4;
  * record for a change request whose answer was lost. At most {@link PUSH_ATTEMPTS} attempts.
  */
 export async function push(client: Client, dir: string, options: PushOptions = {}): Promise<PushResult> {
+  // The commit of uncommitted edits an attempt made: a later attempt finds none, yet reports it.
+  const saved: { commit?: string } = {};
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await pushOnce(client, dir, options);
+      const result = await pushOnce(client, dir, options, saved);
+      return saved.commit !== undefined && result.savedLocalEdits === undefined ? { ...result, savedLocalEdits: saved.commit } : result;
     } catch (error) {
       if (options.dryRun || !isTransient(error)) throw error;
       if (attempt >= PUSH_ATTEMPTS) throw gaveUp(error as ApiError | ConnectionError, attempt);
@@ -169,7 +172,7 @@ function gaveUp(error: ApiError | ConnectionError, attempts: number): Error {
   return out;
 }
 
-async function pushOnce(client: Client, dir: string, options: PushOptions): Promise<PushResult> {
+async function pushOnce(client: Client, dir: string, options: PushOptions, saved: { commit?: string }): Promise<PushResult> {
   const state = await readState(dir);
   const checkedOut = await currentBranch(dir);
   const branch = options.branch ?? checkedOut;
@@ -189,6 +192,7 @@ async function pushOnce(client: Client, dir: string, options: PushOptions): Prom
         message: `docsync: local edits to ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`,
         author: DOCSYNC_AUTHOR,
       })) ?? undefined;
+    if (savedLocalEdits !== undefined) saved.commit = savedLocalEdits;
   }
   let head = (await branchOid(dir, branch))!;
   // A dry run commits nothing, but plans what the push would send: uncommitted edits included,
