@@ -2,12 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectExitOk, spawnWatch } from '../daemon/watch-process.js';
 import { hostedProxy, type HostedProxy } from '../helpers/hosted-proxy.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { editMain, git } from '../sync/fixture.js';
 import { runCli, type CliResult } from './run-cli.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 type Mode = 'direct' | 'hosted';
 interface RemotePage {
@@ -87,7 +91,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
       },
     ]);
     ids.set('install', under.get('install')!);
-  }, 60_000);
+  });
   afterAll(async () => {
     await proxy?.close();
     await s?.close();
@@ -103,7 +107,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     ok(await cli(['pull', '--dir', dir()]));
     expect(await readFile(join(dir(), 'beta.md'), 'utf8')).toBe('# Beta\n\nbeta text\nfrom the platform\n');
     expectIntact();
-  }, 60_000);
+  });
 
   it('pushes every kind of change; what the server cannot take is reported and kept, and pushing again is never refused', async () => {
     const d = dir();
@@ -147,7 +151,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     ok(again, mode === 'direct' ? 0 : 4);
     expect(await readFile(join(d, 'SUMMARY.md'), 'utf8')).toBe(EDITED_SUMMARY);
     expectIntact();
-  }, 90_000);
+  });
 
   it("updates the branch with main's changes", async () => {
     await editMain(s, spaceId, [
@@ -157,7 +161,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     expect(await readFile(join(dir(), 'README.md'), 'utf8')).toBe('# Alpha\n\none\ntwo\nthree\nfour\n');
     expect(await readFile(join(dir(), 'SUMMARY.md'), 'utf8')).toBe(EDITED_SUMMARY);
     expectIntact();
-  }, 60_000);
+  });
 
   it('merges the branch into main, and main gets what was sent', async () => {
     const merged = await cli(['merge', 'work', '--dir', dir()]);
@@ -170,7 +174,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     expect(await readFile(join(dir(), '.gitbook', 'assets', 'logo.png'))).toEqual(LOGO);
     expect(await readFile(join(dir(), 'guides', 'setup.md'), 'utf8')).toBe('# Install\n\nrun it\n');
     expectIntact();
-  }, 60_000);
+  });
 
   it('a merge that conflicts changes nothing, and the branch can still be pushed', async () => {
     const d = dir();
@@ -194,7 +198,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     git(d, 'commit', '-qam', 'Again');
     ok(await cli(['push', '--dir', d]));
     expectIntact();
-  }, 90_000);
+  });
 
   it('syncs, and mirrors the organization', async () => {
     git(dir(), 'checkout', '-q', 'main');
@@ -205,7 +209,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     ok(await cli(['mirror', mirror, '--org', s.orgId]));
     expect(await readFile(join(mirror, 'scenario', 'new.md'), 'utf8')).toContain('A new page with a logo.');
     expectIntact(join(mirror, 'scenario'));
-  }, 90_000);
+  });
 
   it('watch pushes a save', async () => {
     const d = dir();
@@ -213,7 +217,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     try {
       await watch.waitFor((e) => e.type === 'started');
       await writeFile(join(d, 'beta.md'), '# Beta\n\nsaved while watched\n');
-      const pushed = await watch.waitFor((e) => e.type === 'pushed', 40_000);
+      const pushed = await watch.waitFor((e) => e.type === 'pushed');
       expect(pushed.branch).toBe('main');
       const crs = (await remote('/change-requests')).items as { id: string; number: number }[];
       const cr = crs.find((c) => c.number === pushed.changeRequest.number)!;
@@ -225,7 +229,7 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
       const from = watch.events().length;
       const summary = `${(await readFile(join(d, 'SUMMARY.md'), 'utf8')).trimEnd()}\n* [Docs site](https://docs.example.com/)\n`;
       await writeFile(join(d, 'SUMMARY.md'), summary);
-      const linked = await watch.waitFor((e) => e.type === 'pushed', 40_000, from);
+      const linked = await watch.waitFor((e) => e.type === 'pushed', EVENT_WAIT_MS, from);
       if (mode === 'direct') expect(linked.skipped).toEqual([]);
       else
         expect(linked.skipped).toEqual([
@@ -238,5 +242,5 @@ describe.each<Mode>(['direct', 'hosted'])('the sync tool end to end, %s', (mode)
     }
     expectIntact();
     if (proxy) expect(proxy.statuses.filter((status) => status >= 500)).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { readTreeFiles } from '../../src/git/index.js';
 import { clone } from '../../src/sync/clone.js';
@@ -17,6 +17,10 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain, git } from '../sync/fixture.js';
 import { spawnCli, type CliProcess } from './run-cli.js';
 import { seedFromEnv } from '../helpers/seed.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /**
  * `push`, `pull`, `clone` and the daemon's cycle (`watch`), each killed with SIGKILL at a random
@@ -263,7 +267,7 @@ describe('commands killed at random points and run again', () => {
       const summary = git(t.dir, 'show', 'HEAD:SUMMARY.md');
       await writeFile(join(t.dir, 'SUMMARY.md'), `${summary.trimEnd()}\n${lines.join('\n')}\n`);
       if (kill === 0) {
-        await daemon.waitFor((e) => e.type === 'pushed', 60_000);
+        await daemon.waitFor((e) => e.type === 'pushed');
         window = Date.now() - saved;
         await daemon.stop();
       } else {

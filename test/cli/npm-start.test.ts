@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -28,7 +32,7 @@ describe('npm start (docsync up from the built package)', () => {
       '--outDir',
       out,
     ]);
-  }, 120_000);
+  });
   afterAll(async () => {
     await rm(out, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });
@@ -48,7 +52,7 @@ describe('npm start (docsync up from the built package)', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? -1)));
     const waitFor = async (pattern: RegExp) => {
-      const until = Date.now() + 60_000;
+      const until = Date.now() + EVENT_WAIT_MS;
       while (!pattern.test(stdout)) {
         if (child.exitCode !== null || Date.now() > until) throw new Error(`no ${pattern} in: ${stdout}\nstderr: ${stderr}`);
         await new Promise((r) => setTimeout(r, 20));

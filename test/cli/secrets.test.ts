@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawnCli, type CliProcess } from './spawn-cli.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /*
  * Issue 24, "Secrets": a whole end-to-end run as users run it (docsync serve at its most verbose
@@ -29,7 +33,7 @@ describe('no secret in any log, output or file of an end-to-end run', () => {
     home = await mkdtemp(join(tmpdir(), 'docsync-secrets-'));
     server = spawnCli(['serve', '--port', '0', '--data', join(home, 'data'), '--log-level', 'trace'], { DOCSYNC_BOOTSTRAP_TOKEN: TOKEN });
     api = /listening on (\S+)/.exec(await server.firstLine)![1]!;
-  }, 120_000);
+  });
   afterAll(async () => {
     server?.child.kill('SIGTERM');
     await server?.exited;
@@ -66,12 +70,12 @@ describe('no secret in any log, output or file of an end-to-end run', () => {
     await run(['doctor', '--dir', ws]);
     // A watch cycle: a save pushed, then Ctrl-C.
     const watch = spawnCli(['watch', ws, '--json', '--debounce', '100', '--poll', '0.5'], env);
-    for (const until = Date.now() + 60_000; !watch.stdout().includes('"started"');) {
+    for (const until = Date.now() + EVENT_WAIT_MS; !watch.stdout().includes('"started"');) {
       if (Date.now() > until || watch.child.exitCode !== null) throw new Error(`watch did not start: ${watch.stderr()}`);
       await new Promise((r) => setTimeout(r, 25));
     }
     await writeFile(readme, `${await readFile(readme, 'utf8')}\nA watched edit.\n`);
-    for (const until = Date.now() + 60_000; !watch.stdout().includes('"pushed"');) {
+    for (const until = Date.now() + EVENT_WAIT_MS; !watch.stdout().includes('"pushed"');) {
       if (Date.now() > until || watch.child.exitCode !== null) throw new Error(`watch did not push: ${watch.stdout()} ${watch.stderr()}`);
       await new Promise((r) => setTimeout(r, 25));
     }

@@ -1,10 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/server/store/db.js';
 import { spawnCli, type CliProcess } from './run-cli.js';
 import { parseRateLimit } from '../../src/cli/commands/serve.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const LISTENING = /^docsync API listening on (http:\/\/127\.0\.0\.1:(\d+))$/;
 
@@ -98,7 +102,7 @@ describe('docsync serve as a process', () => {
     children.push(bad);
     expect(await bad.exited).toBe(2);
     expect(bad.stderr()).toBe('docsync: --rate-limit must be a whole number of requests per minute (0 for no limit), got "lots"\n');
-  }, 60_000);
+  });
 
   it('--port abc exits 2 with a message naming the option', async () => {
     const proc = spawnCli(['serve', '--port', 'abc', '--data', dataDir()]);

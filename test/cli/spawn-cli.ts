@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 // No vitest here: `npm run bench` starts the CLI with this too.
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+/** The test budgets of a server a CLI process runs (test/helpers/child-limits.ts). */
+const CHILD_LIMITS = fileURLToPath(new URL('../helpers/child-limits.ts', import.meta.url));
 
 export interface CliProcess {
   child: ChildProcess;
@@ -23,10 +25,14 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, optio
   const base = { ...process.env };
   for (const key of Object.keys(base)) if (key.startsWith('DOCSYNC_')) delete base[key];
   // `built`: the compiled bin (dist/cli/bin.js), run with plain node as users run it.
-  const child = spawn(process.execPath, options.built !== undefined ? [options.built, ...args] : ['--import', 'tsx', BIN, ...args], {
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    options.built !== undefined ? [options.built, ...args] : ['--import', 'tsx', '--import', CHILD_LIMITS, BIN, ...args],
+    {
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8');

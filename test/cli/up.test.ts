@@ -2,11 +2,15 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readState } from '../../src/sync/state/state.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { git } from '../sync/fixture.js';
 import { spawnCli } from './run-cli.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /** `docsync up --json` as a child process; its first line is the start banner. */
 function up(args: string[], env: Record<string, string>) {
@@ -17,7 +21,7 @@ function up(args: string[], env: Record<string, string>) {
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l));
-  const waitFor = async (match: (e: any) => boolean, ms = 60_000) => {
+  const waitFor = async (match: (e: any) => boolean, ms = EVENT_WAIT_MS) => {
     const until = Date.now() + ms;
     for (;;) {
       const found = events().find(match);
@@ -31,10 +35,10 @@ function up(args: string[], env: Record<string, string>) {
   // the test until its timeout, which hides the cause.
   const interrupt = async () => {
     proc.child.kill('SIGINT');
-    const stopped = await Promise.race([proc.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 45_000))]);
+    const stopped = await Promise.race([proc.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), EVENT_WAIT_MS))]);
     if (stopped !== 'hung') return stopped;
     proc.child.kill('SIGKILL');
-    throw new Error(`up did not stop 45 s after SIGINT; stdout: ${proc.stdout()}\nstderr: ${proc.stderr()}`);
+    throw new Error(`up did not stop ${EVENT_WAIT_MS / 1000} s after SIGINT; stdout: ${proc.stdout()}\nstderr: ${proc.stderr()}`);
   };
   return { ...proc, events, waitFor, interrupt };
 }

@@ -1,12 +1,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
 import { cycleAfterTouch } from './watch-process.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 // Issue 13, item 11: the daemon says a thing once. A file with conflict markers is not pushed
 // (and "pushed ... left out" said) again at every poll; a rebase stopped at a conflict is named
@@ -26,7 +30,7 @@ describe('the daemon, quiet when nothing changes', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const until = async (events: DaemonEvent[], found: (e: DaemonEvent) => boolean, what: string, ms = 20_000) => {
+  const until = async (events: DaemonEvent[], found: (e: DaemonEvent) => boolean, what: string, ms = EVENT_WAIT_MS) => {
     const end = Date.now() + ms;
     while (!events.some(found)) {
       if (Date.now() > end) throw new Error(`no ${what}; got ${JSON.stringify(events)}`);

@@ -1,13 +1,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { readDaemonStatus, startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
 import type { SchedulerEvent } from '../../src/daemon/scheduler/scheduler.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
 import { eventually } from './watch-process.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /** The daemon in this process, for what needs its timings under control. */
 describe('startDaemon', () => {
@@ -25,14 +29,14 @@ describe('startDaemon', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const waitFor = async (what: string, ok: () => boolean, ms = 20_000) => {
+  const waitFor = async (what: string, ok: () => boolean, ms = EVENT_WAIT_MS) => {
     const end = Date.now() + ms;
     while (!ok()) {
       if (Date.now() > end) throw new Error(`no ${what} within ${ms} ms`);
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  const until = async (events: DaemonEvent[], type: DaemonEvent['type'], ms = 20_000) => {
+  const until = async (events: DaemonEvent[], type: DaemonEvent['type'], ms = EVENT_WAIT_MS) => {
     const end = Date.now() + ms;
     while (!events.some((e) => e.type === type)) {
       if (Date.now() > end) throw new Error(`no ${type} event; got ${JSON.stringify(events)}`);

@@ -1,16 +1,20 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { watchMirror, type MirrorWatch, type MirrorWatchEvent } from '../../src/daemon/index.js';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { hostedProxy } from '../helpers/hosted-proxy.js';
 import { spawnCli } from '../cli/spawn-cli.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const HOUR = 3_600_000;
 
-const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) => {
+const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = EVENT_WAIT_MS) => {
   const end = Date.now() + ms;
   while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -145,7 +149,7 @@ describe.each(testDialects())('mirror --watch (%s)', (dialect) => {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as MirrorWatchEvent);
     try {
-      await waitFor('the stream', () => events().some((e) => e.type === 'remote' && e.mode === 'events'), 60_000);
+      await waitFor('the stream', () => events().some((e) => e.type === 'remote' && e.mode === 'events'));
       await waitFor('the clone', fileHas(join(dir, 'handbook', 'README.md'), 'first text'));
       await org.write(handbook.id, '# Home\n\nfrom the stream\n', handbook.page);
       await waitFor('the edit on disk', fileHas(join(dir, 'handbook', 'README.md'), 'from the stream'));
@@ -155,5 +159,5 @@ describe.each(testDialects())('mirror --watch (%s)', (dialect) => {
     expect(await proc.exited, proc.stderr()).toBe(0);
     expect(events().at(0)).toMatchObject({ type: 'started', orgId: org.id });
     expect(events().at(-1)).toMatchObject({ type: 'stopped' });
-  }, 90_000);
+  });
 });

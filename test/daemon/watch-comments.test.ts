@@ -1,12 +1,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone, pull } from '../../src/sync/index.js';
 import { readDaemonStatus, startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { changeRequestWith, editMain, git } from '../sync/fixture.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /** `docsync watch` tells the writer about review comments as they arrive (issue 17). */
 describe('the daemon reports new comments', () => {
@@ -26,7 +30,7 @@ describe('the daemon reports new comments', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) => {
+  const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = EVENT_WAIT_MS) => {
     const end = Date.now() + ms;
     while (!(await ok())) {
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
 import { snapshotOf } from '../../src/sync/remote/snapshot.js';
@@ -10,6 +10,10 @@ import { loadFolder } from '../../src/workspace/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
 import { expectExitOk, spawnWatch } from './watch-process.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /**
  * The daemon killed with SIGKILL in the middle of a three-batch push (through the journal's test
@@ -84,6 +88,6 @@ describe('docsync watch killed mid-push', () => {
       const open = [];
       for await (const cr of client.changeRequests.list(t.spaceId)) open.push(cr);
       expect(open).toHaveLength(1);
-    }, 90_000); // 108 pages written, pushed, killed, resumed: minutes on a loaded machine are possible
+    });
   }
 });

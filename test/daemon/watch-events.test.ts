@@ -1,16 +1,20 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { startDaemon, type Daemon, type DaemonEvent } from '../../src/daemon/index.js';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { hostedProxy, type HostedProxy } from '../helpers/hosted-proxy.js';
 import { clonedSpace, editMain } from '../sync/fixture.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const HOUR = 3_600_000;
 
-const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 20_000) => {
+const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = EVENT_WAIT_MS) => {
   const end = Date.now() + ms;
   while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

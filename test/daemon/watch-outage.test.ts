@@ -2,13 +2,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { readState } from '../../src/sync/state/state.js';
 import type { TestServer } from '../helpers/server.js';
 import { clonedSpace, git, remoteMarkdown } from '../sync/fixture.js';
 import { expectExitOk, spawnWatch } from './watch-process.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /**
  * The server stopped under a running daemon and started again on the same port and store: saves
@@ -65,10 +69,10 @@ describe('docsync watch across a server outage', () => {
       const mark = watch.events().length;
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nsecond save, server down\n');
       // A poll may find the server gone before the save settles: wait for both, in any order.
-      await watch.waitFor((e) => e.type === 'committed' && e.files.includes('beta.md'), 30_000, mark);
-      await watch.waitFor((e) => e.type === 'offline', 30_000, mark);
+      await watch.waitFor((e) => e.type === 'committed' && e.files.includes('beta.md'), EVENT_WAIT_MS, mark);
+      await watch.waitFor((e) => e.type === 'offline', EVENT_WAIT_MS, mark);
       await writeFile(join(t.dir, 'README.md'), '# Alpha\n\none\ntwo\nthree\nthird save, server still down\n');
-      const committed = await watch.waitFor((e) => e.type === 'committed' && e.files.includes('README.md'), 20_000, mark);
+      const committed = await watch.waitFor((e) => e.type === 'committed' && e.files.includes('README.md'), EVENT_WAIT_MS, mark);
       expect(committed.branch).toBe('main');
       expect(
         watch
@@ -80,8 +84,8 @@ describe('docsync watch across a server outage', () => {
 
       server = await start(port);
       const back = watch.events().length;
-      await watch.waitFor((e) => e.type === 'online', 90_000, back);
-      const pushed = await watch.waitFor((e) => e.type === 'pushed', 30_000, back);
+      await watch.waitFor((e) => e.type === 'online', EVENT_WAIT_MS, back);
+      const pushed = await watch.waitFor((e) => e.type === 'pushed', EVENT_WAIT_MS, back);
       expect(pushed.pages).toMatchObject({ updated: 2 });
     } finally {
       await expectExitOk(watch);

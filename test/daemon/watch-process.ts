@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readDaemonStatus } from '../../src/daemon/index.js';
 import { spawnCli, type CliProcess } from '../cli/spawn-cli.js';
+import { EVENT_WAIT_MS } from '../helpers/patience.js';
 
 // No vitest here: `npm run bench` runs the daemon with this too.
 
@@ -24,7 +25,7 @@ export function spawnWatch(dir: string, env: Record<string, string>, extra: stri
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line));
-  const waitFor = async (match: (event: any) => boolean, ms = 20_000, from = 0) => {
+  const waitFor = async (match: (event: any) => boolean, ms = EVENT_WAIT_MS, from = 0) => {
     const until = Date.now() + ms;
     for (;;) {
       const found = events().slice(from).find(match);
@@ -47,7 +48,7 @@ export function spawnWatch(dir: string, env: Record<string, string>, extra: stri
 }
 
 /** Polls `check` until it returns without throwing, or rethrows its last failure after `ms`. */
-export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T>, ms = EVENT_WAIT_MS): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     try {
@@ -64,7 +65,7 @@ export async function eventually<T>(check: () => Promise<T>, ms = 20_000): Promi
  * daemon to finish a cycle after it: one more chance for it to commit, pull or push what it must
  * not, waited for instead of sleeping through polls (which an open event stream stops anyway).
  */
-export async function cycleAfterTouch(dir: string, file: string, ms = 20_000): Promise<void> {
+export async function cycleAfterTouch(dir: string, file: string, ms = EVENT_WAIT_MS): Promise<void> {
   const from = (await readDaemonStatus(dir))?.cycles ?? 0;
   await writeFile(join(dir, file), await readFile(join(dir, file)));
   await eventually(async () => {

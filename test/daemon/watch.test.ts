@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { readState } from '../../src/sync/state/state.js';
 import { readDaemonStatus } from '../../src/daemon/index.js';
@@ -9,6 +9,10 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain, git, remoteMarkdown } from '../sync/fixture.js';
 import { runCli, spawnCli } from '../cli/run-cli.js';
 import { cycleAfterTouch, eventually, expectExitOk, spawnWatch } from './watch-process.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /** `docsync watch` as a child process on a real server and a real clone. */
 describe('docsync watch', () => {
@@ -124,7 +128,7 @@ describe('docsync watch', () => {
       expect(opened.changeRequest.opened).toBe(true);
       const isSave = (e: any) => e.type === 'committed' && e.files.includes('README.md');
       await watch.waitFor(isSave);
-      await watch.waitFor((e) => e.type === 'pushed' && e.branch === 'feature', 20_000, watch.events().findIndex(isSave));
+      await watch.waitFor((e) => e.type === 'pushed' && e.branch === 'feature', EVENT_WAIT_MS, watch.events().findIndex(isSave));
       const state = await readState(t.dir);
       expect((await client.changeRequests.get(t.spaceId, state.branches.feature!.changeRequestId!)).subject).toBe('Explain beta better');
       expect(await remoteMarkdown(s, t.spaceId, t.alpha, state.branches.feature!.changeRequestId)).toContain('four, on a branch');
@@ -226,7 +230,7 @@ describe('docsync watch', () => {
       // The writer resolves it; the resolution is committed and pushed.
       const mark = watch.events().length;
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nbeta text, as both agreed\n');
-      await watch.waitFor((e) => e.type === 'pushed', 20_000, mark);
+      await watch.waitFor((e) => e.type === 'pushed', EVENT_WAIT_MS, mark);
       const { outbox } = (await readState(t.dir)).branches.main!;
       expect(await remoteMarkdown(s, t.spaceId, t.beta, outbox!.changeRequestId)).toContain('as both agreed');
     } finally {
@@ -269,7 +273,7 @@ describe('docsync watch', () => {
       expect(await remoteMarkdown(s, t.spaceId, t.beta)).toContain('first day of saves');
       const mark = watch.events().length;
       await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nsecond day of saves\n');
-      const second = await watch.waitFor((e) => e.type === 'pushed', 20_000, mark);
+      const second = await watch.waitFor((e) => e.type === 'pushed', EVENT_WAIT_MS, mark);
       expect(second.changeRequest.opened).toBe(true);
       expect(second.changeRequest.number).not.toBe(first.changeRequest.number);
       expect(second.pages).toMatchObject({ updated: 1, inserted: 0, deleted: 0 });

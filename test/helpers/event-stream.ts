@@ -1,4 +1,5 @@
 import type { SpaceEvent } from '../../src/model/index.js';
+import { EVENT_WAIT_MS } from './patience.js';
 
 export interface TestStream {
   status: number;
@@ -28,7 +29,7 @@ export async function openStream(url: string, token: string, headers: Record<str
     heartbeats: 0,
     ended: Promise.resolve(),
     close: () => abort.abort(),
-    async until(what, ok, ms = 10_000) {
+    async until(what, ok, ms = EVENT_WAIT_MS) {
       const end = Date.now() + ms;
       while (!ok(stream.events)) {
         if (Date.now() > end) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(stream.events.map((e) => e.sseType))}`);

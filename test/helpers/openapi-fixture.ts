@@ -58,8 +58,12 @@ export interface SpecFixture {
   url: string;
   /** Path to text; change it to serve a new content. */
   files: Map<string, string>;
-  /** Answers to this path only after `delayMs`. */
-  slow: { path: string; delayMs: number };
+  /**
+   * Requests to this path are held, never answered (a fetch that hangs until its timeout, or a job
+   * caught mid-fetch); `asked` resolves when the first one arrives, the event a test waits for
+   * instead of a delay.
+   */
+  slow: { path: string; asked: Promise<void> };
   close(): Promise<void>;
 }
 
@@ -71,8 +75,8 @@ export async function startSpecFixture(): Promise<SpecFixture> {
     ['/api/invalid.yaml', INVALID_SPEC],
     ['/api/slow.yaml', PETS_V1],
   ]);
-  const slow = { path: '/api/slow.yaml', delayMs: 3_000 };
-  const timers = new Set<NodeJS.Timeout>();
+  let asked: () => void = () => undefined;
+  const slow = { path: '/api/slow.yaml', asked: new Promise<void>((resolve) => (asked = resolve)) };
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const text = files.get(path);
@@ -81,12 +85,8 @@ export async function startSpecFixture(): Promise<SpecFixture> {
       else res.writeHead(200, { 'content-type': 'application/yaml' }).end(text);
     };
     if (path === slow.path) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (!res.destroyed) answer();
-      }, slow.delayMs);
-      timers.add(timer);
-      return;
+      asked();
+      return; // held until the client gives up or `close` ends the connection
     }
     answer();
   });
@@ -97,7 +97,6 @@ export async function startSpecFixture(): Promise<SpecFixture> {
     files,
     slow,
     async close() {
-      for (const t of timers) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

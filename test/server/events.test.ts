@@ -1,10 +1,14 @@
 import { Value } from '@sinclair/typebox/value';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SpaceEvent } from '../../src/model/index.js';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { openStream, type TestStream } from '../helpers/event-stream.js';
 import { createSpace } from '../helpers/spaces.js';
 import { changeRequestWith } from '../sync/fixture.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /** `GET /v1/spaces/{spaceId}/events` and `GET /v1/orgs/{orgId}/events` (issue 23, docs/api.md "Events"). */
 describe.each(testDialects())('event streams (%s)', (dialect) => {
@@ -183,7 +187,7 @@ describe.each(testDialects())('event streams (%s)', (dialect) => {
   it('sends heartbeats, and refuses a Last-Event-ID that is not one of its ids', async () => {
     const space = await createSpace(s, { title: 'Quiet' });
     const stream = await open(`${s.url}/v1/spaces/${space.id}/events`, s.token);
-    const end = Date.now() + 10_000;
+    const end = Date.now() + EVENT_WAIT_MS;
     while (stream.heartbeats < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     expect(stream.heartbeats).toBeGreaterThanOrEqual(2);
     const bad = await s.request('GET', `/v1/spaces/${space.id}/events`, { headers: { 'last-event-id': 'yesterday' } });

@@ -1,12 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { dropPostgresSchema } from '../../src/server/store/db.js';
 import { testDialects } from '../helpers/server.js';
 import { TestClock } from '../helpers/clock.js';
 import { startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const TOKEN = 'test_openapi_restart_token_0123456789';
 const LEASE_MS = 5 * 60 * 1000;
@@ -42,15 +46,13 @@ describe.each(testDialects())('OpenAPI processing survives a restart (%s)', (dia
     const org = (await first.db.kysely.selectFrom('organizations').select('id').executeTakeFirstOrThrow()).id;
     const made = await api(first, 'POST', `/orgs/${org}/openapi`, { slug: 'pets', source: { url: `${fixture.url}/api/slow.yaml` } });
     expect(made.status).toBe(201);
-    let state = made.body.processingState;
-    for (let i = 0; i < 100 && state !== 'progress'; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-      state = (await api(first, 'GET', `/orgs/${org}/openapi/pets`)).body.processingState;
-    }
-    expect(state).toBe('progress');
+    // The job's fetch has reached the fixture, which holds it: the job is mid-way, however long
+    // the machine took to start it.
+    await fixture.slow.asked;
+    expect((await api(first, 'GET', `/orgs/${org}/openapi/pets`)).body.processingState).toBe('progress');
     await first.close();
 
-    // The slow answer never came; the file now answers at once.
+    // The held answer never came; the file now answers at once.
     fixture.slow.path = '/none';
     const clock = new TestClock();
     clock.advance(LEASE_MS + 1000);

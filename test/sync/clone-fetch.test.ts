@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { httpFixture, type Fixture } from '../client/http-fixture.js';
 import { createClient } from '../../src/client/index.js';
@@ -9,6 +9,10 @@ import { clone } from '../../src/sync/clone.js';
 import { readState } from '../../src/sync/state/state.js';
 import { hostedProxy } from '../helpers/hosted-proxy.js';
 import { changeRequestWith, editMain, git } from './fixture.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /** How clone reads the space: main and the change requests at once, each base once. */
 describe('clone fetches', () => {
@@ -25,8 +29,9 @@ describe('clone fetches', () => {
 
   /**
    * Forwards to the server, but holds main's revision read until a change request's content is
-   * asked for (or two seconds pass): a clone that reads them one after the other is slowed, and
-   * seen to be.
+   * asked for: a clone that reads them at once goes on as soon as it asks; one that reads them one
+   * after the other would wait for ever, so after 20 s (far past any machine's load, as nothing
+   * else is waited for) main's read goes on and the clone is seen not to overlap.
    */
   async function holdingMain(spaceId: string): Promise<Fixture & { overlapped: () => boolean }> {
     let overlapped = false;
@@ -35,7 +40,7 @@ describe('clone fetches', () => {
     const proxy = await httpFixture(async (req, res, seen) => {
       const path = new URL(seen.url, s.url).pathname;
       if (path === `/v1/spaces/${spaceId}/content`) {
-        const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000));
+        const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000));
         overlapped = await Promise.race([crAsked.then(() => true), timer]);
       }
       if (/\/change-requests\/[^/]+\/content$/.test(path)) release();

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IDIOMORPH_SOURCE, LIVE_SCRIPT } from '../../../src/server/web/live.js';
 import { startServer, testDialects, type TestServer } from '../../helpers/server.js';
 import { WebClient } from '../../helpers/web.js';
 import { spaceWithPages } from '../../helpers/web-content.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -42,7 +46,7 @@ async function openStream(web: WebClient, path: string) {
 }
 
 async function until(check: () => boolean, what: string) {
-  for (const end = Date.now() + 20_000; !check();) {
+  for (const end = Date.now() + EVENT_WAIT_MS; !check();) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
