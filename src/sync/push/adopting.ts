@@ -1,8 +1,8 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '../../client/index.js';
 import type { ChangeRequest } from '../../model/index.js';
-import { writeJsonFile } from '../state/json-file.js';
+import { removeJsonFile, writeJsonFile } from '../state/json-file.js';
 import { stateDir } from '../state/state.js';
 
 /**
@@ -39,7 +39,7 @@ export async function writeAdopting(dir: string, record: Adopting): Promise<void
 }
 
 export async function clearAdopting(dir: string, changeRequestId: string): Promise<void> {
-  await rm(adoptingPath(dir, changeRequestId), { force: true });
+  await removeJsonFile(adoptingPath(dir, changeRequestId));
 }
 
 /**

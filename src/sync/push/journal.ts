@@ -1,5 +1,5 @@
-import { writeJsonFile } from '../state/json-file.js';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { removeJsonFile, writeJsonFile } from '../state/json-file.js';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentChange } from '../../model/index.js';
 import { SyncError } from '../errors.js';
@@ -57,7 +57,7 @@ export async function writeJournal(workspace: string, journal: PushJournal): Pro
 }
 
 export async function clearJournal(workspace: string, branch: string): Promise<void> {
-  await rm(journalPath(workspace, branch), { force: true });
+  await removeJsonFile(journalPath(workspace, branch));
 }
 
 /**

@@ -1,8 +1,8 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, ConnectionError, type Client } from '../../client/index.js';
 import type { ChangeRequest } from '../../model/index.js';
-import { writeJsonFile } from '../state/json-file.js';
+import { removeJsonFile, writeJsonFile } from '../state/json-file.js';
 import { stateDir, type WorkspaceState } from '../state/state.js';
 
 /**
@@ -57,7 +57,7 @@ export async function writeOpening(dir: string, opening: Opening): Promise<void>
 }
 
 export async function clearOpening(dir: string, branch: string): Promise<void> {
-  await rm(openingPath(dir, branch), { force: true });
+  await removeJsonFile(openingPath(dir, branch));
 }
 
 /** Change requests the workspace tracks already, a branch's or main's outbox. */

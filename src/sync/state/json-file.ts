@@ -1,3 +1,5 @@
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../workspace/index.js';
 
 /**
@@ -16,4 +18,18 @@ export async function writeJsonFile(
     ...(options.flush === true ? { flush: true } : {}),
     ...(options.mode !== undefined ? { mode: options.mode } : {}),
   });
+}
+
+/**
+ * Removes a file {@link writeJsonFile} wrote, with the temporary files of its writes that a kill
+ * cut short (`<name>.<pid>-<hex>.tmp` beside it, named by writeFileAtomic), which nothing else
+ * removes: a push killed while writing its journal left one in `.git/docsync/journal/` for good
+ * (test/cli/kill-commands.test.ts).
+ */
+export async function removeJsonFile(path: string): Promise<void> {
+  await rm(path, { force: true });
+  const name = basename(path);
+  const leftover = (entry: string) => entry.startsWith(`${name}.`) && /^\.\d+-[0-9a-f]+\.tmp$/.test(entry.slice(name.length));
+  const entries = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const entry of entries.filter(leftover)) await rm(join(dirname(path), entry), { force: true });
 }
