@@ -129,6 +129,36 @@ describe('pull', () => {
     expect((await pull(client, t.dir)).find((r) => r.branch === branch)).toMatchObject({ changes: [], conflicts: [] });
   });
 
+  it("makes the branch of a change request opened with nothing written in it from main's tree, reading none of its content", async () => {
+    const t = await clonedSpace('empty-cr');
+    const counted = createClient({ baseUrl: s.url, token: s.token });
+    try {
+      await pull(counted, t.dir);
+      const quiet = counted.stats.requests;
+      await pull(counted, t.dir);
+      const perPull = counted.stats.requests - quiet;
+      const cr = (await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests`, { body: { subject: 'Just opened' } })).body;
+      const before = counted.stats.requests;
+      const results = await pull(counted, t.dir);
+      const branch = `cr/${cr.number}-just-opened`;
+      expect(results.find((r) => r.branch === branch)).toMatchObject({ created: true, conflicts: [] });
+      // What a pull with nothing new asks, and no read of the change request's pages.
+      expect(counted.stats.requests - before).toBe(perPull);
+      expect(git(t.dir, 'rev-parse', `${branch}^{tree}`)).toBe(git(t.dir, 'rev-parse', 'main^{tree}'));
+      expect(git(t.dir, 'rev-parse', `${branch}^`).trim()).toBe(git(t.dir, 'rev-parse', 'main').trim());
+      expect((await readState(t.dir)).branches[branch]).toMatchObject({ changeRequestId: cr.id, remoteRevision: cr.revision });
+      // What is written in it afterwards comes in as into any branch.
+      const edit = { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\nEdited in the change request.\n' } };
+      expect(
+        (await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${cr.id}/content`, { body: { changes: [edit] } })).status,
+      ).toBe(200);
+      await pull(counted, t.dir);
+      expect(git(t.dir, 'show', `${branch}:README.md`)).toBe('# Alpha\n\nEdited in the change request.\n');
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('pulls a change request branch', async () => {
     const t = await clonedSpace('with-cr');
     const cr = (await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests`, { body: { subject: 'Draft' } })).body;

@@ -1,6 +1,6 @@
 import type { Client } from '../../client/index.js';
 import type { ChangeRequest } from '../../model/index.js';
-import { branchOid, commitFiles, currentBranch, deleteBranch, log } from '../../git/index.js';
+import { branchOid, commitEdits, commitFiles, currentBranch, deleteBranch, log } from '../../git/index.js';
 import { fetchContent, type FetchProgress } from '../remote/content.js';
 import { knownContent, type KnownContent } from '../remote/known-content.js';
 import { snapshotOf, type Snapshot } from '../remote/snapshot.js';
@@ -150,4 +150,37 @@ export async function trackChangeRequest(
     await fetchChangeRequest(client, spaceId, cr, { mainRevision: main.revision, known: knownContent(dir) }),
     main,
   );
+}
+
+/**
+ * The branch of a change request that holds main's synced revision (opened on the platform,
+ * nothing written in it yet), made without reading its content: main's synced tree committed as
+ * the change request's one commit, as commitChangeRequest would make it from the read, with
+ * main's page index. A whole read costs a request per 1,000 pages and a commit of every file
+ * (seconds in a 5,000-page space), and `docsync watch` makes the branch the moment the change
+ * request is opened, before the edit that follows it. Undefined for any other change request.
+ */
+export async function trackAtMain(
+  dir: string,
+  cr: ChangeRequest,
+  main: { revision: string; commit: string; index: BranchState['index'] },
+): Promise<TrackedChangeRequest | undefined> {
+  if (cr.revision !== main.revision || baseRevisionOf(cr) !== main.revision) return undefined;
+  const branch = changeRequestBranch(cr.number, cr.subject);
+  await clearInterruptedBranch(dir, branch, cr.number);
+  const commit = await commitEdits(dir, {
+    branch,
+    parent: null,
+    mergeParents: [main.commit],
+    from: main.commit,
+    edits: new Map(),
+    message: `docsync: change request #${cr.number} ${cr.subject} at revision ${cr.revision}`,
+    author: DOCSYNC_AUTHOR,
+  });
+  return {
+    branch,
+    commit,
+    problems: [],
+    state: { changeRequestId: cr.id, changeRequestNumber: cr.number, remoteRevision: cr.revision, syncedCommit: commit, index: main.index },
+  };
 }

@@ -36,7 +36,7 @@ import { folderPaths } from '../push/changed-files.js';
 import { folderPrefix } from '../push/read.js';
 import { remoteHead } from '../remote/heads.js';
 import { DOCSYNC_AUTHOR } from '../author.js';
-import { trackChangeRequest } from '../change-requests/track.js';
+import { trackAtMain, trackChangeRequest } from '../change-requests/track.js';
 import type { ChangeRequest } from '../../model/index.js';
 import { isFollowed, readState, writeState, type BranchState, type WorkspaceState } from '../state/state.js';
 
@@ -442,10 +442,13 @@ async function followOpened(client: Client, dir: string, state: WorkspaceState, 
       results.push({ ...(await pullBranch(client, dir, state, known, checkedOut)), reopened: true });
       continue;
     }
-    const added = await trackChangeRequest(client, dir, state.binding.spaceId, cr, {
-      revision: main.remoteRevision,
-      commit: main.syncedCommit,
-    });
+    // Opened on the platform with nothing written yet (what watch sees first): main's tree, no read.
+    const added =
+      (await trackAtMain(dir, cr, { revision: main.remoteRevision, commit: main.syncedCommit, index: main.index })) ??
+      (await trackChangeRequest(client, dir, state.binding.spaceId, cr, {
+        revision: main.remoteRevision,
+        commit: main.syncedCommit,
+      }));
     state.branches[added.branch] = added.state;
     await writeState(dir, state);
     results.push({ branch: added.branch, from: '', to: added.state.remoteRevision, changes: [], conflicts: [], created: true });
