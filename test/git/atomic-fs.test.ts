@@ -1,8 +1,8 @@
 import { chmod, lstat, readFile, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkoutBranch, writeWorkingFiles } from '../../src/git/index.js';
-import { gitCli, tempDir } from './helpers.js';
+import { checkoutBranch, checkoutPaths, commitEdits, writeWorkingFiles } from '../../src/git/index.js';
+import { author, gitCli, tempDir } from './helpers.js';
 
 /**
  * Working-tree files are replaced through a temporary file beside them (src/git/atomic-fs.ts):
@@ -76,6 +76,27 @@ describe('working-tree writes', () => {
     await checkoutBranch(dir, 'other');
     expect((await modeOf(join(dir, 'tool.sh'))) & 0o111).not.toBe(0);
     expect(await readlink(join(dir, 'alias.md'))).toBe('a.md');
+    expect(await gitCli(dir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  });
+});
+
+describe('an edit committed and checked out (what a pull does)', () => {
+  it('keeps an executable file executable, in the commit and on disk', async () => {
+    const dir = await repository({ 'run.md': 'old\n', 'plain.md': 'old\n' });
+    await chmod(join(dir, 'run.md'), 0o755);
+    await gitCli(dir, 'add', '-A');
+    await gitCli(dir, 'commit', '-q', '-m', 'executable');
+    const head = (await gitCli(dir, 'rev-parse', 'HEAD')).trim();
+    const edits = new Map([
+      ['run.md', new TextEncoder().encode('new\n')],
+      ['plain.md', new TextEncoder().encode('new\n')],
+    ]);
+    const commit = await commitEdits(dir, { branch: 'main', parent: head, from: head, edits, message: 'pulled', author });
+    await checkoutPaths(dir, commit, ['run.md', 'plain.md']);
+    expect(await gitCli(dir, 'ls-tree', 'HEAD')).toMatch(/^100755 blob \w+\trun\.md$/m);
+    expect(await gitCli(dir, 'ls-tree', 'HEAD')).toMatch(/^100644 blob \w+\tplain\.md$/m);
+    expect(await modeOf(join(dir, 'run.md'))).toBe(0o755);
+    expect(await readFile(join(dir, 'run.md'), 'utf8')).toBe('new\n');
     expect(await gitCli(dir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 });

@@ -35,8 +35,9 @@ export interface CommitEditsOptions {
 /**
  * Writes a commit whose tree is `from`'s with `edits` applied, then moves `branch` to it with
  * compare-and-swap, as commitFiles does. Only the trees on the edited paths are read and
- * written, so the cost follows the edit, not the size of the repository. The index and the
- * working tree are not touched.
+ * written, so the cost follows the edit, not the size of the repository. An edited file keeps
+ * its executable bit (checkoutPaths keeps it on disk too). The index and the working tree are
+ * not touched.
  * @returns the new commit's oid.
  */
 export async function commitEdits(dir: string, options: CommitEditsOptions): Promise<string> {
@@ -55,7 +56,7 @@ export async function commitEdits(dir: string, options: CommitEditsOptions): Pro
   for (const [path, bytes] of options.edits) {
     const blob = bytes && blobObject(bytes);
     if (blob !== null) blobs.push(blob);
-    treeEdits.set(checkPath(path), blob && { mode: '100644', oid: blob.oid });
+    treeEdits.set(checkPath(path), blob && { mode: '100644', oid: blob.oid, keepExecutable: true });
   }
   writeLooseObjects(r, blobs);
   const tree = await editTree(r, base.commit.tree, treeEdits);

@@ -7,6 +7,8 @@ import type { Repo } from '../repo.js';
 export interface TreeBlob {
   mode: FileMode;
   oid: string;
+  /** An executable file at the path (`100755`) stays executable, whatever `mode` says. */
+  keepExecutable?: boolean;
 }
 
 interface Folder {
@@ -41,8 +43,11 @@ async function editFolder(r: Repo, oid: string | null, edits: Folder, written: G
     else if (current?.mode === FOLDER_MODE) items.delete(name);
   }
   for (const [name, blob] of edits.files) {
-    if (blob !== null) items.set(name, { mode: blob.mode, name, oid: blob.oid });
-    else if (items.has(name) && items.get(name)!.mode !== FOLDER_MODE) items.delete(name);
+    if (blob !== null) {
+      // New content keeps the file's executable bit where the edit asks (commitEdits' pages).
+      const kept = blob.keepExecutable === true && items.get(name)?.mode === '100755';
+      items.set(name, { mode: kept ? '100755' : blob.mode, name, oid: blob.oid });
+    } else if (items.has(name) && items.get(name)!.mode !== FOLDER_MODE) items.delete(name);
   }
   if (items.size === 0) return null;
   const tree = treeObject(items.values());
