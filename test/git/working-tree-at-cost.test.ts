@@ -69,7 +69,8 @@ describe('workingTreeChangesAt looks only at the paths it is given', () => {
     seen.readdir.length = 0;
     seen.lstat.length = 0;
     await workingTreeChanges(dir);
-    expect(seen.readdir).toHaveLength(FOLDERS + 1);
+    // The working tree's folders; `.git/objects/pack` is listed too, by the object reader finding its packs.
+    expect(seen.readdir.filter((path) => !path.startsWith('.git'))).toHaveLength(FOLDERS + 1);
     expect(seen.lstat.length).toBeGreaterThanOrEqual(FOLDERS * FILES);
   });
 
