@@ -123,7 +123,8 @@ describe('object reader', () => {
       ),
       { numRuns: 25 },
     );
-  });
+    // Each run makes a repository with the git CLI: minutes on a loaded machine, as the other git property tests.
+  }, 240_000);
 
   it.each([
     ['ofs-delta', 'repack'],
