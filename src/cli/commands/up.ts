@@ -17,7 +17,7 @@ import { EXIT, ExitError } from '../exit.js';
 import { WORKSPACE_TEMPLATE } from './init.js';
 import { parsePort } from './serve.js';
 import { readUpMemory, startEmbeddedServer, tokenPath, writeUpMemory } from './up-server.js';
-import { daemonTimings, eventPrinter, holdSignals, runUntilSignal } from './watch.js';
+import { daemonTimings, eventPrinter, handOver, holdSignals } from './watch.js';
 
 export interface UpCommandOptions {
   data: string;
@@ -188,12 +188,7 @@ async function upUntilStopped(
       ...timings,
       onEvent: print,
     });
-    held.release();
-    if (held.received() !== undefined) {
-      await daemon.stop(held.received());
-      return;
-    }
-    await runUntilSignal(daemon);
+    await handOver(held, daemon);
   } finally {
     await client.close();
     await server?.close();

@@ -84,16 +84,34 @@ export function holdSignals(): { received(): string | undefined; release(): void
   };
 }
 
+/**
+ * Runs the daemon started while `held` held the signals until a signal: one held meanwhile stops
+ * it at once. runUntilSignal listens before the hold lets go, so SIGINT and SIGTERM always have a
+ * listener: node closes a signal's watcher with its last listener, and a signal caught by a
+ * watcher closed before the event loop dispatched it is lost (`docsync up` then ran on after
+ * Ctrl-C), while one that comes with no watcher at all kills the process where it stands (`docsync
+ * watch` killed by the SIGTERM that came right after its `started` line).
+ */
+export async function handOver(held: ReturnType<typeof holdSignals>, daemon: Daemon): Promise<void> {
+  const running = runUntilSignal(daemon);
+  held.release();
+  const signal = held.received();
+  if (signal !== undefined) await daemon.stop(signal);
+  await running;
+}
+
 /** `docsync watch [dir]`: the daemon, until SIGINT or SIGTERM. */
 export async function watchCommand(dir: string | undefined, options: WatchCommandOptions): Promise<void> {
   const { debounceMs, pollMs } = daemonTimings(options);
   const workspace = resolve(dir ?? '.');
+  const held = holdSignals();
   // Few retries per request: the daemon's own backoff takes over, and saves are not held up meanwhile.
   const client = await clientForWorkspace(workspace, { retries: 2 });
   try {
     const daemon = await startDaemon({ client, dir: workspace, debounceMs, pollMs, onEvent: eventPrinter(options.json === true) });
-    await runUntilSignal(daemon);
+    await handOver(held, daemon);
   } finally {
+    held.release();
     await client.close();
   }
 }
