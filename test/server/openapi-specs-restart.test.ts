@@ -7,6 +7,7 @@ import { dropPostgresSchema } from '../../src/server/store/db.js';
 import { testDialects } from '../helpers/server.js';
 import { TestClock } from '../helpers/clock.js';
 import { startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
+import { OPENAPI_LIMITS } from '../../src/server/openapi/limits.js';
 import { PROCESS_TEST_MS } from '../helpers/patience.js';
 
 // Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
@@ -23,10 +24,15 @@ describe.each(testDialects())('OpenAPI processing survives a restart (%s)', (dia
   const start = (clock: TestClock) =>
     serve({ host: '127.0.0.1', port: 0, clock, bootstrapToken: TOKEN, jobIntervalMs: 3_600_000, allowPrivateFetch: true, ...store });
 
+  // The first server's job waits on a held fetch until that server is closed: its own timeout
+  // (10 s) would otherwise end the fetch and record FETCH_TIMEOUT first on a slow machine.
+  const timeout = OPENAPI_LIMITS.timeoutMs;
   beforeAll(async () => {
     fixture = await startSpecFixture();
+    OPENAPI_LIMITS.timeoutMs = 600_000;
   });
   afterAll(async () => {
+    OPENAPI_LIMITS.timeoutMs = timeout;
     await fixture?.close();
     if (dialect === 'postgres') await dropPostgresSchema(process.env.DOCSYNC_TEST_DATABASE_URL!, schema);
     rmSync(dataDir, { recursive: true, force: true });
