@@ -1,6 +1,6 @@
 import { headCommit } from './head-blobs.js';
 import type { StoredIndexEntry } from '../format/index-read.js';
-import { commitTree, readTreeItems } from '../objects/loose-objects.js';
+import { commitTree, readTreeItems } from '../objects/tree-and-commit-reads.js';
 import { FOLDER_MODE, type TreeItem } from '../format/object-format.js';
 import type { PathScope } from '../format/path-scope.js';
 import type { Repo } from '../repo.js';

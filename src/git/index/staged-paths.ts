@@ -1,6 +1,6 @@
 import { parseCacheTree } from '../format/cache-tree.js';
 import type { StoredIndexEntry } from '../format/index-read.js';
-import { readTreeItems } from '../objects/loose-objects.js';
+import { readTreeItems } from '../objects/tree-and-commit-reads.js';
 import { FOLDER_MODE, objectOid, treeContent, type TreeEntryText } from '../format/object-format.js';
 import type { Repo } from '../repo.js';
 

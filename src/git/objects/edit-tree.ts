@@ -1,5 +1,6 @@
 import { checkPath } from '../format/paths.js';
-import { readTreeItems, writeLooseObjects } from './loose-objects.js';
+import { writeLooseObjects } from './loose-objects.js';
+import { readTreeItems } from './tree-and-commit-reads.js';
 import { type FileMode, FOLDER_MODE, type GitObject, type TreeItem, treeObject } from '../format/object-format.js';
 import type { Repo } from '../repo.js';
 

@@ -3,10 +3,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflate, deflateSync, inflateSync } from 'node:zlib';
-import * as git from 'isomorphic-git';
-import type { GitObject, TreeItem, TreeMode } from '../format/object-format.js';
+import type { GitObject } from '../format/object-format.js';
 import type { Repo } from '../repo.js';
-import { readObject } from './read-object.js';
 
 /** Below this size an object is compressed on the main thread: a zlib call on the threadpool costs more. */
 const SYNC_DEFLATE_MAX = 64 << 10;
@@ -64,41 +62,4 @@ export function readLoose(gitdir: string, oid: string): { type: string; content:
   }
   const nul = data.indexOf(0);
   return { type: data.toString('latin1', 0, data.indexOf(0x20)), content: data.subarray(nul + 1) };
-}
-
-/**
- * The entries of tree `oid`, read from its loose object or its pack, or through isomorphic-git
- * when neither holds it, for its error (isomorphic-git writes the folder mode as `040000`; here
- * it is `40000`, as stored). A mode outside TreeMode (old git's `100664`, which fsck tolerates)
- * is kept as read.
- */
-export async function readTreeItems(r: Repo, oid: string): Promise<TreeItem[]> {
-  const loose = readLoose(r.gitdir, oid) ?? (await readObject(r.gitdir, oid));
-  if (loose === null) {
-    const { tree } = await git.readTree({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache });
-    return tree.map((entry) => ({ mode: entry.mode.replace(/^0+/, '') as TreeMode, name: entry.path, oid: entry.oid }));
-  }
-  if (loose.type !== 'tree') throw new Error(`object ${oid} in ${r.dir} is a ${loose.type}, not a tree`);
-  const items: TreeItem[] = [];
-  const { content } = loose;
-  for (let at = 0; at < content.length;) {
-    const space = content.indexOf(0x20, at);
-    const nul = content.indexOf(0, space);
-    items.push({
-      mode: content.toString('latin1', at, space) as TreeMode,
-      name: content.toString('utf8', space + 1, nul),
-      oid: content.toString('hex', nul + 1, nul + 21),
-    });
-    at = nul + 21;
-  }
-  return items;
-}
-
-/** The tree of commit `oid`, from its loose object or its pack, or through isomorphic-git when neither holds it. */
-export async function commitTree(r: Repo, oid: string): Promise<string> {
-  const loose = readLoose(r.gitdir, oid) ?? (await readObject(r.gitdir, oid));
-  if (loose === null) return (await git.readCommit({ fs: r.fs, gitdir: r.gitdir, oid, cache: r.cache })).commit.tree;
-  const match = /^tree ([0-9a-f]{40})\n/.exec(loose.content.toString('latin1', 0, 46));
-  if (loose.type !== 'commit' || match === null) throw new Error(`object ${oid} in ${r.dir} is not a commit`);
-  return match[1]!;
 }
