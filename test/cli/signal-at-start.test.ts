@@ -12,8 +12,8 @@ import { spawnCli } from './spawn-cli.js';
 vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /**
- * A signal sent the moment the daemon prints `started` stops `docsync watch` and `docsync up`
- * cleanly (exit 0, a `stopped` event). Two windows lost it there (src/cli/commands/watch.ts,
+ * A signal sent the moment the daemon prints `started` stops `docsync watch`, `docsync up` and
+ * `docsync mirror --watch` cleanly (exit 0, a `stopped` event). Two windows lost it there (src/cli/commands/watch.ts,
  * handOver): `watch` had no listener between its start and runUntilSignal, so SIGTERM killed it
  * where it stood; `up` released its hold of the signals before runUntilSignal listened, and node
  * dropped a signal caught by the closed watcher, so `up` ran on after Ctrl-C (five minutes, until
@@ -56,6 +56,19 @@ describe('a signal as soon as the daemon has started', () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const { end, proc } = await signalAtStart(
         ['watch', t.dir, '--json', '--debounce', '100', '--poll', '0.5'],
+        { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token },
+        'SIGTERM',
+      );
+      expect(end, `attempt ${attempt}: ${proc.stdout()}${proc.stderr()}`).toBe(0);
+      expect(proc.stdout()).toContain('"type":"stopped"');
+    }
+  });
+
+  it('docsync mirror --watch: SIGTERM right after started exits 0', async () => {
+    await clonedSpace(s, client, work, 'mirrored');
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const { end, proc } = await signalAtStart(
+        ['mirror', join(work, `mirror-${attempt}`), '--org', s.orgId, '--watch', '--poll', '0.5', '--json'],
         { DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token },
         'SIGTERM',
       );

@@ -6,7 +6,7 @@ import type { OutputOptions } from '../output.js';
 import { pullLine } from './conflict-report.js';
 import { pushLines } from './push-report.js';
 import { clientFromLogin } from './sync-client.js';
-import { runUntilSignal } from './watch.js';
+import { handOver, holdSignals } from './watch.js';
 
 export interface MirrorCommandOptions extends OutputOptions {
   org: string;
@@ -81,6 +81,9 @@ function watchLine(event: MirrorWatchEvent): string | undefined {
 async function mirrorWatchCommand(dir: string, options: MirrorCommandOptions): Promise<void> {
   const seconds = Number(options.poll ?? 10);
   if (!Number.isFinite(seconds) || seconds < 0.1) throw new ExitError(`--poll must be a number >= 0.1, got "${options.poll}"`, EXIT.usage);
+  // Signals held from here until runUntilSignal listens (handOver): one sent right after the
+  // mirror starts stops it cleanly instead of killing it where it stands.
+  const held = holdSignals();
   const { client, apiUrl } = await clientFromLogin();
   try {
     const watching = watchMirror({
@@ -102,8 +105,9 @@ async function mirrorWatchCommand(dir: string, options: MirrorCommandOptions): P
         for (const part of line.split('\n')) console.log(`${time} ${part}`);
       },
     });
-    await runUntilSignal(watching);
+    await handOver(held, watching);
   } finally {
+    held.release();
     await client.close();
   }
 }
