@@ -9,6 +9,7 @@ import { canonicalJson } from '../../src/server/store/trees.js';
 import { indexPages } from '../../src/content/index.js';
 import { benchClone } from './clone.js';
 import { benchPush } from './push.js';
+import { recordFigure } from './issue-table.js';
 
 const TOKEN = 'bench-token-0123456789';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -164,6 +165,13 @@ export async function benchContent(server: RunningServer, org: string): Promise<
   console.log(
     `  bytes stored per one-page edit      ${perEdit(bigEdit)} (target ≤ 2x; 10-page space: ${perEdit(smallEdit)}); metadata edit ${perEdit(bigMeta)}`,
   );
+  recordFigure(23, {
+    figure: 'bytes stored per one-page edit',
+    baseline: `the page's own ${bigEdit.own} B (10-page space: ${Math.round(smallEdit.bytesPerEdit)} B)`,
+    measured: `${Math.round(bigEdit.bytesPerEdit)} B (5,000 pages)`,
+    ratio: `${(bigEdit.bytesPerEdit / bigEdit.own).toFixed(2)}x`,
+    target: '≤ 2x',
+  });
   console.log(
     `  one-page batch write, median         ${bigEdit.median.toFixed(1)} ms (10-page space: ${smallEdit.median.toFixed(1)} ms, ratio ${(bigEdit.median / smallEdit.median).toFixed(2)}x)`,
   );

@@ -19,6 +19,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { cloned } from './daemon.js';
 import { spawnWatch, type WatchProcess } from '../daemon/watch-process.js';
 import { residentMemory } from './resident-memory.js';
+import { recordFigure } from './issue-table.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILT = join(ROOT, 'dist', 'cli', 'bin.js');
@@ -154,8 +155,10 @@ export async function benchRemoteEdits(s: TestServer, client: Client, workspaces
   );
   console.log(`  | figure | ${small.ws.pages} pages | ${big.ws.pages} pages | ratio | target |`);
   console.log('  |---|---|---|---|---|');
-  const row = (name: string, a: string, b: string, ratio: string, target: string) =>
+  const row = (name: string, a: string, b: string, ratio: string, target: string) => {
     console.log(`  | ${name} | ${a} | ${b} | ${ratio} | ${target} |`);
+    recordFigure(23, { figure: name, baseline: `${a} (${small.ws.pages} pages)`, measured: `${b} (${big.ws.pages} pages)`, ratio, target });
+  };
   row(
     'edit -> on disk via events, median',
     ms(median(small.viaEvents)),

@@ -16,6 +16,7 @@ import { benchPreview } from './preview.js';
 import { benchCorpus } from './corpus.js';
 import { benchPublished } from './published.js';
 import { benchLoad } from './load.js';
+import { printIssueTable } from './issue-table.js';
 import { benchPushAlone } from './push.js';
 import { benchRemoteEditsAlone } from './remote-edits.js';
 
@@ -87,6 +88,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
   }
 }
 
+const ISSUE_23 = 'instant two-way sync at any size (5,000 pages against 10)';
+
 // `npm run bench -- load`: the load figures of issue 24 alone (test/bench/load.ts).
 if (process.argv.includes('load')) {
   await benchLoad();
@@ -96,11 +99,13 @@ if (process.argv.includes('load')) {
 // `npm run bench -- push`: issue 23's one-page push and pull figures alone (test/bench/push.ts).
 if (process.argv.includes('push')) {
   await benchPushAlone();
+  printIssueTable(23, ISSUE_23);
   process.exit(0);
 }
 // `npm run bench -- remote-edits`: issue 23's platform edits reaching the files alone (test/bench/remote-edits.ts).
 if (process.argv.includes('remote-edits')) {
   await benchRemoteEditsAlone();
+  printIssueTable(23, ISSUE_23);
   process.exit(0);
 }
 
@@ -119,3 +124,5 @@ if (process.env.BENCH_REQUESTS !== '0') await benchRequestCounts();
 if (process.env.BENCH_PREVIEW !== '0') await benchPreview();
 // The visible corpus through push and clone, when DOCSYNC_CORPUS_DIR names it (issue 14).
 await benchCorpus();
+// Issue 23's figures, printed above by content.ts, push.ts and remote-edits.ts, in one table.
+printIssueTable(23, ISSUE_23);
