@@ -109,6 +109,14 @@ if (process.argv.includes('remote-edits')) {
   process.exit(0);
 }
 
+// `npm run bench -- content`: the server's figures on SQLite alone (content engine, clone, push and
+// pull, bytes per edit, links; BENCH_LINKS=0 leaves the links out), then issue 23's table.
+if (process.argv.includes('content')) {
+  await benchDialect('sqlite');
+  printIssueTable(23, ISSUE_23);
+  process.exit(0);
+}
+
 const sqliteBase = await benchDialect('sqlite');
 if (process.env.DOCSYNC_TEST_DATABASE_URL) {
   const pgBase = await benchDialect('postgres');
