@@ -1,8 +1,7 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { type Client } from '../../src/client/index.js';
 import { readTreeFiles } from '../../src/git/index.js';
 import { pull } from '../../src/sync/pull/pull.js';
 import { push } from '../../src/sync/push/push.js';
@@ -11,7 +10,8 @@ import { snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { readState } from '../../src/sync/state/state.js';
 import { runCli } from '../cli/run-cli.js';
 import { startFaultProxy, type ProxiedRequest } from '../helpers/fault-proxy.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverForTests } from './server-for-tests.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
 /**
@@ -24,16 +24,7 @@ describe("a lost answer to adopt-main's update", () => {
   let s: TestServer;
   let client: Client;
   let work: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    client = createClient({ baseUrl: s.url, token: s.token });
-    work = await mkdtemp(join(tmpdir(), 'docsync-adopt-main-faults-'));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  serverForTests('docsync-adopt-main-faults-', (t) => ({ s, client, work } = t));
 
   const text = (files: ReadonlyMap<string, Uint8Array>) =>
     Object.fromEntries([...files].map(([path, bytes]) => [path, Buffer.from(bytes).toString('utf8')]));

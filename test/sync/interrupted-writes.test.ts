@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { type Client } from '../../src/client/index.js';
 import { runCli } from '../cli/run-cli.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverForTests } from './server-for-tests.js';
 import { clonedSpace, editMain, git } from './fixture.js';
 
 /**
@@ -29,16 +29,7 @@ describe('working-tree writes interrupted by a kill', () => {
   let s: TestServer;
   let client: Client;
   let work: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    client = createClient({ baseUrl: s.url, token: s.token });
-    work = await mkdtemp(join(tmpdir(), 'docsync-interrupted-'));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  serverForTests('docsync-interrupted-', (t) => ({ s, client, work } = t));
   const env = () => ({ DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token });
 
   function killedPull(dir: string): Promise<number | string> {

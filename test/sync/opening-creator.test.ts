@@ -1,12 +1,12 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { type Client } from '../../src/client/index.js';
 import { readState } from '../../src/sync/state/state.js';
 import { runCli } from '../cli/run-cli.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverForTests } from './server-for-tests.js';
 import { clonedSpace, git, remoteMarkdown } from './fixture.js';
 
 /**
@@ -19,16 +19,7 @@ describe('the change request found after a lost answer to its opening', () => {
   let s: TestServer;
   let client: Client;
   let work: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    client = createClient({ baseUrl: s.url, token: s.token });
-    work = await mkdtemp(join(tmpdir(), 'docsync-opening-creator-'));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  serverForTests('docsync-opening-creator-', (t) => ({ s, client, work } = t));
   const env = (url: string) => ({ DOCSYNC_API_URL: url, DOCSYNC_TOKEN: s.token });
   const SUBJECT = 'Fix the intro';
 

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { type Client } from '../../src/client/index.js';
 import { jsonOf, runCli } from '../cli/run-cli.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverForTests } from './server-for-tests.js';
 import { clonedSpace, git, remoteMarkdown } from './fixture.js';
 
 /**
@@ -17,16 +17,7 @@ describe('a push that goes on after a network failure', () => {
   let s: TestServer;
   let client: Client;
   let work: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    client = createClient({ baseUrl: s.url, token: s.token });
-    work = await mkdtemp(join(tmpdir(), 'docsync-push-saved-edits-'));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  serverForTests('docsync-push-saved-edits-', (t) => ({ s, client, work } = t));
 
   it('reports the local edits it committed in its first attempt', async () => {
     const t = await clonedSpace(s, client, work, 'saved');

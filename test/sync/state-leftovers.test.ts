@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { type Client } from '../../src/client/index.js';
 import { push } from '../../src/sync/push/push.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverForTests } from './server-for-tests.js';
 import { clonedSpace, git } from './fixture.js';
 
 /**
@@ -16,16 +16,7 @@ describe('temporary files a kill left in .git/docsync', () => {
   let s: TestServer;
   let client: Client;
   let work: string;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    client = createClient({ baseUrl: s.url, token: s.token });
-    work = await mkdtemp(join(tmpdir(), 'docsync-state-leftovers-'));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  serverForTests('docsync-state-leftovers-', (t) => ({ s, client, work } = t));
 
   it("are removed with the push's journal", async () => {
     const t = await clonedSpace(s, client, work, 'journal');
