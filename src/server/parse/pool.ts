@@ -54,6 +54,13 @@ export async function runParse<K extends ParseTask['kind']>(
   doing = 'parse',
   advice = 'send fewer or smaller documents per request, or simplify the markdown',
 ): Promise<Extract<ParseResult, { kind: K }>> {
+  const refused = () =>
+    new DocsyncError(
+      'document_too_complex',
+      `${what} took longer than ${PARSE_LIMITS.budgetMs / 1000} s to ${doing} and was stopped; ${advice}`,
+    );
+  // No budget is no parse: a tiny task could otherwise answer before a 0 ms timer fires.
+  if (PARSE_LIMITS.budgetMs <= 0) throw refused();
   const signal = AbortSignal.timeout(PARSE_LIMITS.budgetMs);
   const workers = parsePool();
   if (workers.queueSize >= workers.options.maxQueue) {
@@ -64,12 +71,7 @@ export async function runParse<K extends ParseTask['kind']>(
   try {
     return (await workers.run(task, { signal })) as Extract<ParseResult, { kind: K }>;
   } catch (error) {
-    if (signal.aborted) {
-      throw new DocsyncError(
-        'document_too_complex',
-        `${what} took longer than ${PARSE_LIMITS.budgetMs / 1000} s to ${doing} and was stopped; ${advice}`,
-      );
-    }
+    if (signal.aborted) throw refused();
     throw error;
   }
 }
