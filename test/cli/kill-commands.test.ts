@@ -251,13 +251,15 @@ describe('commands killed at random points and run again', () => {
   it(`watch: ${KILLS.watch} kills in the daemon's cycle, each daemon run again ends as one cycle`, async () => {
     const t = await clonedSpace(s, client, work, 'watch');
     /** The daemon caught up: nothing uncommitted, nothing the outbox's synced point lacks, no push half-done. */
-    const caughtUp = () =>
+    const caughtUp = (daemon: { events(): any[] }) =>
       eventually(async () => {
+        // The daemon's own account goes with a failure: its errors say what held it.
+        const said = `events: ${JSON.stringify(daemon.events().filter((e) => e.type !== 'activity'))}`;
         const outbox = (await readState(t.dir)).branches.main!.outbox;
-        expect(outbox?.syncedCommit).toBeDefined();
-        expect(git(t.dir, 'status', '--porcelain')).toBe('');
-        expect(git(t.dir, 'diff', '--name-only', outbox!.syncedCommit, 'HEAD')).toBe('');
-        expect(await readdir(join(t.dir, '.git', 'docsync', 'journal')).catch(() => [])).toEqual([]);
+        expect(outbox?.syncedCommit, said).toBeDefined();
+        expect(git(t.dir, 'status', '--porcelain'), said).toBe('');
+        expect(git(t.dir, 'diff', '--name-only', outbox!.syncedCommit, 'HEAD'), said).toBe('');
+        expect(await readdir(join(t.dir, '.git', 'docsync', 'journal')).catch(() => []), said).toEqual([]);
       }, 60_000);
     let window = 0;
     for (let kill = 0; kill <= KILLS.watch; kill += 1) {
@@ -279,7 +281,7 @@ describe('commands killed at random points and run again', () => {
         // A loaded machine writes the round's files over more than the debounce: the first push
         // may hold only some. The window is until everything saved is pushed.
         await daemon.waitFor((e) => e.type === 'pushed');
-        await caughtUp();
+        await caughtUp(daemon);
         window = Date.now() - saved;
         await daemon.stop();
       } else {
@@ -295,7 +297,7 @@ describe('commands killed at random points and run again', () => {
         const again = spawnWatch(t.dir, env());
         try {
           await again.waitFor((e) => e.type === 'started');
-          await caughtUp();
+          await caughtUp(again);
         } finally {
           expect(await again.stop(), again.stderr()).toBe(0);
         }
