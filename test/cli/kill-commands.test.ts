@@ -10,6 +10,7 @@ import { pull } from '../../src/sync/pull/pull.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
 import { snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { readState } from '../../src/sync/state/state.js';
+import { readDaemonStatus } from '../../src/daemon/index.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { eventually, spawnWatch } from '../daemon/watch-process.js';
 import { seededRandom, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
@@ -251,10 +252,10 @@ describe('commands killed at random points and run again', () => {
   it(`watch: ${KILLS.watch} kills in the daemon's cycle, each daemon run again ends as one cycle`, async () => {
     const t = await clonedSpace(s, client, work, 'watch');
     /** The daemon caught up: nothing uncommitted, nothing the outbox's synced point lacks, no push half-done. */
-    const caughtUp = (daemon: { events(): any[] }) =>
+    const caughtUp = (daemon: { events(): any[]; stderr(): string }) =>
       eventually(async () => {
-        // The daemon's own account goes with a failure: its errors say what held it.
-        const said = `events: ${JSON.stringify(daemon.events().filter((e) => e.type !== 'activity'))}`;
+        // The daemon's own account goes with a failure: its errors and activity say what held it.
+        const said = `events: ${JSON.stringify(daemon.events())}\nstatus: ${JSON.stringify(await readDaemonStatus(t.dir))}\nstderr: ${daemon.stderr()}`;
         const outbox = (await readState(t.dir)).branches.main!.outbox;
         expect(outbox?.syncedCommit, said).toBeDefined();
         expect(git(t.dir, 'status', '--porcelain'), said).toBe('');
