@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { EVENT_WAIT_MS } from './test/helpers/patience.js';
 
 // Test files that read the real Git Sync exports (test/helpers/corpus.ts) have `corpus` in their
 // name and run only when DOCSYNC_CORPUS_DIR names those exports (`.ci/run` sets it): without it
@@ -21,7 +22,11 @@ export default defineConfig({
     // Server tests open real databases and listen on ports; two workers suit the 2-core machines.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A timeout only turns a hang into a failure: it is no figure a test must beat. An in-process
+    // server's start and a handful of requests took over 30 s beside a second copy of the suite
+    // (load 20 on two cores), so the default is EVENT_WAIT_MS (test/helpers/patience.ts); files that
+    // start processes take PROCESS_TEST_MS.
+    testTimeout: EVENT_WAIT_MS,
+    hookTimeout: EVENT_WAIT_MS,
   },
 });

@@ -107,7 +107,7 @@ describe('docsync comments / comment', () => {
         replies: [expect.objectContaining({ text: 'Done in the next push' })],
       }),
     ]);
-  }, 90_000); // a clone, a pull and several CLI runs against a real server
+  });
 
   it('a block since reworded is found by its preview; one removed falls back to line 1', async () => {
     const t = await reviewed('review-moved');
@@ -118,7 +118,7 @@ describe('docsync comments / comment', () => {
     await writeFile(join(t.dir, 'README.md'), '# Alpha\n\nIntro.\n\n\n\nTwo, better. Now longer.\n\nThree.\n');
     const out = (await cli(t.dir, 'comments')).stdout.split('\n');
     expect(out).toContain(`README.md:7: Rita Reviewer: About two [${d.id}]`);
-  }, 90_000); // a clone, a pull and several CLI runs against a real server
+  });
 
   it('docsync comment posts on the block at FILE:LINE, or on the page; main comments go to the space', async () => {
     const t = await reviewed('writer-comments');
@@ -147,5 +147,5 @@ describe('docsync comments / comment', () => {
     const unknown = await cli(t.dir, 'comments', 'resolve', 'noSuchComment');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('comment noSuchComment not found on main');
-  }, 90_000); // a clone, a pull and several CLI runs against a real server
+  });
 });

@@ -72,5 +72,5 @@ describe('docsync doctor', () => {
     expect(away.stdout).toBe('server: http://127.0.0.1:9 (from DOCSYNC_API_URL)\n');
     expect(away.stderr).toMatch(/^docsync: /);
     expect(away.stderr).not.toContain('internal error');
-  }, 60_000);
+  });
 });

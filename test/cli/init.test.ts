@@ -2,13 +2,17 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { upsertMember } from '../../src/server/store/organizations.js';
 import { readState } from '../../src/sync/state/state.js';
 import { loadFolder, readFolder } from '../../src/workspace/index.js';
 import { git, remoteMarkdown } from '../sync/fixture.js';
 import { jsonOf, runCli, spawnCli } from './run-cli.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const TEMPLATE = fileURLToPath(new URL('../../templates/workspace', import.meta.url));
 

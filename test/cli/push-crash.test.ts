@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
@@ -10,6 +10,10 @@ import { readState } from '../../src/sync/state/state.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { clonedSpace, git } from '../sync/fixture.js';
 import { spawnCli } from './run-cli.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /**
  * A push killed (SIGKILL, through the journal's test hook) at every step of a three-batch push,

@@ -4,8 +4,12 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acquireDaemonLock, DaemonLockedError, isAlive, lockPath, readDaemonLock, type LockHolder } from '../../src/daemon/lock.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 const made: string[] = [];
 afterEach(async () => {
@@ -241,5 +245,5 @@ describe('daemons starting at once', () => {
       for (const racer of all) racer.child.stdin!.end();
       await Promise.all(all.map((racer) => racer.exited));
     }
-  }, 90_000);
+  });
 });

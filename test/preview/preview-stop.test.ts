@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
 import { startPreview } from '../../src/preview/index.js';
 import { spawnCli, type CliProcess } from '../cli/spawn-cli.js';
 
@@ -49,7 +50,7 @@ describe('stopping docsync preview', () => {
 
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'exits 0 on %s sent as soon as it listens, the folder still being read',
-    { timeout: 120_000 },
+    { timeout: PROCESS_TEST_MS },
     async (signal) => {
       const proc = spawnCli(['preview', dir, '--port', '0']);
       children.push(proc);

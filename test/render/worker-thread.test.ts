@@ -20,5 +20,5 @@ describe('the renderer on a worker thread', () => {
     await worker.terminate();
     expect(html).toContain('<code class="hljs language-js">');
     expect(html).toContain('<span class="hljs-keyword">const</span>');
-  }, 30_000);
+  });
 });

@@ -28,7 +28,7 @@ describe.each(testDialects())('comment listings: filters, order, paging (%s)', (
     }
     await s.request('PUT', `${prefix}/comments/${ids[1]}`, { body: { resolved: true } });
     await s.request('PUT', `${prefix}/comments/${ids[4]}`, { body: { resolved: true } });
-  }, 90_000); // a server start and ten requests; a loaded shared machine took over 30 s
+  });
   afterAll(async () => {
     await s?.close();
   });

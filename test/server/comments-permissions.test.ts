@@ -20,7 +20,7 @@ describe.each(testDialects())('comment permissions (%s)', (dialect) => {
     commenter = await s.user({ org: s.orgId, role: 'comment' });
     commenter2 = await s.user({ org: s.orgId, role: 'comment' });
     editor = await s.user({ org: s.orgId, role: 'edit' });
-  }, 90_000); // a server start on a loaded shared machine can take over 30 s
+  });
   afterAll(async () => {
     await s?.close();
   });

@@ -103,5 +103,5 @@ describe.each(testDialects())('line merges of hostile documents (%s)', (dialect)
     const refused = await act(clash, 'merge');
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('page "Hostile" (hostile): both sides changed the same lines of its document');
-  }, 60_000);
+  });
 });

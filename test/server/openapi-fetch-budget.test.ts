@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { FETCH_BUDGET } from '../../src/server/fetch/budget.js';
 import { OPENAPI_LIMITS } from '../../src/server/openapi/limits.js';
-import { PROCESS_TEST_MS } from '../helpers/patience.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
 
 // Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
 vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
@@ -57,12 +57,12 @@ describe.each(testDialects())('OpenAPI spec fetches within the fetch budget (%s)
     const made = await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, { body: { slug, source: { url: source } } });
     expect(made.status).toBe(201);
     // Polled until the job is over: its time is the machine's, so the deadline is the test's.
-    for (const until = Date.now() + 25_000; Date.now() < until;) {
+    for (const until = Date.now() + EVENT_WAIT_MS; Date.now() < until;) {
       const res = await s.request('GET', `/v1/orgs/${s.orgId}/openapi/${slug}`);
       if (res.body.processingState === 'complete') return res.body;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error(`spec ${slug} was not processed within 25 s`);
+    throw new Error(`spec ${slug} was not processed within ${EVENT_WAIT_MS / 1000} s`);
   }
 
   it('processes the whole fan-out within the default budget (13 files)', async () => {

@@ -5,6 +5,7 @@ import { createSpace } from '../helpers/spaces.js';
 import { PETS_V1, PETS_V2, PET_SCHEMA, startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
 import { WebClient } from '../helpers/web.js';
 import { spaceWithPages } from '../helpers/web-content.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
 
 const PAGES = '/spaces/{spaceId}/content/pages';
 const PAGE = '/spaces/{spaceId}/content/page/{pageId}';
@@ -40,17 +41,17 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
 
   /** Polls until the spec's job recorded a new version: the job's time is the machine's, so the deadline is generous. */
   async function processed(slug: string, previous?: string) {
-    for (const until = Date.now() + 60_000; Date.now() < until;) {
+    for (const until = Date.now() + EVENT_WAIT_MS; Date.now() < until;) {
       const res = await s.request('GET', `/v1/orgs/${s.orgId}/openapi/${slug}`);
       if (res.body.processingState === 'complete' && res.body.lastVersion !== previous) return res.body.lastVersion as string;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error(`spec ${slug} was not processed within 60 s`);
+    throw new Error(`spec ${slug} was not processed within ${EVENT_WAIT_MS / 1000} s`);
   }
 
   it(
     'lists the generated pages under the computed page, reads them by id and path, and follows a new version',
-    { timeout: 120_000 },
+    { timeout: PROCESS_TEST_MS },
     async () => {
       fixture.files.set('/api/openapi.yaml', PETS_V1);
       await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, {
@@ -134,7 +135,7 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
 
   it(
     "renders a page's openapi-operation block from the spec on the app's pages, and a new version on the next visit",
-    { timeout: 120_000 },
+    { timeout: PROCESS_TEST_MS },
     async () => {
       const spec = (extra: string) =>
         `openapi: 3.0.3\ninfo: { title: Shop, version: "1" }\npaths:\n  /orders:\n    get:\n      summary: List orders${extra}\n      responses:\n        "200": { description: The orders }\n`;
@@ -164,7 +165,7 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
 
   it(
     'fills the older openapi and swagger blocks from the spec their src names, by slug or by its source URL',
-    { timeout: 120_000 },
+    { timeout: PROCESS_TEST_MS },
     async () => {
       fixture.files.set('/legacy/openapi.yaml', PETS_V1);
       fixture.files.set('/legacy/schemas/pet.yaml', PET_SCHEMA);
@@ -205,7 +206,7 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
     },
   );
 
-  it('gives a generated page whose slug a stored page beside it has the next free suffix', { timeout: 120_000 }, async () => {
+  it('gives a generated page whose slug a stored page beside it has the next free suffix', { timeout: PROCESS_TEST_MS }, async () => {
     await s.request('POST', `/v1/orgs/${s.orgId}/openapi`, {
       body: { slug: 'clash', source: { url: `${fixture.url}/api/openapi.yaml` } },
     });
@@ -246,7 +247,7 @@ describe.each(testDialects())('API reference pages (%s)', (dialect) => {
 
   it(
     'processes a Swagger 2.0 spec fetched over HTTP, with a $ref to a second file, into reference pages',
-    { timeout: 120_000 },
+    { timeout: PROCESS_TEST_MS },
     async () => {
       fixture.files.set(
         '/v2/swagger.yaml',

@@ -3,7 +3,7 @@ import { startServer, testDialects, type TestServer } from '../helpers/server.js
 import { expectError, expectSpec } from '../helpers/expect-spec.js';
 import { INVALID_SPEC, PETS_V1, PETS_V2, PET_SCHEMA, startSpecFixture, type SpecFixture } from '../helpers/openapi-fixture.js';
 import { OPENAPI_LIMITS } from '../../src/server/openapi/limits.js';
-import { PROCESS_TEST_MS } from '../helpers/patience.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
 
 // Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
 vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
@@ -34,12 +34,12 @@ describe.each(testDialects())('OpenAPI specs and versions (%s)', (dialect) => {
    * row): its time is the machine's, so the deadline is the test's, not a count of polls.
    */
   async function processed(slug: string, orgId = s.orgId, token = s.token, server = s) {
-    for (const until = Date.now() + 25_000; Date.now() < until;) {
+    for (const until = Date.now() + EVENT_WAIT_MS; Date.now() < until;) {
       const res = await server.request('GET', `/v1/orgs/${orgId}/openapi/${slug}`, { token });
       if (res.body.processingState === 'complete') return res;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error(`spec ${slug} was not processed within 25 s`);
+    throw new Error(`spec ${slug} was not processed within ${EVENT_WAIT_MS / 1000} s`);
   }
 
   it('creates from a URL (201, pending), processes YAML with a $ref to a second file, and serves the version', async () => {

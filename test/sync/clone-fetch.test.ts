@@ -9,7 +9,7 @@ import { clone } from '../../src/sync/clone.js';
 import { readState } from '../../src/sync/state/state.js';
 import { hostedProxy } from '../helpers/hosted-proxy.js';
 import { changeRequestWith, editMain, git } from './fixture.js';
-import { PROCESS_TEST_MS } from '../helpers/patience.js';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
 
 // Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
 vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
@@ -30,8 +30,8 @@ describe('clone fetches', () => {
   /**
    * Forwards to the server, but holds main's revision read until a change request's content is
    * asked for: a clone that reads them at once goes on as soon as it asks; one that reads them one
-   * after the other would wait for ever, so after 20 s (far past any machine's load, as nothing
-   * else is waited for) main's read goes on and the clone is seen not to overlap.
+   * after the other would wait for ever, so after EVENT_WAIT_MS (the bound of any wait on an event
+   * here; 20 s once, which a loaded machine's clone could pass between two reads) main's read goes on and the clone is seen not to overlap.
    */
   async function holdingMain(spaceId: string): Promise<Fixture & { overlapped: () => boolean }> {
     let overlapped = false;
@@ -40,7 +40,7 @@ describe('clone fetches', () => {
     const proxy = await httpFixture(async (req, res, seen) => {
       const path = new URL(seen.url, s.url).pathname;
       if (path === `/v1/spaces/${spaceId}/content`) {
-        const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000));
+        const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), EVENT_WAIT_MS));
         overlapped = await Promise.race([crAsked.then(() => true), timer]);
       }
       if (/\/change-requests\/[^/]+\/content$/.test(path)) release();

@@ -87,5 +87,5 @@ describe('a space with an API reference, cloned', () => {
     expect(again.changes).toEqual([]);
     const writerFiles = await loadFolder(dir);
     expect(pagesOf(writerFiles.keys())).toEqual(Object.keys(FOLDER).sort());
-  }, 90_000); // two clones, a push, a merge and a pull: 24 s at a load average of 21 on 2 cores
+  });
 });

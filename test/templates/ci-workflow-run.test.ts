@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { changeRequestWith, editMain, remoteMarkdown } from '../sync/fixture.js';
 import { describeRun, runJob, type JobRun } from './actions-runner.js';
@@ -20,7 +21,7 @@ const WORKFLOW_PATH = '.github/workflows/docsync-sync.yml';
  * `npm install --global` too, of a stand-in package whose `docsync` runs this checkout's CLI.
  */
 // Each run spawns git, npm and docsync a dozen times: minutes on a loaded 2-core machine at worst.
-describe('templates/ci/docsync-sync.yml on a stand-in runner', { timeout: 180_000 }, () => {
+describe('templates/ci/docsync-sync.yml on a stand-in runner', { timeout: PROCESS_TEST_MS }, () => {
   let s: TestServer;
   let work: string;
   let origin: string;

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_WAIT_MS, PROCESS_TEST_MS } from '../helpers/patience.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, editMain } from '../sync/fixture.js';
@@ -35,14 +36,14 @@ describe('templates/cron/docsync-sync.cron: the schedule', () => {
  * real server, `$HOME/.local/bin/docsync` runs this checkout's CLI, and the credentials are
  * those `docsync login` stored.
  */
-describe('templates/cron/docsync-sync.cron: the command, run as cron runs it', { timeout: 120_000 }, () => {
+describe('templates/cron/docsync-sync.cron: the command, run as cron runs it', { timeout: PROCESS_TEST_MS }, () => {
   let s: TestServer;
   let client: Client;
   let home: string;
   let command: string;
   let space: Awaited<ReturnType<typeof clonedSpace>>;
   const cronEnv = () => ({ HOME: home, LOGNAME: 'writer', SHELL: '/bin/sh', PATH: '/usr/bin:/bin' });
-  const runLine = () => run('/bin/sh', ['-c', command], { cwd: home, env: cronEnv(), timeoutMs: 90_000 });
+  const runLine = () => run('/bin/sh', ['-c', command], { cwd: home, env: cronEnv(), timeoutMs: EVENT_WAIT_MS });
   const log = () => readFile(join(home, '.local/state/docsync/sync.log'), 'utf8');
 
   beforeAll(async () => {
@@ -75,13 +76,14 @@ describe('templates/cron/docsync-sync.cron: the command, run as cron runs it', {
   it('skips the pass while another run holds the lock, and says so in the log', async () => {
     await editMain(s, space.spaceId, [{ operation: 'update_page', page: space.beta, document: { markdown: '# Beta\n\nbeta text, edited while locked\n' } }]);
     const lock = join(home, '.local/state/docsync/sync.lock');
-    // A process group of its own: `sleep` holds the lock too, and both must end to free it.
-    const holder = spawn('flock', [lock, 'sleep', '60'], { stdio: 'ignore', detached: true });
+    // A process group of its own: `sleep` holds the lock too, and both must end to free it. It holds
+    // until the test ends it, however long the run beside it takes on a loaded machine.
+    const holder = spawn('flock', [lock, 'sleep', '3600'], { stdio: 'ignore', detached: true });
     const closed = new Promise((done) => holder.once('close', done));
     try {
       // flock has the lock once a non-blocking attempt of ours fails.
-      for (const until = Date.now() + 30_000; (await run('flock', ['-n', lock, 'true'], { cwd: home, env: cronEnv() })).code === 0;) {
-        if (Date.now() > until) throw new Error('the lock holder never took the lock within 30 s');
+      for (const until = Date.now() + EVENT_WAIT_MS; (await run('flock', ['-n', lock, 'true'], { cwd: home, env: cronEnv() })).code === 0;) {
+        if (Date.now() > until) throw new Error(`the lock holder never took the lock within ${EVENT_WAIT_MS / 1000} s`);
         await new Promise((done) => setTimeout(done, 50));
       }
       const before = await log();

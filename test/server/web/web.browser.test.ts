@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
+import { EVENT_WAIT_MS } from '../../helpers/patience.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 import { spaceWithPages } from '../../helpers/web-content.js';
 import { makeSite, sitesPath } from '../../helpers/sites.js';
@@ -109,13 +110,13 @@ describe('the web app in Chromium', () => {
     expect(await review.textContent('.app-status[data-status]')).toBe('open');
     await server.request('POST', `/v1/spaces/${space.id}/change-requests/${edit.id}/merge`);
 
-    await expect.poll(() => page.textContent('.ds-body'), { timeout: 20_000 }).toContain('Written while you read.');
-    await expect.poll(() => review.textContent('.app-status[data-status]'), { timeout: 20_000 }).toBe('merged');
+    await expect.poll(() => page.textContent('.ds-body'), { timeout: EVENT_WAIT_MS }).toContain('Written while you read.');
+    await expect.poll(() => review.textContent('.app-status[data-status]'), { timeout: EVENT_WAIT_MS }).toBe('merged');
     // Morphed in place, not reloaded: the page's own counter of updates went up.
     expect(await page.evaluate('window.docsyncUpdates')).toBeGreaterThanOrEqual(1);
     expect(violations).toEqual([]);
     await context.close();
-  }, 90_000);
+  });
 
   it('opens a share-link site only with its key', async () => {
     const site = await makeSite(server, { title: 'Partner docs', spaces: [space.id], visibility: 'share-link' });
