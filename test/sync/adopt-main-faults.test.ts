@@ -17,10 +17,11 @@ import { clonedSpace, editMain, git } from './fixture.js';
 /**
  * A push of a branch the writer merged main into (git merge main) brings main into its change
  * request first (adopt-main: the change request's update, after reverting conflicting pages when
- * it conflicts). The update's answer cut after the server applied it: the push ends exactly as
- * the same push without the fault (a twin workspace): one update applied, no text lost.
+ * it conflicts, and giving them back when it still conflicts). The answer to the update, or to
+ * either revert write, cut after the server applied it: the push ends exactly as the same push
+ * without the fault (a twin workspace): each update and revert applied once, no text lost.
  */
-describe("a lost answer to adopt-main's update", () => {
+describe("a lost answer to adopt-main's update or reverts", () => {
   let s: TestServer;
   let client: Client;
   let work: string;
@@ -29,27 +30,56 @@ describe("a lost answer to adopt-main's update", () => {
   const text = (files: ReadonlyMap<string, Uint8Array>) =>
     Object.fromEntries([...files].map(([path, bytes]) => [path, Buffer.from(bytes).toString('utf8')]));
 
-  /** A branch `topic` with its change request, main edited on the platform since (Beta too when `conflict`), pulled and merged into topic with git. */
-  async function scenario(name: string, conflict: boolean) {
+  /**
+   * A branch `topic` with its change request, main edited on the platform since, pulled and
+   * merged into topic with git. `conflict`: both changed Beta's text (the update conflicts until
+   * Beta goes back to the base). `move`: both also moved Beta, under different new pages (the
+   * update still conflicts after the revert, which leaves a page where it is).
+   */
+  async function scenario(name: string, kind: 'clean' | 'conflict' | 'move') {
     const t = await clonedSpace(s, client, work, name);
     git(t.dir, 'checkout', '-qb', 'topic');
     await writeFile(join(t.dir, 'beta.md'), '# Beta\n\ntopic text\n');
+    if (kind === 'move') {
+      await writeFile(join(t.dir, 'delta.md'), '# Delta\n\ndelta text\n');
+      await writeFile(join(t.dir, 'SUMMARY.md'), '# Table of contents\n\n* [Alpha](README.md)\n* [Delta](delta.md)\n  * [Beta](beta.md)\n');
+      git(t.dir, 'add', '-A');
+    }
     git(t.dir, 'commit', '-qam', 'topic');
     await push(client, t.dir);
+    const gamma =
+      kind === 'move'
+        ? await editMain(s, t.spaceId, [
+            { operation: 'insert_page', ref: 'g', title: 'Gamma', document: { markdown: '# Gamma\n\ngamma text\n' } },
+          ])
+        : undefined;
     await editMain(s, t.spaceId, [
       { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nmain line\n' } },
-      ...(conflict ? [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nmain text\n' } }] : []),
+      ...(kind === 'clean'
+        ? []
+        : [
+            {
+              operation: 'update_page',
+              page: t.beta,
+              document: { markdown: '# Beta\n\nmain text\n' },
+              ...(gamma ? { into: gamma.get('g'), at: 0 } : {}),
+            },
+          ]),
     ]);
     git(t.dir, 'checkout', '-q', 'main');
     await pull(client, t.dir);
     git(t.dir, 'checkout', '-q', 'topic');
-    if (conflict) {
-      expect(() => git(t.dir, 'merge', '-q', 'main')).toThrow();
-      await writeFile(join(t.dir, 'beta.md'), '# Beta\n\ntopic and main text\n');
-      git(t.dir, 'commit', '-qam', 'merge main, resolved');
-    } else {
+    if (kind === 'clean') {
       git(t.dir, 'merge', '-q', '--no-edit', 'main');
+      return t;
     }
+    expect(() => git(t.dir, 'merge', '-q', 'main')).toThrow();
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\ntopic and main text\n');
+    if (kind === 'move') {
+      const summary = '# Table of contents\n\n* [Alpha](README.md)\n* [Delta](delta.md)\n  * [Beta](beta.md)\n* [Gamma](gamma/README.md)\n';
+      await writeFile(join(t.dir, 'SUMMARY.md'), summary);
+    }
+    git(t.dir, 'commit', '-qam', 'merge main, resolved');
     return t;
   }
 
@@ -70,37 +100,92 @@ describe("a lost answer to adopt-main's update", () => {
     };
   }
 
-  const updates = (log: readonly ProxiedRequest[]) =>
-    log.filter((r) => r.method === 'POST' && r.path.endsWith('/update') && r.reached && r.status !== undefined && r.status < 300);
+  /** Writes the server applied (a 2xx): main's updates, and docsync's revert writes. */
+  const applied = (log: readonly ProxiedRequest[], what: 'update' | 'revert') =>
+    log.filter(
+      (r) =>
+        r.method === 'POST' &&
+        r.reached &&
+        r.status !== undefined &&
+        r.status < 300 &&
+        (what === 'update' ? r.path.endsWith('/update') : r.path.split('?')[0]!.endsWith('/content') && r.body.includes('revert_page')),
+    );
 
-  for (const conflict of [false, true]) {
-    it(`${conflict ? 'after reverting the conflicting page' : 'without a conflict'}: the push ends as one without the fault`, async () => {
-      const plain = await scenario(`plain-${conflict}`, conflict);
-      const faulty = await scenario(`faulty-${conflict}`, conflict);
+  // The write whose answer is cut, by its order among requests of its method and path: the update
+  // that goes through (the second when the first conflicts), the revert of the conflicting page
+  // (the first content write of the push), and the revert giving it back (the second).
+  const cases = [
+    { kind: 'clean', cut: 'update', nth: 0, title: 'the update, without a conflict' },
+    { kind: 'conflict', cut: 'update', nth: 1, title: 'the update, after reverting the conflicting page' },
+    { kind: 'conflict', cut: 'content', nth: 0, title: 'the revert of the conflicting page, which lets main in' },
+    { kind: 'move', cut: 'content', nth: 0, title: 'the revert of the conflicting page, after which the update still conflicts' },
+    { kind: 'move', cut: 'content', nth: 1, title: 'the revert giving the page back what the change request held' },
+  ] as const;
+
+  for (const { kind, cut, nth, title } of cases) {
+    it(`${title}: the push ends as one without the fault`, async () => {
+      const plain = await scenario(`plain-${kind}-${cut}-${nth}`, kind);
+      const faulty = await scenario(`faulty-${kind}-${cut}-${nth}`, kind);
       const env = (url: string) => ({ DOCSYNC_API_URL: url, DOCSYNC_TOKEN: s.token });
-      const clean = await runCli(['push', '--json', '--dir', plain.dir], env(s.url));
-      expect(clean.code, clean.stderr).toBe(0);
+      // The push without the fault, through a proxy that only logs: what it applied.
+      const logging = await startFaultProxy({ target: s.url, seed: 1, rate: 0 });
+      const clean = await runCli(['push', '--json', '--dir', plain.dir], env(logging.url)).finally(() => logging.close());
+      expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(kind === 'move' ? 3 : 0);
 
-      // The update that goes through (the second when the first conflicts) is applied, its answer cut.
+      // The write is applied, its answer cut.
       const proxy = await startFaultProxy({
         target: s.url,
         seed: 1,
         rate: 0,
-        force: ({ method, path, nth }) => (method === 'POST' && path.endsWith('/update') && nth === (conflict ? 1 : 0) ? 'cut' : undefined),
+        force: ({ method, path, nth: n }) => (method === 'POST' && path.endsWith(`/${cut}`) && n === nth ? 'cut' : undefined),
       });
       try {
         const result = await runCli(['push', '--json', '--dir', faulty.dir], env(proxy.url));
-        expect(result.code, `${result.stdout}${result.stderr}`).toBe(0);
+        expect(result.code, `${result.stdout}${result.stderr}`).toBe(clean.code);
+        if (kind === 'move') expect(result.stderr).toContain('still conflicts with main');
         expect(proxy.counts().cut).toBe(1);
-        // One update applied, never sent again.
-        expect(updates(proxy.log)).toHaveLength(1);
+        expect(proxy.log.find((r) => r.fault === 'cut')!.body).toContain(cut === 'update' ? '' : 'revert_page');
+        // Each update and revert applied as often as without the fault (once), none sent again.
+        expect(applied(proxy.log, 'update')).toHaveLength(applied(logging.log, 'update').length);
+        expect(applied(proxy.log, 'revert')).toHaveLength(applied(logging.log, 'revert').length);
       } finally {
         await proxy.close();
       }
       const expected = await outcome(plain.dir, plain.spaceId);
-      expect(expected.changeRequest['beta.md']).toContain(conflict ? 'topic and main text' : 'topic text');
-      expect(expected.changeRequest['README.md']).toContain('main line');
+      expect(expected.changeRequest['beta.md']).toContain(kind === 'conflict' ? 'topic and main text' : 'topic text');
+      if (kind !== 'move') expect(expected.changeRequest['README.md']).toContain('main line');
       expect(await outcome(faulty.dir, faulty.spaceId)).toEqual(expected);
     }, 180_000);
   }
+
+  // The API names no revision's author: the head a lost revert would have made is told by its
+  // content. A reviewer's edit on the head the revert was sent on (the revert never reached the
+  // server) is not taken for docsync's: the push refuses it, as it refuses any reviewer's edit.
+  it("a reviewer's edit after a revert that never reached the server is refused, not adopted", async () => {
+    const t = await scenario('reviewer-after-dropped-revert', 'conflict');
+    const env = (url: string) => ({ DOCSYNC_API_URL: url, DOCSYNC_TOKEN: s.token });
+    const dropping = await startFaultProxy({
+      target: s.url,
+      seed: 1,
+      rate: 0,
+      force: ({ method, path }) => (method === 'POST' && path.endsWith('/content') ? 'drop' : undefined),
+    });
+    const failed = await runCli(['push', '--json', '--dir', t.dir], env(dropping.url)).finally(() => dropping.close());
+    expect(failed.code, `${failed.stdout}${failed.stderr}`).not.toBe(0);
+    expect(applied(dropping.log, 'revert')).toHaveLength(0);
+
+    const crId = (await readState(t.dir)).branches.topic!.changeRequestId!;
+    const edit = await s.request('POST', `/v1/spaces/${t.spaceId}/change-requests/${crId}/content?compat=false`, {
+      body: { changes: [{ operation: 'update_page', page: t.beta, document: { markdown: '# Beta\n\nreviewer text\n' } }] },
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+
+    const logging = await startFaultProxy({ target: s.url, seed: 1, rate: 0 });
+    const refused = await runCli(['push', '--json', '--dir', t.dir], env(logging.url)).finally(() => logging.close());
+    expect(refused.code, `${refused.stdout}${refused.stderr}`).toBe(5);
+    expect(refused.stderr).toContain('has changes made since topic was last synced');
+    expect(applied(logging.log, 'update')).toHaveLength(0);
+    expect(logging.log.filter((r) => r.method === 'POST' && r.path.split('?')[0]!.endsWith('/content'))).toHaveLength(0);
+    expect((await outcome(t.dir, t.spaceId)).changeRequest['beta.md']).toContain('reviewer text');
+  }, 180_000);
 });

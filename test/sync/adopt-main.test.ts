@@ -42,14 +42,14 @@ describe('adoptMain', () => {
       content: {
         write: async (_space: string, _cr: string, changes: unknown[]) => {
           writes.push(changes);
-          return {};
+          return { changeRequest: { revision: `reverted-${writes.length}` } };
         },
       },
     } as unknown as Client;
     return { client, writes };
   }
   const main = () => ({ remoteRevision: 'main-rev', syncedCommit: head }) as BranchState;
-  const cr = { id: 'cr3', number: 3, outdated: true, revision: 'cr-rev' } as ChangeRequest;
+  const cr = { id: 'cr3', number: 3, outdated: true, revision: 'cr-rev', revisionInitial: 'base-rev' } as ChangeRequest;
 
   it('reverts the conflicting pages to the base when that lets main in', async () => {
     const { client, writes } = stub([

@@ -2,23 +2,43 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '../../client/index.js';
 import type { ChangeRequest } from '../../model/index.js';
+import type { SyncErrorCode } from '../errors.js';
 import { removeJsonFile, writeJsonFile } from '../state/json-file.js';
 import { stateDir } from '../state/state.js';
 
 /**
  * Main being brought into a change request by adopt-main (`.git/docsync/adopting/<id>.json`),
- * written before the update is sent. The update is not safe to send twice blindly, and its answer
- * can be lost after the server applied it (a cut connection, a kill before the state is written):
- * the change request then stands at a revision the branch's state does not know, which the next
- * attempt would refuse as a reviewer's edit. The record tells that revision for main's update.
+ * written before each write adopt-main sends: the update, and the revert writes around it. None
+ * is safe to send twice blindly, and each answer can be lost after the server applied the write
+ * (a cut connection, a kill before the state is written): the change request then stands at a
+ * revision the branch's state does not know, which the next attempt would refuse as a reviewer's
+ * edit, keeping docsync's revert. The record tells that revision for docsync's own.
  */
 export interface Adopting {
   version: 1;
   changeRequestId: string;
-  /** The change request's head the update was sent on (after docsync's own reverts, if any). */
+  /** The change request's head the update is sent on (after docsync's own reverts, if any). */
   revision: string;
   /** Main's head the update brings in. */
   main: string;
+  /**
+   * The pages docsync reverted to the change request's base at `revision` (the reverts landed),
+   * and `held`, the head before them, which they get back if the update still conflicts.
+   */
+  reverted?: { pages: string[]; held: string };
+  /** A revert write sent on `revision`, not yet answered: see {@link Reverting}. */
+  reverting?: Reverting;
+}
+
+/**
+ * The `revert_page` write adopt-main sent on the record's `revision`: `pages` back to revision
+ * `to` (the change request's base, to let main in; or `held`, giving them back). `stop`, only
+ * when giving back: the failure the push stops with once they are back.
+ */
+export interface Reverting {
+  pages: string[];
+  to: string;
+  stop?: { code: SyncErrorCode; message: string };
 }
 
 const adoptingPath = (dir: string, changeRequestId: string) =>
