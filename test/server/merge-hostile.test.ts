@@ -76,7 +76,6 @@ describe.each(testDialects())('line merges of hostile documents (%s)', (dialect)
       expect(polls).toBeGreaterThan(1);
       expect(slowest).toBeLessThan(LIVENESS_MS);
     },
-    60_000,
   );
 
   it('a line merge done on a worker gives what mergeText gives: clean, stored with its facts; or 409', async () => {
