@@ -111,40 +111,49 @@ describe("a lost answer to adopt-main's update or reverts", () => {
         (what === 'update' ? r.path.endsWith('/update') : r.path.split('?')[0]!.endsWith('/content') && r.body.includes('revert_page')),
     );
 
-  // The write whose answer is cut, by its order among requests of its method and path: the update
-  // that goes through (the second when the first conflicts), the revert of the conflicting page
-  // (the first content write of the push), and the revert giving it back (the second).
+  // The write whose answer is cut (or which is dropped before the server), by its order among
+  // requests of its method and path: the update that goes through (the second when the first
+  // conflicts), the revert of the conflicting page (the first content write of the push), and
+  // the revert giving it back (the second).
   const cases = [
-    { kind: 'clean', cut: 'update', nth: 0, title: 'the update, without a conflict' },
-    { kind: 'conflict', cut: 'update', nth: 1, title: 'the update, after reverting the conflicting page' },
-    { kind: 'conflict', cut: 'content', nth: 0, title: 'the revert of the conflicting page, which lets main in' },
-    { kind: 'move', cut: 'content', nth: 0, title: 'the revert of the conflicting page, after which the update still conflicts' },
-    { kind: 'move', cut: 'content', nth: 1, title: 'the revert giving the page back what the change request held' },
+    { kind: 'clean', cut: 'update', nth: 0, fault: 'cut', title: 'the update, without a conflict' },
+    { kind: 'conflict', cut: 'update', nth: 1, fault: 'cut', title: 'the update, after reverting the conflicting page' },
+    { kind: 'conflict', cut: 'content', nth: 0, fault: 'cut', title: 'the revert of the conflicting page, which lets main in' },
+    {
+      kind: 'move',
+      cut: 'content',
+      nth: 0,
+      fault: 'cut',
+      title: 'the revert of the conflicting page, after which the update still conflicts',
+    },
+    { kind: 'move', cut: 'content', nth: 1, fault: 'cut', title: 'the revert giving the page back what the change request held' },
+    { kind: 'conflict', cut: 'content', nth: 0, fault: 'drop', title: 'the revert of the conflicting page, dropped' },
+    { kind: 'move', cut: 'content', nth: 1, fault: 'drop', title: 'the revert giving the page back, dropped' },
   ] as const;
 
-  for (const { kind, cut, nth, title } of cases) {
+  for (const { kind, cut, nth, fault, title } of cases) {
     it(`${title}: the push ends as one without the fault`, async () => {
-      const plain = await scenario(`plain-${kind}-${cut}-${nth}`, kind);
-      const faulty = await scenario(`faulty-${kind}-${cut}-${nth}`, kind);
+      const plain = await scenario(`plain-${kind}-${cut}-${nth}-${fault}`, kind);
+      const faulty = await scenario(`faulty-${kind}-${cut}-${nth}-${fault}`, kind);
       const env = (url: string) => ({ DOCSYNC_API_URL: url, DOCSYNC_TOKEN: s.token });
       // The push without the fault, through a proxy that only logs: what it applied.
       const logging = await startFaultProxy({ target: s.url, seed: 1, rate: 0 });
       const clean = await runCli(['push', '--json', '--dir', plain.dir], env(logging.url)).finally(() => logging.close());
       expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(kind === 'move' ? 3 : 0);
 
-      // The write is applied, its answer cut.
+      // The write is applied, its answer cut; or it never reaches the server.
       const proxy = await startFaultProxy({
         target: s.url,
         seed: 1,
         rate: 0,
-        force: ({ method, path, nth: n }) => (method === 'POST' && path.endsWith(`/${cut}`) && n === nth ? 'cut' : undefined),
+        force: ({ method, path, nth: n }) => (method === 'POST' && path.endsWith(`/${cut}`) && n === nth ? fault : undefined),
       });
       try {
         const result = await runCli(['push', '--json', '--dir', faulty.dir], env(proxy.url));
         expect(result.code, `${result.stdout}${result.stderr}`).toBe(clean.code);
         if (kind === 'move') expect(result.stderr).toContain('still conflicts with main');
-        expect(proxy.counts().cut).toBe(1);
-        expect(proxy.log.find((r) => r.fault === 'cut')!.body).toContain(cut === 'update' ? '' : 'revert_page');
+        expect(proxy.counts()[fault]).toBe(1);
+        expect(proxy.log.find((r) => r.fault === fault)!.body).toContain(cut === 'update' ? '' : 'revert_page');
         // Each update and revert applied as often as without the fault (once), none sent again.
         expect(applied(proxy.log, 'update')).toHaveLength(applied(logging.log, 'update').length);
         expect(applied(proxy.log, 'revert')).toHaveLength(applied(logging.log, 'revert').length);
