@@ -7,6 +7,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { clone } from '../../src/sync/clone.js';
 import { editMain } from './fixture.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
 import * as step from './model/actors.js';
 import { checkInvariants, steps, type Model, type Real } from './model/actors.js';
 import { platformPages, tokensOf } from './model/observe.js';
@@ -23,8 +24,9 @@ const numRuns = exploring ? Number(process.env.FC_RUNS ?? 30) : 12;
 
 // Each regression replays a whole scenario against a real server and real repositories: about
 // 10 s with docsync's git fast paths, up to 30 s through isomorphic-git alone on a loaded
-// machine (npm run test:git-fallback), so the file's tests get more than the suite's 30 s.
-describe('the writer and the platform, at random (sqlite)', { timeout: 120_000 }, () => {
+// machine (npm run test:git-fallback), and the property twelve of them: the file's tests take
+// PROCESS_TEST_MS (test/helpers/patience.ts), as one timed out beside another file at 30 s once.
+describe('the writer and the platform, at random (sqlite)', { timeout: PROCESS_TEST_MS }, () => {
   let s: TestServer;
   let work: string;
   let client: Client;
