@@ -33,6 +33,8 @@ const SEED = seedFromEnv('KILL_SEED', 31223);
 const KILLS = { push: 14, pull: 14, clone: 12, watch: 10 };
 
 const report = (line: string) => void process.stdout.write(`${line}\n`);
+/** What git and docsync say of a lock file a killed process left (docs/git.md, `ref-locked`). */
+const LOCK_LEFT = /(\S+\.lock) exists \(another git process is running, or remove it if one crashed\)/;
 const text = (files: ReadonlyMap<string, Uint8Array | string>) =>
   Object.fromEntries(
     [...files]
@@ -99,7 +101,7 @@ describe('commands killed at random points and run again', () => {
     // command refuses and names it (docs/git.md, `ref-locked`), and the writer removes it as the
     // message says. Nothing else may stop the second run.
     const first = await again.exited;
-    const lock = /(\S+\.lock) exists \(another git process is running, or remove it if one crashed\)/.exec(again.stderr());
+    const lock = LOCK_LEFT.exec(again.stderr());
     if (first !== 0 && lock) {
       note(args[0]!, 'stale lock removed');
       report(`${args[0]}: the kill left ${lock[1]}; removed as the message says`);
@@ -254,6 +256,16 @@ describe('commands killed at random points and run again', () => {
     /** The daemon caught up: nothing uncommitted, nothing the outbox's synced point lacks, no push half-done. */
     const caughtUp = (daemon: { events(): any[]; stderr(): string }) =>
       eventually(async () => {
+        // A kill inside an index or ref update leaves its `.lock`: the daemon says so in an error
+        // event (docs/git.md, `ref-locked`) and the writer removes it, as for the commands above.
+        for (const event of daemon.events()) {
+          const lock = event.type === 'error' ? LOCK_LEFT.exec(String(event.message)) : null;
+          if (lock && existsSync(lock[1]!)) {
+            note('watch', 'stale lock removed');
+            report(`watch: the kill left ${lock[1]}; removed as the message says`);
+            await rm(lock[1]!, { force: true });
+          }
+        }
         // The daemon's own account goes with a failure: its errors and activity say what held it.
         const said = `events: ${JSON.stringify(daemon.events())}\nstatus: ${JSON.stringify(await readDaemonStatus(t.dir))}\nstderr: ${daemon.stderr()}`;
         const outbox = (await readState(t.dir)).branches.main!.outbox;

@@ -146,22 +146,16 @@ describe('commitWorkingTree, where the fast path steps aside', () => {
     expect(await cli(dir, 'status', '--porcelain')).toBe('');
   });
 
-  it('core.autocrlf, an index locked by another process: committed the general way', async () => {
-    for (const setUp of [
-      (dir: string) => gitCli(dir, 'config', 'core.autocrlf', 'true'),
-      (dir: string) => writeFile(join(dir, '.git/index.lock'), ''),
-    ]) {
-      const dir = await workspace({ 'a.md': 'a\n', 'b/c.md': 'c\n' });
-      await setUp(dir);
-      await put(dir, 'b/c.md', 'c2\n');
-      await put(dir, 'new.md', 'n\n');
-      expect(await fast(dir)).toBe(FALLBACK);
-      const oid = await commitWorkingTree(dir, { message: 'save', author });
-      expect(await cli(dir, 'ls-tree', '-r', '--name-only', oid!)).toBe('a.md\nb/c.md\nnew.md\n');
-      expect(await cli(dir, 'show', `${oid}:b/c.md`)).toBe('c2\n');
-    }
+  it('core.autocrlf: committed the general way', async () => {
+    const dir = await workspace({ 'a.md': 'a\n', 'b/c.md': 'c\n' });
+    await gitCli(dir, 'config', 'core.autocrlf', 'true');
+    await put(dir, 'b/c.md', 'c2\n');
+    await put(dir, 'new.md', 'n\n');
+    expect(await fast(dir)).toBe(FALLBACK);
+    const oid = await commitWorkingTree(dir, { message: 'save', author });
+    expect(await cli(dir, 'ls-tree', '-r', '--name-only', oid!)).toBe('a.md\nb/c.md\nnew.md\n');
+    expect(await cli(dir, 'show', `${oid}:b/c.md`)).toBe('c2\n');
   });
-
   it('an unresolved merge in the index: staged and committed as before, markers and all', async () => {
     const dir = await workspace({ 'a.md': 'a\n' });
     await cli(dir, 'checkout', '-q', '-b', 'other');
@@ -178,5 +172,59 @@ describe('commitWorkingTree, where the fast path steps aside', () => {
     expect(await cli(dir, 'rev-parse', `${oid}^`)).toBe(`${head}\n`);
     expect(await cli(dir, 'show', `${oid}:a.md`)).toContain('<<<<<<<');
     expect(await cli(dir, 'ls-files', '--unmerged')).toBe('');
+  });
+});
+
+describe('commitWorkingTree and a process killed in it', () => {
+  it('refuses an index.lock that exists, as git does, both ways, and commits once it is removed', async () => {
+    for (const fastPaths of ['on', 'off']) {
+      const dir = await workspace({ 'a.md': 'a\n', 'b/c.md': 'c\n' });
+      const head = await branchOid(dir, 'main');
+      // What a kill inside an index write leaves (isomorphic-git's own add used to write around it).
+      await writeFile(join(dir, '.git/index.lock'), '');
+      await put(dir, 'b/c.md', 'c2\n');
+      await put(dir, 'new.md', 'n\n');
+      const index = await readFile(join(dir, '.git/index'));
+      const before = process.env.DOCSYNC_GIT_FAST_PATHS;
+      process.env.DOCSYNC_GIT_FAST_PATHS = fastPaths;
+      try {
+        await expect(commitWorkingTree(dir, { message: 'save', author })).rejects.toMatchObject({
+          code: 'ref-locked',
+          message: expect.stringContaining(
+            `${join(dir, '.git', 'index.lock')} exists (another git process is running, or remove it if one crashed)`,
+          ),
+        });
+        expect(await branchOid(dir, 'main')).toBe(head);
+        expect((await readFile(join(dir, '.git/index'))).equals(index)).toBe(true);
+        await rm(join(dir, '.git/index.lock'));
+        const oid = await commitWorkingTree(dir, { message: 'save', author });
+        expect(await cli(dir, 'ls-tree', '-r', '--name-only', oid!)).toBe('a.md\nb/c.md\nnew.md\n');
+        expect(await cli(dir, 'status', '--porcelain')).toBe('');
+      } finally {
+        if (before === undefined) delete process.env.DOCSYNC_GIT_FAST_PATHS;
+        else process.env.DOCSYNC_GIT_FAST_PATHS = before;
+      }
+    }
+  });
+
+  it('writes the index before it moves the branch: stopped in between, the change is staged and the next commit makes it', async () => {
+    const dir = await workspace({ 'a.md': 'a\n', 'b/c.md': 'c\n' });
+    const head = await branchOid(dir, 'main');
+    await put(dir, 'b/c.md', 'c2\n');
+    await put(dir, 'new.md', 'n\n');
+    // The branch's own lock, as a process killed inside the branch update leaves it: the index was written already.
+    await writeFile(join(dir, '.git/refs/heads/main.lock'), '');
+    await expect(commitWorkingTree(dir, { message: 'save', author })).rejects.toMatchObject({ code: 'ref-locked' });
+    expect(await branchOid(dir, 'main')).toBe(head);
+    // Staged, not committed (the other order left HEAD ahead of the index: `MM`, `D ` and `??`, which no later commit repaired).
+    expect(await cli(dir, 'status', '--porcelain')).toBe('M  b/c.md\nA  new.md\n');
+    expect(await workingTreeChanges(dir)).toEqual([
+      { path: 'b/c.md', status: 'modified' },
+      { path: 'new.md', status: 'added' },
+    ]);
+    await rm(join(dir, '.git/refs/heads/main.lock'));
+    const oid = await commitWorkingTree(dir, { message: 'save', author, changes: await workingTreeChanges(dir) });
+    expect(await cli(dir, 'ls-tree', '-r', '--name-only', oid!)).toBe('a.md\nb/c.md\nnew.md\n');
+    expect(await cli(dir, 'status', '--porcelain')).toBe('');
   });
 });

@@ -12,7 +12,7 @@ import { writeWorkingFiles } from '../working-tree/working-tree.js';
 import { workingBlobs } from '../working-tree/working-blobs.js';
 import { fastPathsEnabled } from '../fast-paths.js';
 import { editIndex, type NewIndexEntry } from '../format/index-edit.js';
-import { withIndexLock } from '../index/index-lock.js';
+import { indexLocked, refuseLockedIndex, withIndexLock } from '../index/index-lock.js';
 import { readIndex, unusual } from './fast-commit.js';
 
 export interface CommitEditsOptions {
@@ -85,6 +85,7 @@ export async function checkoutPaths(dir: string, commit: string, paths: readonly
   }
   await writeWorkingFiles(dir, files);
   if (await stageFiles(r, commit, [...files.keys()])) return;
+  await refuseLockedIndex(r);
   // One staging call for every written file: each call reads and rewrites the whole index.
   const written = [...files].filter(([, bytes]) => bytes !== null).map(([path]) => path);
   if (written.length > 0) await git.add({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, filepath: written, cache: r.cache });
@@ -99,7 +100,8 @@ export async function checkoutPaths(dir: string, commit: string, paths: readonly
  * read, under `index.lock`: the index's other entries, and its cache tree outside those paths,
  * stay as they are, and the cache tree is made whole when the index is `commit`'s tree (see
  * editIndex). False, with nothing written, where isomorphic-git's add must do it: fast paths
- * off, `core.autocrlf`, an index this writer does not take, or one locked by another process.
+ * off, `core.autocrlf`, an index this writer does not take, or a read-only repository. An
+ * `index.lock` that exists is refused (`ref-locked`).
  */
 async function stageFiles(r: Repo, commit: string, paths: readonly string[]): Promise<boolean> {
   if (!fastPathsEnabled() || paths.length === 0) return false;
@@ -126,5 +128,7 @@ async function stageFiles(r: Repo, commit: string, paths: readonly string[]): Pr
     lock.replace(next);
     return true;
   });
+  // isomorphic-git's add would write around the lock (and not atomically): refused as git refuses.
+  if (outcome === 'locked') throw indexLocked(r);
   return outcome === true;
 }

@@ -6,7 +6,9 @@ import type { Person } from './commit-files.js';
 import { commitObject } from '../format/commit-object.js';
 import { editTree, type TreeBlob } from '../objects/edit-tree.js';
 import { editIndex, type NewIndexEntry } from '../format/index-edit.js';
-import { withIndexLock } from '../index/index-lock.js';
+import { indexLocked, withIndexLock } from '../index/index-lock.js';
+import { writeRefreshedIndex } from '../index/index-refresh.js';
+import { isGitError } from '../errors.js';
 import { parseIndex, type ParsedIndex, type StoredIndexEntry } from '../format/index-read.js';
 import { writeLooseObjects } from '../objects/loose-objects.js';
 import { commitTree } from '../objects/tree-and-commit-reads.js';
@@ -65,10 +67,12 @@ export async function readIndex(r: Repo): Promise<{ data: Buffer; parsed: Parsed
  * (from one status walk, or the caller's `changes`, plus whatever the index stages differently
  * from HEAD) are hashed, HEAD's tree is edited at those paths only, and the index entries of
  * those paths alone are rewritten, with the stat data of the files as read, under `index.lock`.
- * The branch moves first; when it has moved meanwhile (`ref-moved`) the index is left as it was.
+ * The index is written first and the branch moved second (a kill in between leaves the change
+ * staged, for the next commit); when the branch has moved meanwhile (`ref-moved`) the index goes
+ * back to what it was. An `index.lock` that exists is refused as git refuses it (`ref-locked`).
  * @returns the new commit, null when the tree is HEAD's (the index is still brought up to date),
  *   or FALLBACK for an unborn branch, an index or working tree the fast status does not take, an
- *   index stage of an unresolved merge, or an index locked by another process.
+ *   index stage of an unresolved merge, or a read-only repository.
  */
 export async function fastCommitWorkingTree(
   r: Repo,
@@ -123,16 +127,26 @@ export async function fastCommitWorkingTree(
     // cannot write leaves all to the general way.
     const next = editIndex(index.data, index.parsed, indexEdits, { tree });
     if (next === null) return FALLBACK;
-    let commit: string | null = null;
-    if (tree !== base) {
-      const person = { ...options.author, timestamp: options.timestamp };
-      const object = commitObject({ tree, parents: [tip], author: person, committer: person, message: options.message });
-      writeLooseObjects(r, [object]);
-      commit = object.oid;
-      await updateRef(r, ref, tip, commit, commitNote(options.message, 1, person));
-    }
     lock.replace(next);
-    return commit;
+    if (tree === base) return null;
+    const person = { ...options.author, timestamp: options.timestamp };
+    const object = commitObject({ tree, parents: [tip], author: person, committer: person, message: options.message });
+    writeLooseObjects(r, [object]);
+    return { commit: object.oid, person, before: index.data, next };
   });
-  return outcome === 'locked' ? FALLBACK : outcome;
+  if (outcome === 'locked') throw indexLocked(r);
+  if (outcome === 'read-only') return FALLBACK;
+  if (outcome === null || outcome === FALLBACK) return outcome;
+  // The index is written first, the branch moved second: a process killed in between leaves the
+  // files staged and not committed, which the next commit of the working tree commits (the
+  // other order left HEAD ahead of the index, which no later commit repaired: the files showed
+  // as staged deletions and untracked, test/cli/kill-commands.test.ts).
+  try {
+    await updateRef(r, ref, tip, outcome.commit, commitNote(options.message, 1, outcome.person));
+  } catch (error) {
+    // The branch moved meanwhile: the index goes back to what it was, unless written since.
+    if (isGitError(error, 'ref-moved')) await writeRefreshedIndex(r, outcome.next, outcome.before);
+    throw error;
+  }
+  return outcome.commit;
 }

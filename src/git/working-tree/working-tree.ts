@@ -8,6 +8,7 @@ import { checkPath, comparePaths } from '../format/paths.js';
 import type { Person } from '../commit/commit-files.js';
 import { repo, type Repo } from '../repo.js';
 import { statusRows } from './status-matrix.js';
+import { refuseLockedIndex } from '../index/index-lock.js';
 import { fullRef, readRef, updateRef } from '../refs/update-ref.js';
 import { commitNote } from '../refs/reflog.js';
 
@@ -115,6 +116,7 @@ async function commitEverything(
   tip: string | null,
   options: { message: string; author: Person; timestamp: number },
 ): Promise<string | null> {
+  await refuseLockedIndex(r);
   const rows = await statusRows(r);
   const toAdd = rows.filter(([, , workdir, stage]) => workdir !== 0 && workdir !== stage).map(([path]) => path);
   const toRemove = rows.filter(([, , workdir, stage]) => workdir === 0 && stage !== 0).map(([path]) => path);
