@@ -56,12 +56,15 @@ describe('commands killed at random points and run again', () => {
   let client: Client;
   /** A forwarding proxy (no faults) in front of the server: it tells when a run's first request came. */
   let proxy: FaultProxy;
+  /** When the proxy started: its log's times count from there. */
+  let proxyStarted = 0;
   const random = seededRandom(SEED);
   beforeAll(async () => {
     s = await startServer('sqlite');
     work = await mkdtemp(join(tmpdir(), 'docsync-kill-'));
     client = createClient({ baseUrl: s.url, token: s.token });
     proxy = await startFaultProxy({ target: s.url, seed: SEED, rate: 0 });
+    proxyStarted = Date.now();
     report(`kill seed ${SEED} (KILL_SEED=${SEED} replays it)`);
   });
   afterAll(async () => {
@@ -267,7 +270,7 @@ describe('commands killed at random points and run again', () => {
           }
         }
         // The daemon's own account goes with a failure: its errors and activity say what held it.
-        const said = `events: ${JSON.stringify(daemon.events())}\nstatus: ${JSON.stringify(await readDaemonStatus(t.dir))}\nstderr: ${daemon.stderr()}`;
+        const said = `events: ${JSON.stringify(daemon.events())}\nstatus: ${JSON.stringify(await readDaemonStatus(t.dir))}\nstderr: ${daemon.stderr()}\nlast requests: ${JSON.stringify(proxy.log.slice(-12).map(({ body: _, ...request }) => request))} at ${Date.now() - proxyStarted} ms`;
         const outbox = (await readState(t.dir)).branches.main!.outbox;
         expect(outbox?.syncedCommit, said).toBeDefined();
         expect(git(t.dir, 'status', '--porcelain'), said).toBe('');

@@ -227,4 +227,26 @@ describe('commitWorkingTree and a process killed in it', () => {
     expect(await cli(dir, 'ls-tree', '-r', '--name-only', oid!)).toBe('a.md\nb/c.md\nnew.md\n');
     expect(await cli(dir, 'status', '--porcelain')).toBe('');
   });
+
+  it('waits for a lock another git process holds for a moment (git status refreshing the index, a branch update), both ways', async () => {
+    for (const fastPaths of ['on', 'off']) {
+      for (const lock of ['.git/index.lock', '.git/refs/heads/main.lock']) {
+        const dir = await workspace({ 'a.md': 'a\n' });
+        await put(dir, 'a.md', 'a2\n');
+        await writeFile(join(dir, lock), '');
+        const released = new Promise((resolve) => setTimeout(resolve, 200)).then(() => rm(join(dir, lock)));
+        const before = process.env.DOCSYNC_GIT_FAST_PATHS;
+        process.env.DOCSYNC_GIT_FAST_PATHS = fastPaths;
+        try {
+          const oid = await commitWorkingTree(dir, { message: 'save', author });
+          await released;
+          expect(await cli(dir, 'show', `${oid}:a.md`)).toBe('a2\n');
+          expect(await cli(dir, 'status', '--porcelain')).toBe('');
+        } finally {
+          if (before === undefined) delete process.env.DOCSYNC_GIT_FAST_PATHS;
+          else process.env.DOCSYNC_GIT_FAST_PATHS = before;
+        }
+      }
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { editTree, type TreeBlob } from '../objects/edit-tree.js';
 import { editIndex, type NewIndexEntry } from '../format/index-edit.js';
 import { indexLocked, withIndexLock } from '../index/index-lock.js';
 import { writeRefreshedIndex } from '../index/index-refresh.js';
+import { LOCK_WAIT_MS } from '../lock-file.js';
 import { isGitError } from '../errors.js';
 import { parseIndex, type ParsedIndex, type StoredIndexEntry } from '../format/index-read.js';
 import { writeLooseObjects } from '../objects/loose-objects.js';
@@ -145,7 +146,7 @@ export async function fastCommitWorkingTree(
     await updateRef(r, ref, tip, outcome.commit, commitNote(options.message, 1, outcome.person));
   } catch (error) {
     // The branch moved meanwhile: the index goes back to what it was, unless written since.
-    if (isGitError(error, 'ref-moved')) await writeRefreshedIndex(r, outcome.next, outcome.before);
+    if (isGitError(error, 'ref-moved')) await writeRefreshedIndex(r, outcome.next, outcome.before, LOCK_WAIT_MS);
     throw error;
   }
   return outcome.commit;

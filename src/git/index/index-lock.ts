@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitError } from '../errors.js';
 import { withKeyLock } from '../lock.js';
-import { type LockFile, withLockFile } from '../lock-file.js';
+import { LOCK_WAIT_MS, type LockFile, withLockFile } from '../lock-file.js';
 import type { Repo } from '../repo.js';
 
 /** Why `index.lock` cannot be created when the repository is read-only. */
@@ -16,17 +16,27 @@ export type IndexLock = LockFile;
  * holder at a time within this process), and then renames the lock file over the index if
  * `work` gave a replacement. Nothing is written when `work` throws: the lock file is removed and
  * the index stays as it was.
- * @returns what `work` returned, or (without running it) 'locked' when `index.lock` exists
- *   (another process holds it, or a killed one left it) and 'read-only' when it cannot be made.
+ * @returns what `work` returned, or (without running it) 'locked' when `index.lock` still exists
+ *   after `waitMs` (another process holds it, or a killed one left it) and 'read-only' when it
+ *   cannot be made.
  */
-export async function withIndexLock<T>(r: Repo, work: (lock: IndexLock) => Promise<T>): Promise<T | 'locked' | 'read-only'> {
+export async function withIndexLock<T>(
+  r: Repo,
+  work: (lock: IndexLock) => Promise<T>,
+  waitMs = LOCK_WAIT_MS,
+): Promise<T | 'locked' | 'read-only'> {
   const path = join(r.gitdir, 'index');
   return withKeyLock(path, () =>
-    withLockFile(path, work, (error) => {
-      if (error.code === 'EEXIST') return 'locked' as const;
-      if (READ_ONLY.has(error.code ?? '')) return 'read-only' as const;
-      throw error;
-    }),
+    withLockFile(
+      path,
+      work,
+      (error) => {
+        if (error.code === 'EEXIST') return 'locked' as const;
+        if (READ_ONLY.has(error.code ?? '')) return 'read-only' as const;
+        throw error;
+      },
+      waitMs,
+    ),
   );
 }
 
@@ -44,15 +54,19 @@ export function indexLocked(r: Repo): GitError {
 }
 
 /**
- * Refuses as {@link indexLocked} when `index.lock` exists, before a write through isomorphic-git
- * (which takes no lock file): a check, not a lock, so the general way still says what git says.
+ * Refuses as {@link indexLocked} when `index.lock` exists for longer than git's wait, before a
+ * write through isomorphic-git (which takes no lock file): a check, not a lock, so the general
+ * way still says what git says.
  */
 export async function refuseLockedIndex(r: Repo): Promise<void> {
-  if (
-    await access(join(r.gitdir, 'index.lock')).then(
+  const until = Date.now() + LOCK_WAIT_MS;
+  const held = () =>
+    access(join(r.gitdir, 'index.lock')).then(
       () => true,
       () => false,
-    )
-  )
-    throw indexLocked(r);
+    );
+  while (await held()) {
+    if (Date.now() >= until) throw indexLocked(r);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -41,14 +41,20 @@ export function patchStatData(data: Buffer, updates: readonly StatUpdate[]): Buf
 /**
  * Replaces the index with `patched` if it still holds `original`, as `git status` refreshes it:
  * only when it can (under withIndexLock), and never over a change another writer made meanwhile.
+ * @param waitMs how long a lock another process holds is waited for (none for a refresh).
  * @returns whether the index was written; false when it is locked, read-only or changed.
  */
-export async function writeRefreshedIndex(r: Repo, original: Buffer, patched: Buffer): Promise<boolean> {
-  const written = await withIndexLock(r, async (lock) => {
-    const current = await readFile(join(r.gitdir, 'index')).catch(() => null);
-    if (current === null || !current.equals(original)) return false;
-    lock.replace(patched);
-    return true;
-  });
+export async function writeRefreshedIndex(r: Repo, original: Buffer, patched: Buffer, waitMs = 0): Promise<boolean> {
+  const written = await withIndexLock(
+    r,
+    async (lock) => {
+      const current = await readFile(join(r.gitdir, 'index')).catch(() => null);
+      if (current === null || !current.equals(original)) return false;
+      lock.replace(patched);
+      return true;
+    },
+    // An opportunistic refresh does not wait for another process's lock, as git status does not.
+    waitMs,
+  );
   return written === true;
 }

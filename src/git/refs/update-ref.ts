@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { withKeyLock } from '../lock.js';
-import { withLockFile } from '../lock-file.js';
+import { LOCK_WAIT_MS, withLockFile } from '../lock-file.js';
 import type { Repo } from '../repo.js';
 import { appendReflog, type RefLogNote } from './reflog.js';
 
@@ -61,6 +61,7 @@ export async function updateRef(r: Repo, ref: string, expected: string | null, n
           { dir: r.dir, ref },
         );
       },
+      LOCK_WAIT_MS,
     );
     await appendReflog(r, ref, expected, next, note);
   });
