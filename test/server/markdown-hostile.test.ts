@@ -1,10 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../helpers/server.js';
 import { createSpace } from '../helpers/spaces.js';
 import { readTree } from '../helpers/content.js';
 import { PARSE_LIMITS } from '../../src/server/parse/limits.js';
 import { findPage } from '../../src/content/index.js';
 import { LIVENESS_MS, whileAttacked } from '../helpers/liveness.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Pathological documents written and parsed on workers (several a test), beside the other test file's work:
+// a test took 80 s beside a second copy at load 10 (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 describe.each(testDialects())('hostile markdown (%s)', (dialect) => {
   let s: TestServer;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ContentTree } from '../../src/model/index.js';
 import { lineMergeCost, mergeText } from '../../src/content/index.js';
 import { getText } from '../../src/server/store/blobs.js';
@@ -8,6 +8,11 @@ import { startServer, testDialects, type TestServer } from '../helpers/server.js
 import { createSpace } from '../helpers/spaces.js';
 import { docPage, readTree, storeMarkdown, writeTree } from '../helpers/content.js';
 import { LIVENESS_MS, whileAttacked } from '../helpers/liveness.js';
+import { PROCESS_TEST_MS } from '../helpers/patience.js';
+
+// Pathological documents written and parsed on workers (several a test), beside the other test file's work:
+// a test took 80 s beside a second copy at load 10 (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 /**
  * 512 KiB of one-letter lines, `a` or `b` at random: diff3's longest-common-subsequence search

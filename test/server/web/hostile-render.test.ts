@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, testDialects, type TestServer } from '../../helpers/server.js';
 import { WebClient } from '../../helpers/web.js';
 import { spaceWithPages } from '../../helpers/web-content.js';
@@ -6,6 +6,11 @@ import { createSpace } from '../../helpers/spaces.js';
 import { readTree, storeMarkdown, writeTree } from '../../helpers/content.js';
 import { PARSE_LIMITS } from '../../../src/server/parse/limits.js';
 import { LIVENESS_MS, whileAttacked } from '../../helpers/liveness.js';
+import { PROCESS_TEST_MS } from '../../helpers/patience.js';
+
+// Pathological documents written and parsed on workers (several a test), beside the other test file's work:
+// a test took 80 s beside a second copy at load 10 (test/helpers/patience.ts).
+vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
 
 // Web pages render markdown on the parse pool's workers within the parse budget (render-cache.ts):
 // a first render of hostile markdown holds no other request, and past the budget it is a 422 page.
