@@ -6,7 +6,7 @@ export interface LockFile {
 }
 
 /** Between two tries at a lock file another process holds. */
-const LOCK_RETRY_MS = 20;
+export const LOCK_RETRY_MS = 20;
 
 /**
  * How long docsync waits for a lock file another process holds before it refuses, as git waits

@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitError } from '../errors.js';
 import { withKeyLock } from '../lock.js';
-import { LOCK_WAIT_MS, type LockFile, withLockFile } from '../lock-file.js';
+import { LOCK_RETRY_MS, LOCK_WAIT_MS, type LockFile, withLockFile } from '../lock-file.js';
 import type { Repo } from '../repo.js';
 
 /** Why `index.lock` cannot be created when the repository is read-only. */
@@ -67,6 +67,6 @@ export async function refuseLockedIndex(r: Repo): Promise<void> {
     );
   while (await held()) {
     if (Date.now() >= until) throw indexLocked(r);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
 }
