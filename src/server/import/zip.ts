@@ -3,6 +3,7 @@ import { Inflate } from 'fflate';
 import { badRequest, fileNameProblem } from '../../model/index.js';
 import { IMPORT_LIMITS } from './limits.js';
 import { ZipFormatError, zipDirectory, type ZipEntry } from './zip-directory.js';
+import { announcedWork } from '../util/work-channel.js';
 
 export interface ZipFolder {
   /** Files by path relative to the folder root, `/`-separated. */
@@ -99,11 +100,14 @@ export async function readZip(bytes: Uint8Array, url: string): Promise<ZipFolder
   }
   const raw = new Map<string, Uint8Array>();
   let used = 0;
-  for (const entry of entries) {
-    const data = await inflateEntry(bytes, entry, used, url);
-    used += data.length;
-    raw.set(entry.name, data);
-  }
+  // Announced (src/server/util/work-channel.ts): the tests count requests answered between steps.
+  await announcedWork(`inflate ${url}`, async () => {
+    for (const entry of entries) {
+      const data = await inflateEntry(bytes, entry, used, url);
+      used += data.length;
+      raw.set(entry.name, data);
+    }
+  });
   const names = [...raw.keys()];
   const top = names[0]?.split('/')[0];
   const nested =

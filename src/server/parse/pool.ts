@@ -6,6 +6,7 @@ import { Piscina } from 'piscina';
 import { DocsyncError } from '../../model/index.js';
 import { PARSE_LIMITS } from './limits.js';
 import type { ParseResult, ParseTask } from './tasks.js';
+import { announcedWork } from '../util/work-channel.js';
 
 /**
  * The worker entry: the compiled `worker.js` beside this file in the package; from the sources
@@ -69,7 +70,7 @@ export async function runParse<K extends ParseTask['kind']>(
     });
   }
   try {
-    return (await workers.run(task, { signal })) as Extract<ParseResult, { kind: K }>;
+    return (await announcedWork(`${doing} ${what}`, () => workers.run(task, { signal }))) as Extract<ParseResult, { kind: K }>;
   } catch (error) {
     if (signal.aborted) throw refused();
     throw error;
