@@ -16,6 +16,7 @@ import { benchPreview } from './preview.js';
 import { benchCorpus } from './corpus.js';
 import { benchPublished } from './published.js';
 import { benchLoad } from './load.js';
+import { benchLiveness } from './liveness.js';
 import { printIssueTable } from './issue-table.js';
 import { benchPushAlone } from './push.js';
 import { benchRemoteEditsAlone } from './remote-edits.js';
@@ -96,6 +97,11 @@ if (process.argv.includes('load')) {
   process.exit(0);
 }
 
+// `npm run bench -- liveness`: GET /v1/user's wait while the server works on hostile input (test/bench/liveness.ts).
+if (process.argv.includes('liveness')) {
+  await benchLiveness();
+  process.exit(0);
+}
 // `npm run bench -- push`: issue 23's one-page push and pull figures alone (test/bench/push.ts).
 if (process.argv.includes('push')) {
   await benchPushAlone();
@@ -130,6 +136,8 @@ await benchDaemon();
 if (process.env.BENCH_REQUESTS !== '0') await benchRequestCounts();
 // BENCH_PREVIEW=0 skips the preview figures (issue 21).
 if (process.env.BENCH_PREVIEW !== '0') await benchPreview();
+// BENCH_LIVENESS=0 skips the polls' wait beside hostile input (issue 24).
+if (process.env.BENCH_LIVENESS !== '0') await benchLiveness();
 // The visible corpus through push and clone, when DOCSYNC_CORPUS_DIR names it (issue 14).
 await benchCorpus();
 // Issue 23's figures, printed above by content.ts, push.ts and remote-edits.ts, in one table.
