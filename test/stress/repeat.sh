@@ -16,7 +16,8 @@
 set -uo pipefail
 
 # The files whose outcome once depended on time: daemon and CLI processes, preview, live pages,
-# event streams, OpenAPI jobs, the rate limit, a clone's overlapping reads.
+# event streams, OpenAPI jobs, the rate limit, a clone's overlapping reads, and the hostile-input
+# files whose liveness was a 1 s bound (now counted by order: test/helpers/liveness.ts).
 TIME_SENSITIVE=(
   test/daemon/watch.test.ts
   test/daemon/watch-outage.test.ts
@@ -33,6 +34,15 @@ TIME_SENSITIVE=(
   test/server/events.test.ts
   test/server/rate-limit.test.ts
   test/sync/clone-fetch.test.ts
+  test/helpers/liveness.test.ts
+  test/server/import-zip-bombs.test.ts
+  test/server/markdown-hostile.test.ts
+  test/server/markdown-fuzz.test.ts
+  test/server/merge-hostile.test.ts
+  test/server/comment-documents.test.ts
+  test/server/pdf-cache.test.ts
+  test/server/fetch-budget.test.ts
+  test/server/web/hostile-render.test.ts
 )
 
 # The closing lines of a vitest run ("Test Files ...", "Tests ...") on one line.
