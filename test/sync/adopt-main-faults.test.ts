@@ -1,10 +1,8 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Client } from '../../src/client/index.js';
 import { readTreeFiles } from '../../src/git/index.js';
-import { pull } from '../../src/sync/pull/pull.js';
-import { push } from '../../src/sync/push/push.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
 import { snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { readState } from '../../src/sync/state/state.js';
@@ -12,7 +10,8 @@ import { runCli } from '../cli/run-cli.js';
 import { startFaultProxy, type ProxiedRequest } from '../helpers/fault-proxy.js';
 import type { TestServer } from '../helpers/server.js';
 import { serverForTests } from './server-for-tests.js';
-import { clonedSpace, editMain, git } from './fixture.js';
+import { adoptMainScenario, type AdoptKind } from './adopt-main-fixture.js';
+import { git } from './fixture.js';
 
 /**
  * A push of a branch the writer merged main into (git merge main) brings main into its change
@@ -30,58 +29,7 @@ describe("a lost answer to adopt-main's update or reverts", () => {
   const text = (files: ReadonlyMap<string, Uint8Array>) =>
     Object.fromEntries([...files].map(([path, bytes]) => [path, Buffer.from(bytes).toString('utf8')]));
 
-  /**
-   * A branch `topic` with its change request, main edited on the platform since, pulled and
-   * merged into topic with git. `conflict`: both changed Beta's text (the update conflicts until
-   * Beta goes back to the base). `move`: both also moved Beta, under different new pages (the
-   * update still conflicts after the revert, which leaves a page where it is).
-   */
-  async function scenario(name: string, kind: 'clean' | 'conflict' | 'move') {
-    const t = await clonedSpace(s, client, work, name);
-    git(t.dir, 'checkout', '-qb', 'topic');
-    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\ntopic text\n');
-    if (kind === 'move') {
-      await writeFile(join(t.dir, 'delta.md'), '# Delta\n\ndelta text\n');
-      await writeFile(join(t.dir, 'SUMMARY.md'), '# Table of contents\n\n* [Alpha](README.md)\n* [Delta](delta.md)\n  * [Beta](beta.md)\n');
-      git(t.dir, 'add', '-A');
-    }
-    git(t.dir, 'commit', '-qam', 'topic');
-    await push(client, t.dir);
-    const gamma =
-      kind === 'move'
-        ? await editMain(s, t.spaceId, [
-            { operation: 'insert_page', ref: 'g', title: 'Gamma', document: { markdown: '# Gamma\n\ngamma text\n' } },
-          ])
-        : undefined;
-    await editMain(s, t.spaceId, [
-      { operation: 'update_page', page: t.alpha, document: { markdown: '# Alpha\n\none\ntwo\nthree\nmain line\n' } },
-      ...(kind === 'clean'
-        ? []
-        : [
-            {
-              operation: 'update_page',
-              page: t.beta,
-              document: { markdown: '# Beta\n\nmain text\n' },
-              ...(gamma ? { into: gamma.get('g'), at: 0 } : {}),
-            },
-          ]),
-    ]);
-    git(t.dir, 'checkout', '-q', 'main');
-    await pull(client, t.dir);
-    git(t.dir, 'checkout', '-q', 'topic');
-    if (kind === 'clean') {
-      git(t.dir, 'merge', '-q', '--no-edit', 'main');
-      return t;
-    }
-    expect(() => git(t.dir, 'merge', '-q', 'main')).toThrow();
-    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\ntopic and main text\n');
-    if (kind === 'move') {
-      const summary = '# Table of contents\n\n* [Alpha](README.md)\n* [Delta](delta.md)\n  * [Beta](beta.md)\n* [Gamma](gamma/README.md)\n';
-      await writeFile(join(t.dir, 'SUMMARY.md'), summary);
-    }
-    git(t.dir, 'commit', '-qam', 'merge main, resolved');
-    return t;
-  }
+  const scenario = (name: string, kind: AdoptKind) => adoptMainScenario(s, client, work, name, kind);
 
   /** What the push left: the branch's files, its change request's content on the platform, git's view, docsync's records. */
   async function outcome(dir: string, spaceId: string) {
