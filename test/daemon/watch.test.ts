@@ -117,6 +117,10 @@ describe('docsync watch', () => {
     const watch = spawnWatch(t.dir, env());
     try {
       await watch.waitFor((e) => e.type === 'started');
+      // The first cycle refreshes the stat data of the files the clone just wrote, under
+      // index.lock, as `git status` would: a git command at that moment fails on the lock, as it
+      // does beside an editor's status (seen once in CI). The writer switches after it.
+      await eventually(async () => expect((await readDaemonStatus(t.dir))?.cycles ?? 0).toBeGreaterThan(0));
       git(t.dir, 'checkout', '-qb', 'feature');
       await watch.waitFor((e) => e.type === 'branch' && e.to === 'feature');
       // A commit of the writer's own names the change request; the daemon's saves go with it.
