@@ -383,9 +383,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       });
       refusedAt.delete(branch);
       const head = await branchOid(dir, branch);
-      // A resumed push only finishes the batches a killed one left (nothing, when all had
-      // landed): commits made since are still to send, so it never marks the branch idle.
-      if (result.changes.length === 0 && !result.resumed && head !== null) idleAt.set(branch, head);
+      if (result.changes.length === 0 && head !== null) idleAt.set(branch, head);
       else idleAt.delete(branch);
       emit({
         type: 'pushed',
