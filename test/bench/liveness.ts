@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'fflate';
 import { craftZip } from '../helpers/zip-writer.js';
-import { apiCaller, spawnUntilUrl, stopSpawned } from './spawned.js';
+import { apiCaller, percentile, spawnUntilUrl, stopSpawned } from './spawned.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'bench-liveness-token-0123456789';
@@ -24,11 +24,6 @@ const IDLE_POLLS = Number(process.env.BENCH_LIVENESS_POLLS ?? 300);
 const BOUND_MS = 1_000;
 const MiB = 1024 * 1024;
 const api = apiCaller(TOKEN);
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 async function poll(url: string): Promise<number> {
   const started = performance.now();

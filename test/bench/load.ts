@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { dropPostgresSchema } from '../../src/server/store/db.js';
-import { apiCaller, HttpError, spawnUntilUrl, stopSpawned, type Spawned } from './spawned.js';
+import { apiCaller, HttpError, percentile, spawnUntilUrl, stopSpawned, type Spawned } from './spawned.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'bench-load-token-0123456789';
@@ -53,11 +53,6 @@ const startServer = (env: Record<string, string>, args: string[]): Promise<Proc>
   );
 const stopServer = stopSpawned;
 const api = apiCaller(TOKEN);
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 interface Row {
   kind: string;

@@ -59,3 +59,9 @@ export function apiCaller(token: string) {
     return (text ? JSON.parse(text) : undefined) as T;
   };
 }
+
+/** The value at percentile `p` (0-100) of `values`, nearest rank; 0 when there are none. */
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
