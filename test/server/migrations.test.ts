@@ -51,4 +51,43 @@ describe('migrations', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('opening an up-to-date store runs no migrator (it reads only its own migration table)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-migrate-'));
+    try {
+      await (await openDatabase({ dataDir: dir })).close();
+      // The migrator makes its lock table whenever it runs: gone, it says whether it ran again.
+      const raw = new BetterSqlite3(join(dir, 'docsync.sqlite'));
+      raw.exec('DROP TABLE kysely_migration_lock');
+      raw.close();
+      await (await openDatabase({ dataDir: dir })).close();
+      const after = new BetterSqlite3(join(dir, 'docsync.sqlite'), { readonly: true });
+      const tables = after.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'kysely_%'").all();
+      after.close();
+      expect(tables).toEqual([{ name: 'kysely_migration' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a store missing a migration still gets it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docsync-migrate-'));
+    try {
+      const old = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(join(dir, 'docsync.sqlite')) }) });
+      expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0013-event-horizon')).error).toBeUndefined();
+      await old.destroy();
+      const db = await openDatabase({ dataDir: dir });
+      try {
+        const ran = await db.kysely
+          .selectFrom('kysely_migration' as any)
+          .select('name')
+          .execute();
+        expect(ran.map((row: any) => row.name).sort()).toEqual(Object.keys(await migrationProvider.getMigrations()).sort());
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

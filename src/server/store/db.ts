@@ -86,6 +86,7 @@ async function migrate(kysely: Kysely<Database>, schema: string | undefined): Pr
   // tables (another server or test sharing the database) would make it skip creating its own.
   // Migrations are numbered per feature and may land in any order; a database that ran a later one
   // still takes an earlier one added after it.
+  if (await allMigrationsRan(kysely, schema)) return;
   const migrator = new Migrator({
     db: kysely,
     provider: migrationProvider,
@@ -96,9 +97,9 @@ async function migrate(kysely: Kysely<Database>, schema: string | undefined): Pr
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
     // Kysely's migrator reads the catalog of every schema; another process dropping its own
-    // schema at that moment fails the read (3F000, 42P01) without touching ours: read again.
+    // schema at that moment fails the read without touching ours: read again.
     const code = (error as { code?: unknown }).code;
-    if (attempt < MIGRATION_ATTEMPTS && (code === '3F000' || code === '42P01')) {
+    if (attempt < MIGRATION_ATTEMPTS && typeof code === 'string' && CATALOG_RACES.has(code)) {
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       continue;
     }
@@ -108,6 +109,33 @@ async function migrate(kysely: Kysely<Database>, schema: string | undefined): Pr
 }
 
 const MIGRATION_ATTEMPTS = 10;
+
+/**
+ * What a catalog read fails with when another schema's objects go while it runs: the schema
+ * (3F000), a table (42P01), a column that `pg_get_serial_sequence` looks up after the catalog
+ * listed it (42703, "column sso_url of relation saml_providers does not exist"), or a cache lookup
+ * of an object already gone (XX000).
+ */
+const CATALOG_RACES: ReadonlySet<string> = new Set(['3F000', '42P01', '42703', 'XX000']);
+
+/**
+ * True when the store already ran every migration: read from our own migration table alone, so
+ * that opening an up-to-date store (each `docsync admin` command, each server start) never reads
+ * the catalog of every schema, which Kysely's migrator does to find its tables.
+ */
+async function allMigrationsRan(kysely: Kysely<Database>, schema: string | undefined): Promise<boolean> {
+  const table = schema === undefined ? sql.table('kysely_migration') : sql.table(`${schema}.kysely_migration`);
+  let ran: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(kysely);
+    ran = new Set(rows.map((row) => row.name));
+  } catch {
+    // No migration table yet (a new store): the migrator makes it.
+    return false;
+  }
+  const wanted = Object.keys(await migrationProvider.getMigrations());
+  return wanted.every((name) => ran.has(name));
+}
 
 async function currentSchema(kysely: Kysely<Database>): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(kysely);
