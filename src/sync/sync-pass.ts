@@ -2,6 +2,7 @@ import type { Client } from '../client/index.js';
 import { branchOid, diffTrees, isAncestor, listBranches } from '../git/index.js';
 import { isPushRefusal } from './errors.js';
 import { pull, type BranchPull } from './pull/pull.js';
+import { hasJournal } from './push/journal.js';
 import { push, type PushResult } from './push/push.js';
 import { isFollowed, readState } from './state/state.js';
 
@@ -23,9 +24,10 @@ export interface SyncPass {
 }
 
 /**
- * The branches a pass pushes: every followed branch with commits since its last sync, `main`
- * when it has commits of its own (they go to its outbox change request), and local branches
- * docsync does not track yet that have commits of their own (each opens a change request).
+ * The branches a pass pushes: every followed branch with commits since its last sync or a push
+ * journal left, `main` when it has commits of its own (they go to its outbox change request), and
+ * local branches docsync does not track yet that have commits of their own (each opens a change
+ * request).
  */
 export async function branchesToPush(dir: string): Promise<string[]> {
   const state = await readState(dir);
@@ -41,7 +43,10 @@ export async function branchesToPush(dir: string): Promise<string[]> {
     // A new branch with no commit of its own (made from main, nothing edited yet) opens no
     // change request: what it holds is main's, which goes in main's own.
     if (!tracked && branch !== 'main' && mainHead !== null && (await isAncestor(dir, head, mainHead))) continue;
-    if ((await diffTrees(dir, synced.syncedCommit, head, { renames: false })).length > 0) out.push(branch);
+    // A push killed mid-way is finished by the next one, even when the branch looks synced (killed
+    // once it had recorded its result, it has only its journal to remove).
+    if ((await hasJournal(dir, branch)) || (await diffTrees(dir, synced.syncedCommit, head, { renames: false })).length > 0)
+      out.push(branch);
   }
   return out;
 }

@@ -21,7 +21,7 @@ import {
 import { sameBytes } from '../bytes.js';
 import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
-import { readJournal } from '../push/journal.js';
+import { pushRecorded, readJournal } from '../push/journal.js';
 import { isOpenedBy, readOpenings } from '../push/opening.js';
 import { endPull, finishPull, startPull } from './pulling.js';
 import { placesOf, snapshotOf, type Places, type Snapshot } from '../remote/snapshot.js';
@@ -132,7 +132,9 @@ async function pullBranch(
   const outboxClosed = closedBy(outboxHead?.status);
   // A push in flight to the outbox (its journal still there: killed mid-push) moved it itself;
   // resuming that push brings it in line, so it is not a reviewer's edit to merge.
-  const pushInFlight = (await readJournal(dir, branch))?.changeRequestId === synced.outbox?.changeRequestId;
+  const journal = await readJournal(dir, branch);
+  const pushInFlight =
+    journal !== undefined && journal.changeRequestId === synced.outbox?.changeRequestId && !pushRecorded(journal, synced.outbox);
   const outboxMoved =
     outboxHead !== undefined && outboxClosed === undefined && outboxHead.revision !== synced.outbox!.remoteRevision && !pushInFlight;
   const done = async (next: BranchState, result: BranchPull): Promise<BranchPull> => {

@@ -1,5 +1,5 @@
 import { removeJsonFile, writeJsonFile } from '../state/json-file.js';
-import { mkdir, readFile } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentChange } from '../../model/index.js';
 import { SyncError } from '../errors.js';
@@ -24,6 +24,40 @@ export interface PushJournal {
   created: Record<string, string>;
   /** The batch being sent: it may or may not have landed. */
   inFlight?: number;
+  /**
+   * The branch commit the batches were planned from. A push resumed at another commit (the
+   * writer committed meanwhile) compares the whole branch with the change request: the journal's
+   * batches are not all there is to send. Absent in journals of older versions: treated so too.
+   */
+  head?: string;
+  /** Batch refs → the file of the page each creates: where a resumed push finds those pages. */
+  places?: Record<string, string>;
+}
+
+/**
+ * True when the push this journal records was recorded in the branch's state: every batch
+ * landed, and the state's change request and revision are the journal's. A push killed between
+ * recording its result and removing its journal leaves such a journal; nothing is in flight.
+ * (Before its first batch lands a journal's revision is the state's too, but then not every
+ * batch landed: a journal file is written only for a push with batches.)
+ */
+export function pushRecorded(journal: PushJournal, synced: { changeRequestId?: string; remoteRevision: string } | undefined): boolean {
+  return (
+    synced !== undefined &&
+    journal.landed === journal.batches.length &&
+    journal.changeRequestId === synced.changeRequestId &&
+    journal.revision === synced.remoteRevision
+  );
+}
+
+/** Each page a landed batch created, by its id on the platform → its file on the branch. */
+export function createdPlaces(journal: PushJournal): Map<string, string> {
+  const places = new Map<string, string>();
+  for (const [ref, path] of Object.entries(journal.places ?? {})) {
+    const id = journal.created[ref];
+    if (id !== undefined) places.set(id, path);
+  }
+  return places;
 }
 
 const journalDir = (workspace: string) => join(stateDir(workspace), 'journal');
@@ -47,6 +81,14 @@ export async function readJournal(workspace: string, branch: string): Promise<Pu
       `${journalPath(workspace, branch)} is damaged (${(error as Error).message}); delete it and push again (the next push compares with the change request's content)`,
     );
   }
+}
+
+/** True when the branch has a push journal: a push killed before it ended (or before removing it). */
+export async function hasJournal(workspace: string, branch: string): Promise<boolean> {
+  return access(journalPath(workspace, branch)).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Atomic, and flushed to the file before the batch it announces is sent. */

@@ -19,7 +19,7 @@ import {
 import { DOCSYNC_AUTHOR } from '../author.js';
 import { SyncError } from '../errors.js';
 import { catchUpWithMain } from './catch-up.js';
-import { clearJournal, readJournal, type PushJournal } from './journal.js';
+import { clearJournal, createdPlaces, pushRecorded, readJournal, type PushJournal } from './journal.js';
 import { clearOpening, isTransient, openChangeRequest } from './opening.js';
 import { finishPull } from '../pull/pulling.js';
 import { planPush, type PushPlan } from './plan/plan.js';
@@ -220,10 +220,16 @@ async function pushOnce(client: Client, dir: string, options: PushOptions, saved
   }
   // Killed after recording the change request it opened, before removing the opening record.
   if (target.entry?.changeRequestId !== undefined) await clearOpening(dir, branch);
-  if (journal !== undefined && (changeRequest === undefined || journal.changeRequestId !== changeRequest.id))
-    await clearJournal(dir, branch);
-  const resuming =
-    journal !== undefined && changeRequest !== undefined && journal.changeRequestId === changeRequest.id ? journal : undefined;
+  // A journal of another change request, or of a push that recorded its result (killed before
+  // removing the journal), is not a push in flight: resumed, it would send nothing and read back
+  // the server's older form over the commits made since.
+  const inFlight =
+    journal !== undefined &&
+    changeRequest !== undefined &&
+    journal.changeRequestId === changeRequest.id &&
+    !pushRecorded(journal, target.base);
+  if (journal !== undefined && !inFlight) await clearJournal(dir, branch);
+  const resuming = inFlight ? journal : undefined;
 
   // main merged into the branch the git way: main comes into the change request first, so that
   // the branch's resolution is what the change request holds, and it can be merged.
@@ -272,17 +278,22 @@ async function pushOnce(client: Client, dir: string, options: PushOptions, saved
   let journalToSend: PushJournal | undefined;
   let remoteIndex = toIndex(target.base.index);
   let read: ChangedFiles;
-  const moved = adopted || (resuming !== undefined && changeRequest!.revision !== resuming.revision);
+  // A push resumed at another commit than it planned from (the writer, or the daemon, committed
+  // since) has more to send than its batches: it compares the whole branch, as when it moved.
+  const moved = adopted || (resuming !== undefined && (changeRequest!.revision !== resuming.revision || resuming.head !== head));
   if (resuming && !moved) journalToSend = resuming;
   if (moved) {
-    // The batch in flight landed (or someone else wrote): compare all of the branch with what
-    // the change request holds now. Pages main's update brought in are where main's last sync
-    // has them (the branch merged main, so its files are there too); read otherwise at GitBook's
-    // rule path, a page main added in a hand-placed file (`f/new.md`) was deleted and the
-    // writer's file sent as a new page, with a new id.
+    // The batch in flight landed (or someone else wrote, or the branch moved on): compare all of
+    // the branch with what the change request holds now. Pages main's update brought in are where
+    // main's last sync has them (the branch merged main, so its files are there too), pages the
+    // resumed push created where the journal says; read otherwise at GitBook's rule path, a page
+    // main added in a hand-placed file (`f/new.md`) was deleted and the writer's file sent as a
+    // new page, with a new id.
+    const places = new Map(placesOf(target.base.index, adopted ? state.branches.main?.index : undefined));
+    if (resuming) for (const [id, path] of createdPlaces(resuming)) if (!places.has(id)) places.set(id, path);
     const now = snapshotOf(
       await fetchContent(client, { space: spaceId, changeRequest: changeRequest!.id }, undefined, knownContent(dir)),
-      placesOf(target.base.index, adopted ? state.branches.main?.index : undefined),
+      places,
     );
     read = { base: now.files, local: await readTreeFiles(dir, head), unloaded: undefined };
     remoteIndex = toIndex(now.index);
@@ -381,6 +392,8 @@ async function pushOnce(client: Client, dir: string, options: PushOptions, saved
     landed: 0,
     revision: changeRequest.revision,
     created: {},
+    head,
+    places: refPlaces(sides.paths, plan.refs),
   };
   if (journalToSend === resuming) result.changes = journalToSend.batches.slice(journalToSend.landed).flat();
   result.batches = journalToSend.batches.length - journalToSend.landed;
@@ -495,6 +508,16 @@ async function uncommittedCommit(dir: string, head: string): Promise<string> {
     message: 'docsync: uncommitted edits (dry run)',
     author: DOCSYNC_AUTHOR,
   });
+}
+
+/** The file of each page the push creates, by its batch ref (kept in the journal). */
+function refPlaces(paths: ReadonlyMap<string, string>, refs: ReadonlyMap<string, string>): Record<string, string> {
+  const places: Record<string, string> = {};
+  for (const [localId, path] of paths) {
+    const ref = refs.get(localId);
+    if (ref !== undefined) places[ref] = path;
+  }
+  return places;
 }
 
 /** Each pushed page's local file by its id on the platform (pages the push created by their new ids). */
