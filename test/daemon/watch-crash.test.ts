@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import { readState } from '../../src/sync/state/state.js';
 import { loadFolder } from '../../src/workspace/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
-import { expectExitOk, spawnWatch } from './watch-process.js';
+import { eventually, expectExitOk, spawnWatch } from './watch-process.js';
 import { PROCESS_TEST_MS } from '../helpers/patience.js';
 
 // Processes or servers started and their events waited on: minutes on a loaded machine (test/helpers/patience.ts).
@@ -90,4 +90,39 @@ describe('docsync watch killed mid-push', () => {
       expect(open).toHaveLength(1);
     });
   }
+
+  it('a daemon killed once every batch landed, started again after more saves, pushes them in the resumed push', async () => {
+    const t = await clonedSpace(s, client, work, 'crash-then-save');
+    const doomed = spawnWatch(t.dir, { ...env(), DOCSYNC_TEST_KILL: 'recorded:2' }, ['--debounce', '3000']);
+    await doomed.waitFor((e) => e.type === 'started');
+    await saveMany(t.dir);
+    expect(await doomed.exited, doomed.stderr()).toBe('SIGKILL');
+    const journal = JSON.parse(await readFile(join(t.dir, '.git', 'docsync', 'journal', 'main.json'), 'utf8'));
+    expect(journal.landed).toBe(3);
+
+    // Saved while no daemon ran: the next one commits them, then pushes, in one cycle.
+    await writeFile(join(t.dir, 'page-7.md'), '# Page 7\n\nbody 7, saved while the daemon was down\n');
+    await writeFile(join(t.dir, 'late.md'), '# Late\n\nsaved while the daemon was down\n');
+    await writeFile(join(t.dir, 'SUMMARY.md'), `${(await readFile(join(t.dir, 'SUMMARY.md'), 'utf8')).trimEnd()}\n* [Late](late.md)\n`);
+    const again = spawnWatch(t.dir, env());
+    try {
+      const pushed = await again.waitFor((e) => e.type === 'pushed');
+      expect(pushed).toMatchObject({ branch: 'main', resumed: true, pages: { inserted: 1, updated: 1, deleted: 0 } });
+      await eventually(async () => {
+        const outbox = (await readState(t.dir)).branches.main!.outbox!;
+        expect(git(t.dir, 'status', '--porcelain')).toBe('');
+        expect(git(t.dir, 'diff', '--name-only', outbox.syncedCommit, 'HEAD')).toBe('');
+      }, 60_000);
+    } finally {
+      await expectExitOk(again);
+    }
+    expect(await readFile(join(t.dir, 'page-7.md'), 'utf8')).toBe('# Page 7\n\nbody 7, saved while the daemon was down\n');
+    const crId = (await readState(t.dir)).branches.main!.outbox!.changeRequestId!;
+    const remote = snapshotOf(await fetchContent(client, { space: t.spaceId, changeRequest: crId }));
+    const local = await loadFolder(t.dir);
+    const text = (m: Map<string, Uint8Array | string>) =>
+      new Map([...m].filter(([p]) => !p.startsWith('.git/')).map(([p, b]) => [p, Buffer.from(b as Uint8Array).toString()]));
+    expect(text(local)).toEqual(text(remote.files));
+    expect(await readdir(join(t.dir, '.git', 'docsync', 'journal'))).toEqual([]);
+  });
 });
