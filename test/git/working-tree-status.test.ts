@@ -3,9 +3,16 @@ import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
-import { checkoutBranch, commitFiles, commitWorkingTree, readTreeFiles, workingTreeChanges } from '../../src/git/index.js';
+import {
+  checkoutBranch,
+  commitFiles,
+  commitWorkingTree,
+  readTreeFiles,
+  workingTreeChanges,
+  workingTreeChangesAt,
+} from '../../src/git/index.js';
 import { parseIndex, type ParsedIndex } from '../../src/git/format/index-read.js';
-import { patchStatData } from '../../src/git/index/index-refresh.js';
+import { optionalLocksAllowed, patchStatData } from '../../src/git/index/index-refresh.js';
 import { repo } from '../../src/git/repo.js';
 import { fastStatusRows, type StatusRow } from '../../src/git/working-tree/status-matrix.js';
 import { cliChanges, cliStatus } from './cli-status.js';
@@ -231,6 +238,45 @@ describe('stat data and the index refresh', () => {
     expect([after.ino, after.mtimeNs]).toEqual([written.ino, written.mtimeNs]);
     await put(dir, 'a.md', 'x\n'); // same size, and still seen
     expect(await workingTreeChanges(dir)).toEqual([{ path: 'a.md', status: 'modified' }]);
+  });
+
+  for (const paths of ['fast paths', 'isomorphic-git'] as const) {
+    it(`with optional locks off (GIT_OPTIONAL_LOCKS=0, a background process) leaves the index alone and sees every change (${paths})`, async () => {
+      const dir = await freshCheckout({ 'a.md': 'a\n', 'b.md': 'b\n', 'guides/c.md': 'c\n' });
+      const indexPath = join(dir, '.git', 'index');
+      const before = await readFile(indexPath);
+      const saved = { locks: process.env.GIT_OPTIONAL_LOCKS, fast: process.env.DOCSYNC_GIT_FAST_PATHS };
+      process.env.GIT_OPTIONAL_LOCKS = '0';
+      if (paths === 'isomorphic-git') process.env.DOCSYNC_GIT_FAST_PATHS = 'off';
+      try {
+        utimesSync(join(dir, 'a.md'), 1_000_000, 1_000_000); // new stat data, same content: a refresh to write
+        await put(dir, 'b.md', 'B\n');
+        const seen = [{ path: 'b.md', status: 'modified' }];
+        for (let walk = 0; walk < 2; walk += 1) {
+          expect(await workingTreeChanges(dir)).toEqual(seen);
+          expect(await workingTreeChangesAt(dir, ['a.md', 'b.md'])).toEqual(paths === 'fast paths' ? seen : null);
+        }
+        expect(await readFile(indexPath)).toEqual(before);
+      } finally {
+        for (const [name, value] of [
+          ['GIT_OPTIONAL_LOCKS', saved.locks],
+          ['DOCSYNC_GIT_FAST_PATHS', saved.fast],
+        ] as const) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
+      }
+      // Allowed again, the next walk stores what it learned, as git status does.
+      expect(await workingTreeChanges(dir)).toEqual([{ path: 'b.md', status: 'modified' }]);
+      expect(await readFile(indexPath)).not.toEqual(before);
+    });
+  }
+
+  it('reads GIT_OPTIONAL_LOCKS as git reads a boolean', () => {
+    for (const off of ['0', 'false', 'no', 'off', ' OFF ', 'False'])
+      expect(optionalLocksAllowed({ GIT_OPTIONAL_LOCKS: off }), off).toBe(false);
+    for (const on of [undefined, '', '1', 'true', 'yes', 'on'])
+      expect(optionalLocksAllowed({ GIT_OPTIONAL_LOCKS: on }), String(on)).toBe(true);
   });
 
   it('leaves the index alone while another process holds index.lock', async () => {

@@ -6,7 +6,7 @@ import type { OutputOptions } from '../output.js';
 import { pullLine } from './conflict-report.js';
 import { pushLines } from './push-report.js';
 import { clientFromLogin } from './sync-client.js';
-import { handOver, holdSignals } from './watch.js';
+import { asBackgroundGitProcess, handOver, holdSignals } from './watch.js';
 
 export interface MirrorCommandOptions extends OutputOptions {
   org: string;
@@ -79,6 +79,7 @@ function watchLine(event: MirrorWatchEvent): string | undefined {
 }
 
 async function mirrorWatchCommand(dir: string, options: MirrorCommandOptions): Promise<void> {
+  asBackgroundGitProcess();
   const seconds = Number(options.poll ?? 10);
   if (!Number.isFinite(seconds) || seconds < 0.1) throw new ExitError(`--poll must be a number >= 0.1, got "${options.poll}"`, EXIT.usage);
   // Signals held from here until runUntilSignal listens (handOver): one sent right after the

@@ -17,7 +17,7 @@ import { EXIT, ExitError } from '../exit.js';
 import { WORKSPACE_TEMPLATE } from './init.js';
 import { parsePort } from './serve.js';
 import { readUpMemory, startEmbeddedServer, tokenPath, writeUpMemory } from './up-server.js';
-import { daemonTimings, eventPrinter, handOver, holdSignals } from './watch.js';
+import { asBackgroundGitProcess, daemonTimings, eventPrinter, handOver, holdSignals } from './watch.js';
 
 export interface UpCommandOptions {
   data: string;
@@ -100,6 +100,7 @@ async function loginForThisServer(apiUrl: string, token: string): Promise<{ save
  * in `--workspace`, and the daemon watching it, until Ctrl-C stops all of it.
  */
 export async function upCommand(options: UpCommandOptions): Promise<void> {
+  asBackgroundGitProcess();
   const timings = daemonTimings(options);
   const workspace = resolve(options.workspace);
   const external = process.env.DOCSYNC_API_URL;

@@ -100,8 +100,19 @@ export async function handOver(held: ReturnType<typeof holdSignals>, daemon: Dae
   await running;
 }
 
+/**
+ * Marks this process as the background process it is for git (`git --no-optional-locks` does the
+ * same for its children): its walks of the working tree take no `index.lock` just to store new
+ * stat data, so a writer's `git checkout` or `git commit` in another shell never fails on a lock
+ * the daemon holds for that (docs/daemon.md). A value the writer set is kept.
+ */
+export function asBackgroundGitProcess(): void {
+  process.env.GIT_OPTIONAL_LOCKS ??= '0';
+}
+
 /** `docsync watch [dir]`: the daemon, until SIGINT or SIGTERM. */
 export async function watchCommand(dir: string | undefined, options: WatchCommandOptions): Promise<void> {
+  asBackgroundGitProcess();
   const { debounceMs, pollMs } = daemonTimings(options);
   const workspace = resolve(dir ?? '.');
   const held = holdSignals();

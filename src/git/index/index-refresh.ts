@@ -39,6 +39,19 @@ export function patchStatData(data: Buffer, updates: readonly StatUpdate[]): Buf
 }
 
 /**
+ * Whether a walk of the working tree may take `index.lock` to store what it learned (new stat
+ * data, a smudged racy entry), as `git status` does. Not when `GIT_OPTIONAL_LOCKS` is false
+ * (what `git --no-optional-locks` sets): a background process, such as an editor's git
+ * integration or docsync's daemon, must not make a writer's `git checkout` or `git commit` in
+ * another shell fail on the lock. The walk is as right without it; it only hashes again, on the
+ * next walk, the files whose stat data it could not record.
+ */
+export function optionalLocksAllowed(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.GIT_OPTIONAL_LOCKS?.trim().toLowerCase();
+  return !(value === '0' || value === 'false' || value === 'no' || value === 'off');
+}
+
+/**
  * Replaces the index with `patched` if it still holds `original`, as `git status` refreshes it:
  * only when it can (under withIndexLock), and never over a change another writer made meanwhile.
  * @param waitMs how long a lock another process holds is waited for (none for a refresh).

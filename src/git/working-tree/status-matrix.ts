@@ -2,7 +2,7 @@ import * as git from 'isomorphic-git';
 import { headBlobs } from '../index/head-blobs.js';
 import type { StoredIndexEntry } from '../format/index-read.js';
 import { fastStatusInputs } from '../index/index-snapshot.js';
-import { patchStatData, writeRefreshedIndex } from '../index/index-refresh.js';
+import { optionalLocksAllowed, patchStatData, writeRefreshedIndex } from '../index/index-refresh.js';
 import type { Repo } from '../repo.js';
 import { walkWorkingTree } from './walk-working-tree.js';
 import { workingTreeOids } from './working-tree-oids.js';
@@ -19,8 +19,9 @@ export type StatusRow = [path: string, head: number, workdir: number, stage: num
  * `git status` does: the index file is read directly, the working tree listed with one readdir
  * per folder, each file with an index entry `lstat`ed, and only files whose stat data differs
  * from the entry's (or is racily clean) are read and hashed. HEAD's folders whose tree equals the
- * index's are not read, and the index's folders that its cache tree holds valid are not hashed. Entries found unchanged with new stat data are refreshed in the index
- * when it can be locked, as both `git status` and statusMatrix do.
+ * index's are not read, and the index's folders that its cache tree holds valid are not hashed.
+ * Entries found unchanged with new stat data are refreshed in the index when it can be locked, as
+ * both `git status` and statusMatrix do, unless optional locks are off (`optionalLocksAllowed`).
  *
  * What this reader does not take (an unborn branch, an index with unresolved merges, submodules,
  * a split or sparse index, a path git would refuse, `core.autocrlf`) goes through isomorphic-git's
@@ -29,7 +30,7 @@ export type StatusRow = [path: string, head: number, workdir: number, stage: num
 export async function statusRows(r: Repo): Promise<StatusRow[]> {
   const fast = await fastStatusRows(r);
   if (fast !== null) return fast;
-  return git.statusMatrix({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, cache: r.cache });
+  return git.statusMatrix({ fs: r.fs, dir: r.dir, gitdir: r.gitdir, cache: r.cache, refresh: optionalLocksAllowed() });
 }
 
 /**
@@ -60,7 +61,7 @@ export async function fastStatusRows(r: Repo): Promise<StatusRow[] | null> {
   );
   const indexMtimeNs = index === 'none' ? null : index.mtimeNs;
   const workdir = await workingTreeOids(r.dir, files, { staged, head, indexMtimeNs }, options);
-  if (index !== 'none' && (workdir.racyVerified || workdir.updates.some((update) => 'stat' in update))) {
+  if (index !== 'none' && optionalLocksAllowed() && (workdir.racyVerified || workdir.updates.some((update) => 'stat' in update))) {
     await writeRefreshedIndex(r, index.data, patchStatData(index.data, workdir.updates));
   }
   return rowsOf(head, staged, workdir.oids);

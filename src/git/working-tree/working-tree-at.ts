@@ -1,7 +1,7 @@
 import * as git from 'isomorphic-git';
 import { headBlobsNear, type Near } from '../index/head-blobs-near.js';
 import type { StoredIndexEntry } from '../format/index-read.js';
-import { patchStatData, writeRefreshedIndex } from '../index/index-refresh.js';
+import { optionalLocksAllowed, patchStatData, writeRefreshedIndex } from '../index/index-refresh.js';
 import { fastStatusInputs } from '../index/index-snapshot.js';
 import { PathScope } from '../format/path-scope.js';
 import { comparePaths } from '../format/paths.js';
@@ -57,7 +57,7 @@ export async function workingTreeChangesAt(dir: string, paths: readonly string[]
     { staged, head: head.blobs, indexMtimeNs: index === 'none' ? null : index.mtimeNs },
     options,
   );
-  if (index !== 'none' && (workdir.racyVerified || workdir.updates.some((update) => 'stat' in update))) {
+  if (index !== 'none' && optionalLocksAllowed() && (workdir.racyVerified || workdir.updates.some((update) => 'stat' in update))) {
     await writeRefreshedIndex(r, index.data, patchStatData(index.data, workdir.updates));
   }
 
