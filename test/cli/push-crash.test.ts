@@ -180,46 +180,14 @@ describe('docsync push killed mid-way', () => {
     });
   }
 
-  it('a journal left after its push was recorded is not resumed: the next push sends the new commits', async () => {
-    const t = await clonedSpace(s, client, work, 'stale-journal');
+  /**
+   * A branch `topic` whose edit of Beta (`text`) was pushed, with the journal a push killed after
+   * recording its result and before removing its journal leaves.
+   */
+  async function pushedWithStaleJournal(name: string, text: string) {
+    const t = await clonedSpace(s, client, work, name);
     git(t.dir, 'checkout', '-qb', 'topic');
-    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nfirst edit\n');
-    git(t.dir, 'commit', '-qam', 'First edit');
-    const first = spawnCli(['push', '--dir', t.dir], env());
-    expect(await first.exited, first.stderr()).toBe(0);
-    const entry = (await readState(t.dir)).branches.topic!;
-    // A push killed after recording its result and before removing its journal leaves this.
-    const stale = {
-      version: 1,
-      branch: 'topic',
-      changeRequestId: entry.changeRequestId,
-      startRevision: 'before-the-push',
-      batches: [[{ operation: 'update_page', page: t.beta, document: { markdown: 'first edit\n' } }]],
-      landed: 1,
-      revision: entry.remoteRevision,
-      created: {},
-    };
-    await mkdir(join(t.dir, '.git', 'docsync', 'journal'), { recursive: true });
-    await writeFile(join(t.dir, '.git', 'docsync', 'journal', 'topic.json'), JSON.stringify(stale));
-
-    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nsecond edit\n');
-    git(t.dir, 'commit', '-qam', 'Second edit');
-    const second = spawnCli(['push', '--json', '--dir', t.dir], env());
-    expect(await second.exited, second.stderr()).toBe(0);
-    expect(JSON.parse(second.stdout())).toMatchObject({ resumed: false, counts: { updated: 1 } });
-    expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toBe('# Beta\n\nsecond edit\n');
-    const remote = await s.request(
-      'GET',
-      `/v1/spaces/${t.spaceId}/change-requests/${entry.changeRequestId}/content/page/${t.beta}?format=markdown`,
-    );
-    expect(remote.body.markdown).toBe('second edit\n');
-    expect(await readdir(join(t.dir, '.git', 'docsync', 'journal'))).toEqual([]);
-  });
-
-  it('docsync sync removes a journal left after its push was recorded, with nothing else to push', async () => {
-    const t = await clonedSpace(s, client, work, 'stale-journal-sync');
-    git(t.dir, 'checkout', '-qb', 'topic');
-    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nan edit\n');
+    await writeFile(join(t.dir, 'beta.md'), `# Beta\n\n${text}\n`);
     git(t.dir, 'commit', '-qam', 'An edit');
     const first = spawnCli(['push', '--dir', t.dir], env());
     expect(await first.exited, first.stderr()).toBe(0);
@@ -229,13 +197,34 @@ describe('docsync push killed mid-way', () => {
       branch: 'topic',
       changeRequestId: entry.changeRequestId,
       startRevision: 'before-the-push',
-      batches: [[{ operation: 'update_page', page: t.beta, document: { markdown: 'an edit\n' } }]],
+      batches: [[{ operation: 'update_page', page: t.beta, document: { markdown: `${text}\n` } }]],
       landed: 1,
       revision: entry.remoteRevision,
       created: {},
     };
     await mkdir(join(t.dir, '.git', 'docsync', 'journal'), { recursive: true });
     await writeFile(join(t.dir, '.git', 'docsync', 'journal', 'topic.json'), JSON.stringify(stale));
+    return { ...t, changeRequestId: entry.changeRequestId! };
+  }
+
+  it('a journal left after its push was recorded is not resumed: the next push sends the new commits', async () => {
+    const t = await pushedWithStaleJournal('stale-journal', 'first edit');
+    await writeFile(join(t.dir, 'beta.md'), '# Beta\n\nsecond edit\n');
+    git(t.dir, 'commit', '-qam', 'Second edit');
+    const second = spawnCli(['push', '--json', '--dir', t.dir], env());
+    expect(await second.exited, second.stderr()).toBe(0);
+    expect(JSON.parse(second.stdout())).toMatchObject({ resumed: false, counts: { updated: 1 } });
+    expect(await readFile(join(t.dir, 'beta.md'), 'utf8')).toBe('# Beta\n\nsecond edit\n');
+    const remote = await s.request(
+      'GET',
+      `/v1/spaces/${t.spaceId}/change-requests/${t.changeRequestId}/content/page/${t.beta}?format=markdown`,
+    );
+    expect(remote.body.markdown).toBe('second edit\n');
+    expect(await readdir(join(t.dir, '.git', 'docsync', 'journal'))).toEqual([]);
+  });
+
+  it('docsync sync removes a journal left after its push was recorded, with nothing else to push', async () => {
+    const t = await pushedWithStaleJournal('stale-journal-sync', 'an edit');
     const sync = spawnCli(['sync', '--dir', t.dir], env());
     expect(await sync.exited, sync.stderr()).toBe(0);
     expect(await readdir(join(t.dir, '.git', 'docsync', 'journal'))).toEqual([]);
