@@ -322,7 +322,9 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     const found = (paths === 'all' ? null : await workingTreeChangesAt(dir, [...paths])) ?? (await workingTreeChanges(dir));
     const now = Date.now();
     const held = new Set(
-      found.filter((c) => c.status !== 'deleted' && stillBeingWritten(lstatOrNull(join(dir, c.path))?.mtimeMs ?? 0, now, debounceMs)),
+      found.filter(
+        (c) => c.status !== 'deleted' && stillBeingWritten(lstatOrNull(join(dir, c.path)) ?? { mtimeMs: 0, size: 1 }, now, debounceMs),
+      ),
     );
     const changes = found.filter((c) => !held.has(c));
     if (changes.length > 0) {

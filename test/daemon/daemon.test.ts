@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
 import { readDaemonStatus, startDaemon, type DaemonEvent } from '../../src/daemon/index.js';
-import type { SchedulerEvent } from '../../src/daemon/scheduler/scheduler.js';
+import { emptyFileWaitMs, type SchedulerEvent } from '../../src/daemon/scheduler/scheduler.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { clonedSpace, git } from '../sync/fixture.js';
 import { eventually } from './watch-process.js';
@@ -113,5 +113,60 @@ describe('startDaemon', () => {
       await daemon.stop();
     }
     expect(events.at(-1)).toEqual({ type: 'stopped', reason: 'stopped' });
+  });
+
+  it('commits no file a save left empty between truncating and writing it, yet commits a file emptied on purpose', async () => {
+    const t = await clonedSpace(s, client, work, 'emptied');
+    const debounceMs = 100;
+    const wait = emptyFileWaitMs(debounceMs);
+    const commits: { at: number; commit: string }[] = [];
+    const pollsAt: number[] = [];
+    let cyclesEnded = 0;
+    const daemon = await startDaemon({
+      client,
+      dir: t.dir,
+      debounceMs,
+      pollMs: 100,
+      onEvent: (e) => {
+        if (e.type === 'committed') commits.push({ at: Date.now(), commit: e.commit });
+      },
+      onSchedule: (event) => {
+        if (event.type === 'timer-fired' && event.timer === 'poll') pollsAt.push(Date.now());
+        if (event.type === 'cycle-ended') cyclesEnded += 1;
+      },
+    });
+    const beta = join(t.dir, 'beta.md');
+    const whole = '# Beta\n\nwritten after a pause\n';
+    const emptyAt: number[] = [];
+    try {
+      await waitFor('the first cycle', () => cyclesEnded > 0);
+      // A save that truncates the file, then writes it five quiet times later, with polls between.
+      // Committed at once, the empty file was pushed and its read-back (the server's form: a title)
+      // renamed over it while the writer still had it open: the text went to the replaced file, lost.
+      // The sync tool does the same, atomically, to every file it writes (writeWorkingFiles); the
+      // wait keeps it off a file that a save has only begun.
+      emptyAt.push(Date.now());
+      const file = await open(beta, 'w');
+      const polls = pollsAt.length;
+      const cycles = cyclesEnded;
+      await new Promise((r) => setTimeout(r, 5 * debounceMs));
+      await waitFor('three polls and a cycle', () => pollsAt.length >= polls + 3 && cyclesEnded > cycles);
+      await file.writeFile(whole);
+      await file.close();
+      await waitFor('the commit of the written file', () => commits.some((c) => git(t.dir, 'show', `${c.commit}:beta.md`) === whole));
+      // The file emptied on purpose is committed, once it has been empty for the wait.
+      emptyAt.push(Date.now());
+      await writeFile(beta, '');
+      const emptied = () => commits.filter((c) => git(t.dir, 'show', `${c.commit}:beta.md`) === '');
+      await waitFor('the commit of the emptied file', () => emptied().length > 0);
+      // The rule, whatever this machine's speed: no commit holds the empty file before it was empty for the wait.
+      for (const c of emptied()) {
+        const since = emptyAt.findLast((at) => at < c.at)!;
+        // File times come from the kernel's coarse clock, a tick behind Date.now(): 20 ms of slack.
+        expect(c.at - since).toBeGreaterThanOrEqual(wait - 20);
+      }
+    } finally {
+      await daemon.stop();
+    }
   });
 });

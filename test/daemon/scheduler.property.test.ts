@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/daemon/backoff.js';
 import {
+  emptyFileWaitMs,
   initialState,
   isCyclePhase,
   step,
+  stillBeingWritten,
   type SchedulerAction,
   type SchedulerEvent,
   type SchedulerOptions,
@@ -412,6 +414,24 @@ describe('the daemon scheduler', () => {
     expect(sim.saves[0]!.committedAt).toBeDefined();
     sim.advance(100);
     expect(sim.saves[0]!.pushedAt).toBeDefined();
+  });
+
+  it('holds a file modified within the quiet time, an empty one for ten quiet times (2 s at least), and none stamped far ahead', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 10, max: 5_000 }),
+        fc.integer({ min: -20_000, max: 5_000 }),
+        fc.nat(100_000),
+        (debounceMs, age, size) => {
+          const now = 1_000_000;
+          const file = { mtimeMs: now - age, size };
+          const wait = size === 0 ? Math.max(10 * debounceMs, 2_000) : debounceMs;
+          expect(stillBeingWritten(file, now, debounceMs)).toBe(age < wait && age > -1_000);
+        },
+      ),
+    );
+    expect(emptyFileWaitMs(300)).toBe(3_000);
+    expect(emptyFileWaitMs(100)).toBe(2_000);
   });
 
   it('backs off after failures in a row and resets once the server answers', () => {

@@ -134,11 +134,17 @@ export const isCyclePhase = (
 
 /**
  * A file modified less than the quiet time ago may still be being written, its event not yet
- * delivered (a loaded machine): it waits for the next cycle. A time stamp far in the future, from
- * another clock, does not hold a file back for ever.
+ * delivered (a loaded machine): it waits for the next cycle. An empty file waits longer
+ * (emptyFileWaitMs): an editor, or any program, that saves by truncating and then writing leaves
+ * the file empty between the two, and a process descheduled there on a loaded machine can stay
+ * longer than the quiet time; committing that moment would push a page with no text. A time stamp
+ * far in the future, from another clock, does not hold a file back for ever.
  */
-export const stillBeingWritten = (mtimeMs: number, now: number, debounceMs: number): boolean =>
-  mtimeMs > now - debounceMs && mtimeMs < now + 1_000;
+export const stillBeingWritten = (file: { mtimeMs: number; size: number }, now: number, debounceMs: number): boolean =>
+  file.mtimeMs > now - (file.size === 0 ? emptyFileWaitMs(debounceMs) : debounceMs) && file.mtimeMs < now + 1_000;
+
+/** How long a file left empty waits before it is committed: ten quiet times, 2 s at least (a writer emptying a page on purpose waits that much). */
+export const emptyFileWaitMs = (debounceMs: number): number => Math.max(10 * debounceMs, 2_000);
 
 const union = (paths: readonly string[], more: readonly string[]): string[] => [...new Set([...paths, ...more])];
 
