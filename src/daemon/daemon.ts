@@ -43,7 +43,7 @@ import {
   initialState,
   isCyclePhase,
   step,
-  stillBeingWritten,
+  writeSettlesInMs,
   type SchedulerAction,
   type SchedulerEvent,
   type SchedulerOptions,
@@ -297,8 +297,8 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       let phase = dispatch({ type: 'cycle-began', at: Date.now(), paused: busy !== undefined });
       while (phase !== undefined && phase.type !== 'end-cycle') {
         if (phase.type === 'commit') {
-          const held = await commitSaves(branch!, phase.paths);
-          phase = dispatch({ type: 'committed', at: Date.now(), held });
+          const { held, recheckInMs } = await commitSaves(branch!, phase.paths);
+          phase = dispatch({ type: 'committed', at: Date.now(), held, ...(recheckInMs !== undefined ? { recheckInMs } : {}) });
         } else if (phase.type === 'sync') {
           await syncWithRemote(phase.pull);
           phase = dispatch({ type: 'synced', at: Date.now() });
@@ -314,18 +314,23 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
     }
   }
 
-  /** Commits the changes at `paths` (or anywhere); returns the files left for later, still being written. */
-  async function commitSaves(branch: string, paths: readonly string[] | 'all'): Promise<string[]> {
+  /** Commits the changes at `paths` (or anywhere); returns the files left for later, still being written, and when the first is due. */
+  async function commitSaves(
+    branch: string,
+    paths: readonly string[] | 'all',
+  ): Promise<{ held: string[]; recheckInMs: number | undefined }> {
     // A pull killed before the files held what it pulled: they are not saves to commit.
     await finishPull(dir);
     // A save looks at the paths it touched (O(change)); what an event missed, the next poll's whole walk finds.
     const found = (paths === 'all' ? null : await workingTreeChangesAt(dir, [...paths])) ?? (await workingTreeChanges(dir));
     const now = Date.now();
-    const held = new Set(
-      found.filter(
-        (c) => c.status !== 'deleted' && stillBeingWritten(lstatOrNull(join(dir, c.path)) ?? { mtimeMs: 0, size: 1 }, now, debounceMs),
-      ),
+    const waits = new Map(
+      found
+        .filter((c) => c.status !== 'deleted')
+        .map((c) => [c, writeSettlesInMs(lstatOrNull(join(dir, c.path)) ?? { mtimeMs: 0, size: 1 }, now, debounceMs)] as const)
+        .filter(([, waitMs]) => waitMs > 0),
     );
+    const held = new Set(waits.keys());
     const changes = found.filter((c) => !held.has(c));
     if (changes.length > 0) {
       setActivity('committing');
@@ -338,7 +343,7 @@ async function runDaemon(dir: string, lock: DaemonLock, options: DaemonOptions):
       });
       if (commit !== null) emit({ type: 'committed', branch, commit, files });
     }
-    return [...held].map((c) => c.path);
+    return { held: [...held].map((c) => c.path), recheckInMs: held.size > 0 ? Math.ceil(Math.min(...waits.values())) + 10 : undefined };
   }
 
   async function syncWithRemote(poll: boolean): Promise<void> {

@@ -6,7 +6,7 @@ import {
   initialState,
   isCyclePhase,
   step,
-  stillBeingWritten,
+  writeSettlesInMs,
   type SchedulerAction,
   type SchedulerEvent,
   type SchedulerOptions,
@@ -171,7 +171,9 @@ class Simulation {
         const held = hold && taken.length > 0 && taken[0]!.path !== '' ? [taken[0]!.path] : [];
         if (held.length > 0) this.holdOnce = false;
         for (const s of taken) if (!held.includes(s.path)) s.committedAt = this.now;
-        this.dispatch({ type: 'committed', at: this.now, held });
+        // The driver says when the first held file is due, or (odd draws) leaves it to the quiet time.
+        const recheck = held.length > 0 && outcome.ms % 2 === 0 ? { recheckInMs: 2 * outcome.ms + 10 } : {};
+        this.dispatch({ type: 'committed', at: this.now, held, ...recheck });
         break;
       }
       case 'sync':
@@ -424,14 +426,37 @@ describe('the daemon scheduler', () => {
         fc.nat(100_000),
         (debounceMs, age, size) => {
           const now = 1_000_000;
-          const file = { mtimeMs: now - age, size };
-          const wait = size === 0 ? Math.max(10 * debounceMs, 2_000) : debounceMs;
-          expect(stillBeingWritten(file, now, debounceMs)).toBe(age < wait && age > -1_000);
+          const quietMs = size === 0 ? Math.max(10 * debounceMs, 2_000) : debounceMs;
+          const waitMs = writeSettlesInMs({ mtimeMs: now - age, size }, now, debounceMs);
+          expect(waitMs).toBe(age > -1_000 && age < quietMs ? quietMs - age : 0);
         },
       ),
     );
     expect(emptyFileWaitMs(300)).toBe(3_000);
     expect(emptyFileWaitMs(100)).toBe(2_000);
+  });
+
+  it('looks again at a held file when the cycle says it is due, sooner when a later cycle holds one due earlier', () => {
+    // Three cycles in a row, each holding a file back, at 1,000, 1,500 and 1,600 ms.
+    let state: SchedulerState = { ...initialState, cycle: { poll: false } };
+    const rechecks: (number | undefined)[] = [];
+    for (const [at, path, recheckInMs] of [
+      [1_000, 'empty.md', 2_000],
+      [1_500, 'late.md', 5_000],
+      [1_600, 'soon.md', 100],
+    ] as const) {
+      const next = step({ ...state, cycle: { poll: false } }, { type: 'committed', at, held: [path], recheckInMs }, options);
+      state = next.state;
+      const timer = next.actions.find((a) => a.type === 'set-timer' && a.timer === 'recheck');
+      rechecks.push(timer?.type === 'set-timer' ? at + timer.delayMs : undefined);
+    }
+    // The first is armed for 3,000; the second, due later, leaves it; the third, due sooner, moves it to 1,700.
+    expect(rechecks).toEqual([3_000, undefined, 1_700]);
+    expect(state.timers.recheck).toBe(1_700);
+    expect(state.savedPaths).toEqual(['empty.md', 'late.md', 'soon.md']);
+    // Without a time from the cycle, the quiet time and 10 ms.
+    const plain = step({ ...initialState, cycle: { poll: false } }, { type: 'committed', at: 0, held: ['a.md'] }, options);
+    expect(plain.actions).toContainEqual({ type: 'set-timer', timer: 'recheck', delayMs: options.debounceMs + 10 });
   });
 
   it('backs off after failures in a row and resets once the server answers', () => {

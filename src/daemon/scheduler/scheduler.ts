@@ -27,7 +27,7 @@ import { backoffDelay, type BackoffPolicy } from '../backoff.js';
 export type TimerName = 'poll' | 'head' | 'retry' | 'recheck';
 
 export interface SchedulerOptions {
-  /** Quiet time of a burst; a file still being written is looked at again 10 ms after it. */
+  /** Quiet time of a burst; a file still being written is looked at again when the committing cycle says, or 10 ms after it. */
   debounceMs: number;
   /** Polls when the server's event stream is not open. */
   pollMs: number;
@@ -93,8 +93,11 @@ export type SchedulerEvent =
   | { type: 'stream-lost' }
   /** The cycle holds the workspace lock and read the branch; `paused`: git is in the middle of an operation. */
   | { type: 'cycle-began'; at: number; paused: boolean }
-  /** The commit is made (or there was nothing to commit); `held`: files still being written, left for later. */
-  | { type: 'committed'; at: number; held: readonly string[] }
+  /**
+   * The commit is made (or there was nothing to commit); `held`: files still being written, left
+   * for later, the first of them due in `recheckInMs` (the quiet time and 10 ms when not said).
+   */
+  | { type: 'committed'; at: number; held: readonly string[]; recheckInMs?: number }
   /** Pulled and pushed: the server answered. */
   | { type: 'synced'; at: number }
   /** The cycle failed; `outage`: the server could not be reached (else a bug, or a branch moved meanwhile). */
@@ -133,15 +136,19 @@ export const isCyclePhase = (
   action.type === 'begin-cycle' || action.type === 'commit' || action.type === 'sync' || action.type === 'end-cycle';
 
 /**
- * A file modified less than the quiet time ago may still be being written, its event not yet
- * delivered (a loaded machine): it waits for the next cycle. An empty file waits longer
- * (emptyFileWaitMs): an editor, or any program, that saves by truncating and then writing leaves
- * the file empty between the two, and a process descheduled there on a loaded machine can stay
- * longer than the quiet time; committing that moment would push a page with no text. A time stamp
- * far in the future, from another clock, does not hold a file back for ever.
+ * How much longer a file must wait before it is committed (0: it need not). A file modified less
+ * than the quiet time ago may still be being written, its event not yet delivered (a loaded
+ * machine). An empty file waits longer (emptyFileWaitMs): an editor, or any program, that saves by
+ * truncating and then writing leaves the file empty between the two, and a process descheduled
+ * there on a loaded machine can stay longer than the quiet time; committing that moment would push
+ * a page with no text. A time stamp far in the future, from another clock, does not hold a file
+ * back for ever.
  */
-export const stillBeingWritten = (file: { mtimeMs: number; size: number }, now: number, debounceMs: number): boolean =>
-  file.mtimeMs > now - (file.size === 0 ? emptyFileWaitMs(debounceMs) : debounceMs) && file.mtimeMs < now + 1_000;
+export function writeSettlesInMs(file: { mtimeMs: number; size: number }, now: number, debounceMs: number): number {
+  if (file.mtimeMs >= now + 1_000) return 0;
+  const quietMs = file.size === 0 ? emptyFileWaitMs(debounceMs) : debounceMs;
+  return Math.max(0, file.mtimeMs + quietMs - now);
+}
 
 /** How long a file left empty waits before it is committed: ten quiet times, 2 s at least (a writer emptying a page on purpose waits that much). */
 export const emptyFileWaitMs = (debounceMs: number): number => Math.max(10 * debounceMs, 2_000);
@@ -255,7 +262,10 @@ export function step(state: SchedulerState, event: SchedulerEvent, options: Sche
     case 'committed':
       if (event.held.length > 0) {
         set({ savedPaths: union(s.savedPaths, event.held) });
-        if (s.timers.recheck === undefined && !s.stopping) arm('recheck', event.at, options.debounceMs + 10);
+        // The first held file due decides; a later one is looked at again by the cycle that timer starts.
+        const delayMs = event.recheckInMs ?? options.debounceMs + 10;
+        const armed = s.timers.recheck;
+        if ((armed === undefined || event.at + delayMs < armed) && !s.stopping) arm('recheck', event.at, delayMs);
       }
       network(event.at);
       break;
