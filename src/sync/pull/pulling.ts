@@ -10,7 +10,9 @@ import { stateDir } from '../state/state.js';
  * branch moves and removed once the working tree and the index hold what it pulled. A pull killed
  * in between left the branch at the pulled commit and the files, or some of them, as they were:
  * the next command took them for local edits (they undo the pull), saved them and pushed them
- * (test/cli/kill-commands.test.ts). {@link finishPull} ends the checkout first.
+ * (test/cli/kill-commands.test.ts). {@link finishPull} ends the checkout first. A push's
+ * read-back (the server's form of the files it sent) and its catch-up with main move the
+ * checked-out branch the same way and record it here too (test/cli/read-back-crash.test.ts).
  */
 interface Pulling {
   version: 1;

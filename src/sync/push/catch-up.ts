@@ -4,6 +4,8 @@ import { DOCSYNC_AUTHOR } from '../author.js';
 import { sameBytes } from '../bytes.js';
 import { SyncError } from '../errors.js';
 import { mergeFiles } from '../pull/merge-files.js';
+import { endPull, startPull } from '../pull/pulling.js';
+import { journalHook } from './journal.js';
 import { commitRemoteSnapshot } from '../remote/commit.js';
 import { fetchContent } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
@@ -59,7 +61,10 @@ export async function catchUpWithMain(
     .filter((path) => !sameBytes(merged.files.get(path), ours.get(path)))
     .sort();
   // Always a merge commit, even when main's changes leave the branch's files as they are: the
-  // branch then contains main's commit, so the next push measures from it.
+  // branch then contains main's commit, so the next push measures from it. Recorded before the
+  // branch moves: a kill before the files follow is finished by the next command (pulling.ts).
+  const follow = checkedOut && changed.length > 0;
+  if (follow) await startPull(dir, branch, head);
   const merge = await commitFiles(dir, {
     branch,
     parent: head,
@@ -68,6 +73,10 @@ export async function catchUpWithMain(
     author: DOCSYNC_AUTHOR,
     message: `docsync: merge main at revision ${now.revision} into ${branch}, to push it\n\n${changed.join('\n')}\n`,
   });
-  if (checkedOut && changed.length > 0) await checkoutPaths(dir, merge, changed);
+  journalHook('caught-up', 0);
+  if (follow) {
+    await checkoutPaths(dir, merge, changed);
+    await endPull(dir);
+  }
   return { base: { remoteRevision: now.revision, syncedCommit: remoteCommit, index: now.index }, head: merge };
 }

@@ -105,9 +105,11 @@ export async function clearJournal(workspace: string, branch: string): Promise<v
 /**
  * Test hook: `DOCSYNC_TEST_KILL=<stage>:<batch>` kills the process with SIGKILL at that point of
  * batch number `<batch>` (from 0): `sent` after the server answered but before the journal
- * recorded it, `recorded` right after. Crash tests use it to stop a real push at every step.
+ * recorded it, `recorded` right after; `read-back:0` once the read-back moved the checked-out
+ * branch to the server's form, and `caught-up:0` once the catch-up with main moved it, before
+ * the files follow. Crash tests use it to stop a real push at every step.
  */
-export function journalHook(stage: 'sent' | 'recorded', batch: number): void {
+export function journalHook(stage: 'sent' | 'recorded' | 'read-back' | 'caught-up', batch: number): void {
   const wanted = process.env.DOCSYNC_TEST_KILL;
   if (wanted === `${stage}:${batch}`) process.kill(process.pid, 'SIGKILL');
 }

@@ -9,6 +9,8 @@ import { sameBytes } from '../bytes.js';
 import { mergeFiles } from '../pull/merge-files.js';
 import { crlfPaths, withCrlfAt } from '../line-endings.js';
 import { lostLinks, type UnsentLink } from './lost-links.js';
+import { journalHook } from './journal.js';
+import { endPull, startPull } from '../pull/pulling.js';
 import { commitRemoteEdits, commitRemoteSnapshot } from '../remote/commit.js';
 import { fetchContent, toWorkspacePage } from '../remote/content.js';
 import { knownContent } from '../remote/known-content.js';
@@ -168,6 +170,8 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     const edits = new Map([...serverForm].filter(([path, bytes]) => !keep.has(path) && !sameBytes(bytes, p.local.get(path))));
     const normalised = [...edits.keys()].sort();
     if (edits.size > 0) {
+      // Recorded before the branch moves: a kill before the files follow is finished by the next command (pulling.ts).
+      if (p.checkedOut) await startPull(dir, branch, p.head);
       const commit = await commitEdits(dir, {
         branch,
         parent: p.head,
@@ -177,7 +181,11 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
         author: DOCSYNC_AUTHOR,
         message: normalisedMessage(normalised, changeRequest.number),
       });
-      if (p.checkedOut) await checkoutUnedited(dir, commit, p.local, normalised);
+      journalHook('read-back', 0);
+      if (p.checkedOut) {
+        await checkoutUnedited(dir, commit, p.local, normalised);
+        await endPull(dir);
+      }
     }
     return { revision: p.revision, commit: remoteCommit, index: p.base.index, normalised, unsentLinks };
   }
@@ -222,6 +230,7 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
     .filter((path) => !sameBytes(merged.files.get(path), localFiles.get(path)))
     .sort();
   if (normalised.length > 0) {
+    if (p.checkedOut) await startPull(dir, branch, p.head);
     const commit = await commitFiles(dir, {
       branch,
       parent: p.head,
@@ -230,7 +239,11 @@ export async function readBack(p: Pushed): Promise<ReadBack> {
       author: DOCSYNC_AUTHOR,
       message: normalisedMessage(normalised, changeRequest.number),
     });
-    if (p.checkedOut) await checkoutUnedited(dir, commit, localFiles, normalised);
+    journalHook('read-back', 0);
+    if (p.checkedOut) {
+      await checkoutUnedited(dir, commit, localFiles, normalised);
+      await endPull(dir);
+    }
   }
   return { revision: snapshot.revision, commit: remoteCommit, index: snapshot.index, normalised, unsentLinks };
 }
