@@ -26,7 +26,13 @@ export interface AttackOutcome<T> {
  * by order, where a bound in milliseconds failed on a loaded machine and passed a slow fault on a
  * fast one.
  */
-export async function whileAttacked<T>(s: TestServer, attack: () => Promise<T>): Promise<AttackOutcome<T>> {
+export async function whileAttacked<T>(
+  s: TestServer,
+  /** `firstAnswer` resolves once a poll has been answered: an attack that needs the poller running waits on it. */
+  attack: (poller: { firstAnswer: Promise<void> }) => Promise<T>,
+): Promise<AttackOutcome<T>> {
+  let answered: () => void = () => undefined;
+  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
   let open = 0;
   let works = 0;
   let answeredDuringWork = 0;
@@ -49,11 +55,12 @@ export async function whileAttacked<T>(s: TestServer, attack: () => Promise<T>):
       slowest = Math.max(slowest, performance.now() - started);
       if (open > 0) answeredDuringWork += 1;
       if (attacking) answeredDuringAttack += 1;
+      answered();
       await new Promise((r) => setTimeout(r, PAUSE_MS));
     }
   })();
   try {
-    const result = await attack();
+    const result = await attack({ firstAnswer });
     return { result, works, answeredDuringWork, answeredDuringAttack, slowest };
   } finally {
     attacking = false;
