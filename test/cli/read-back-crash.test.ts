@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { Client } from '../../src/client/index.js';
 import { fetchContent } from '../../src/sync/remote/content.js';
 import { snapshotOf } from '../../src/sync/remote/snapshot.js';
 import { readState } from '../../src/sync/state/state.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { serverForTests } from '../sync/server-for-tests.js';
 import { PROCESS_TEST_MS } from '../helpers/patience.js';
 import { clonedSpace, editMain, git } from '../sync/fixture.js';
 import { spawnCli } from './run-cli.js';
@@ -23,18 +23,9 @@ vi.setConfig({ testTimeout: PROCESS_TEST_MS, hookTimeout: PROCESS_TEST_MS });
  */
 describe('docsync push killed between moving the branch and the files', () => {
   let s: TestServer;
-  let work: string;
   let client: Client;
-  beforeAll(async () => {
-    s = await startServer('sqlite');
-    work = await mkdtemp(join(tmpdir(), 'docsync-read-back-crash-'));
-    client = createClient({ baseUrl: s.url, token: s.token });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.close();
-    await rm(work, { recursive: true, force: true });
-  });
+  let work: string;
+  serverForTests('docsync-read-back-crash-', (t) => ({ s, client, work } = t));
   const env = () => ({ DOCSYNC_API_URL: s.url, DOCSYNC_TOKEN: s.token });
 
   /** A branch whose push the server stores in another form (the blank lines after a title go), with a new page when `whole` (the whole read-back). */
